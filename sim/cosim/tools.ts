@@ -1,0 +1,48 @@
+/** Locating external tools; a missing one is reported with the Debian package that provides it. */
+import { execa } from 'execa';
+
+export class ToolMissingError extends Error {
+  constructor(
+    readonly tool: string,
+    readonly pkg: string,
+  ) {
+    super(`${tool} not found on PATH: install the Debian package '${pkg}' (or run 'make setup')`);
+    this.name = 'ToolMissingError';
+  }
+}
+
+const PACKAGES: Record<string, string> = {
+  verilator: 'verilator',
+  iverilog: 'iverilog',
+  vvp: 'iverilog',
+  yosys: 'yosys',
+  'nextpnr-ice40': 'nextpnr-ice40',
+  icepack: 'fpga-icestorm',
+};
+
+const found = new Map<string, string>();
+
+/** Resolve a tool on PATH or throw ToolMissingError naming its package. */
+export async function requireTool(tool: string): Promise<string> {
+  const cached = found.get(tool);
+  if (cached) return cached;
+  const r = await execa('sh', ['-c', 'command -v "$0"', tool], { reject: false });
+  if (r.exitCode !== 0 || !r.stdout.trim()) throw new ToolMissingError(tool, PACKAGES[tool] ?? tool);
+  found.set(tool, r.stdout.trim());
+  return r.stdout.trim();
+}
+
+export async function hasTool(tool: string): Promise<boolean> {
+  try {
+    await requireTool(tool);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function toolVersion(tool: string, args = ['--version']): Promise<string> {
+  await requireTool(tool);
+  const r = await execa(tool, args, { reject: false });
+  return (r.stdout || r.stderr).split('\n')[0]!.trim();
+}

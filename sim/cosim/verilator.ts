@@ -1,0 +1,189 @@
+/**
+ * Builds emitted Verilog with Verilator (-O3) and the harness in hdl/, cached under a hash of
+ * the Verilog, the generated port header, the harness source, the flags and Verilator's version,
+ * in `.cache/verilator/` (git-ignored; at most CACHE_ENTRIES builds are kept).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { emitVerilog } from '../../src/emit/verilog.js';
+import type { Design } from '../../src/ir/types.js';
+import type { OutputTrace, Stimulus } from '../engine.js';
+import { packRows, unpackRows } from '../stimulus.js';
+import { requireTool, toolVersion } from './tools.js';
+
+export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
+export const CACHE_DIR = process.env.BLOOMFORGE_CACHE ?? path.join(REPO_ROOT, '.cache');
+const CACHE_ENTRIES = 64;
+const HARNESS = path.join(REPO_ROOT, 'hdl', 'verilator_harness.cpp');
+
+/** C++ that copies words between a row buffer and the model's ports (widths decide the type). */
+export function portsHeader(d: Design, trace: boolean): string {
+  const model = `V${d.name}`;
+  const hasClk = d.cells.some((c) => c.kind === 'reg' || c.kind === 'memory');
+  const lines = [
+    `// generated for design ${d.name}`,
+    `#include "${model}.h"`,
+    `typedef ${model} Model;`,
+    `#define BF_HAS_CLK ${hasClk ? 1 : 0}`,
+    `#define BF_TRACE ${trace ? 1 : 0}`,
+  ];
+  const copy = (ports: Design['inputs'], dir: 'in' | 'out'): string[] => {
+    const body: string[] = [];
+    let k = 0;
+    for (const p of ports) {
+      const w = d.nets[p.net]!.width;
+      const n = Math.ceil(w / 32);
+      const f = `m->${p.name}`;
+      if (w <= 32) body.push(dir === 'in' ? `  ${f} = r[${k}];` : `  r[${k}] = (uint32_t)${f};`);
+      else if (w <= 64) {
+        body.push(
+          dir === 'in'
+            ? `  ${f} = (uint64_t)r[${k}] | ((uint64_t)r[${k + 1}] << 32);`
+            : `  r[${k}] = (uint32_t)${f}; r[${k + 1}] = (uint32_t)(${f} >> 32);`,
+        );
+      } else {
+        for (let i = 0; i < n; i++) body.push(dir === 'in' ? `  ${f}[${i}] = r[${k + i}];` : `  r[${k + i}] = ${f}[${i}];`);
+      }
+      k += n;
+    }
+    return body;
+  };
+  const words = (ports: Design['inputs']): number =>
+    ports.reduce((s, p) => s + Math.ceil(d.nets[p.net]!.width / 32), 0);
+  lines.push(`#define BF_IN_WORDS ${words(d.inputs)}`, `#define BF_OUT_WORDS ${words(d.outputs)}`);
+  lines.push('static inline void bf_set_inputs(Model* m, const uint32_t* r) {', ...copy(d.inputs, 'in'));
+  if (d.inputs.length === 0) lines.push('  (void)m; (void)r;');
+  lines.push('}', 'static inline void bf_get_outputs(Model* m, uint32_t* r) {', ...copy(d.outputs, 'out'), '}');
+  return lines.join('\n') + '\n';
+}
+
+export interface VerilatorBuild {
+  exe: string;
+  dir: string;
+  cached: boolean;
+}
+
+const FLAGS = ['-O3', '--x-assign', 'fast', '--x-initial', 'fast', '--noassert'];
+
+export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}): Promise<VerilatorBuild> {
+  await requireTool('verilator');
+  const trace = opts.trace ?? false;
+  const verilog = emitVerilog(d);
+  const header = portsHeader(d, trace);
+  const flags = [...FLAGS, ...(trace ? ['--trace'] : [])];
+  const version = await toolVersion('verilator');
+  const key = crypto
+    .createHash('sha256')
+    .update([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), version].join('\0'))
+    .digest('hex')
+    .slice(0, 24);
+  const root = path.join(CACHE_DIR, 'verilator');
+  const dir = path.join(root, `${d.name}-${key}`);
+  const exe = path.join(dir, 'obj', 'harness');
+  if (fs.existsSync(exe)) {
+    const now = new Date();
+    fs.utimesSync(dir, now, now);
+    return { exe, dir, cached: true };
+  }
+  // Build in a temporary folder and rename, so an interrupted build never looks cached.
+  fs.mkdirSync(root, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(root, `.build-${d.name}-`));
+  fs.writeFileSync(path.join(tmp, `${d.name}.v`), verilog);
+  fs.writeFileSync(path.join(tmp, 'bf_ports.h'), header);
+  const jobs = String(Math.max(1, Math.min(2, os.cpus().length)));
+  const r = await execa(
+    'verilator',
+    [
+      '--cc',
+      '--exe',
+      '--build',
+      '-j',
+      jobs,
+      ...flags,
+      '--top-module',
+      d.name,
+      '--Mdir',
+      'obj',
+      '-o',
+      'harness',
+      '-CFLAGS',
+      `-O2 -I${tmp}`,
+      `${d.name}.v`,
+      HARNESS,
+    ],
+    { cwd: tmp, reject: false, all: true },
+  );
+  if (r.exitCode !== 0) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`verilator build of '${d.name}' failed:\n${r.all ?? ''}`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.renameSync(tmp, dir);
+  pruneCache(root);
+  return { exe, dir, cached: false };
+}
+
+function pruneCache(root: string): void {
+  const entries = fs
+    .readdirSync(root)
+    .filter((e) => !e.startsWith('.'))
+    .map((e) => ({ e, t: fs.statSync(path.join(root, e)).mtimeMs }))
+    .sort((a, b) => b.t - a.t);
+  for (const { e } of entries.slice(CACHE_ENTRIES)) fs.rmSync(path.join(root, e), { recursive: true, force: true });
+}
+
+function scratch(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Run the stimulus on Verilator; returns every output of every cycle. */
+export async function runVerilator(
+  d: Design,
+  stim: Stimulus,
+  opts: { vcd?: string } = {},
+): Promise<OutputTrace> {
+  const build = await buildVerilator(d, { trace: opts.vcd !== undefined });
+  const dir = scratch('bf-vl-');
+  try {
+    const stimFile = path.join(dir, 'stim.bin');
+    const outFile = path.join(dir, 'out.bin');
+    const buf = packRows(d, d.inputs, stim);
+    fs.writeFileSync(stimFile, new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
+    const args = ['trace', String(stim.length), stimFile, outFile, ...(opts.vcd ? [path.resolve(opts.vcd)] : [])];
+    await execa(build.exe, args);
+    const raw = fs.readFileSync(outFile);
+    const words = new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+    return unpackRows(d, d.outputs, words, stim.length);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface VerilatorBench {
+  cycles: number;
+  seconds: number;
+  cyclesPerSec: number;
+  /** The packed outputs of every cycle, to check against the TS simulator. */
+  out: Uint32Array;
+}
+
+/** Time `cycles` cycles of a packed stimulus on the -O3 build (stimulus loaded before timing). */
+export async function benchVerilator(d: Design, packedStim: Uint32Array, cycles: number): Promise<VerilatorBench> {
+  const build = await buildVerilator(d);
+  const dir = scratch('bf-vlb-');
+  try {
+    const stimFile = path.join(dir, 'stim.bin');
+    const outFile = path.join(dir, 'out.bin');
+    fs.writeFileSync(stimFile, new Uint8Array(packedStim.buffer, packedStim.byteOffset, packedStim.byteLength));
+    const r = await execa(build.exe, ['bench', String(cycles), stimFile, outFile]);
+    const j = JSON.parse(r.stdout.trim().split('\n').pop()!) as { cycles: number; seconds: number; cyclesPerSec: number };
+    const raw = fs.readFileSync(outFile);
+    const out = new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
+    return { ...j, out };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
