@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "verilated.h"
-#if BF_TRACE
+#if VM_TRACE
 #include "verilated_vcd_c.h"
 #endif
 #include "bf_ports.h"
@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   VerilatedContext* ctx = new VerilatedContext;
   ctx->commandArgs(0, (const char**)nullptr);
   Model* top = new Model{ctx};
-#if BF_TRACE
+#if VM_TRACE
   VerilatedVcdC* tfp = nullptr;
   if (argc > 5) {
     ctx->traceEverOn(true);
@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
     top->clk = 0;
 #endif
     top->eval();
-#if BF_TRACE
+#if VM_TRACE
     if (tfp) tfp->dump((uint64_t)(10 * c));
 #endif
     bf_get_outputs(top, &out[c * BF_OUT_WORDS]);
@@ -67,12 +67,12 @@ int main(int argc, char** argv) {
     top->clk = 1;
     top->eval();
 #endif
-#if BF_TRACE
+#if VM_TRACE
     if (tfp) tfp->dump((uint64_t)(10 * c + 5));
 #endif
   }
   auto t1 = std::chrono::steady_clock::now();
-#if BF_TRACE
+#if VM_TRACE
   if (tfp) { tfp->dump((uint64_t)(10 * cycles)); tfp->close(); }
 #endif
   top->final();

@@ -20,7 +20,7 @@ const CACHE_ENTRIES = 64;
 const HARNESS = path.join(REPO_ROOT, 'hdl', 'verilator_harness.cpp');
 
 /** C++ that copies words between a row buffer and the model's ports (widths decide the type). */
-export function portsHeader(d: Design, trace: boolean): string {
+export function portsHeader(d: Design): string {
   const model = `V${d.name}`;
   const hasClk = d.cells.some((c) => c.kind === 'reg' || c.kind === 'memory');
   const lines = [
@@ -28,7 +28,6 @@ export function portsHeader(d: Design, trace: boolean): string {
     `#include "${model}.h"`,
     `typedef ${model} Model;`,
     `#define BF_HAS_CLK ${hasClk ? 1 : 0}`,
-    `#define BF_TRACE ${trace ? 1 : 0}`,
   ];
   const copy = (ports: Design['inputs'], dir: 'in' | 'out'): string[] => {
     const body: string[] = [];
@@ -72,7 +71,7 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
   await requireTool('verilator');
   const trace = opts.trace ?? false;
   const verilog = emitVerilog(d);
-  const header = portsHeader(d, trace);
+  const header = portsHeader(d);
   const flags = [...FLAGS, ...(trace ? ['--trace'] : [])];
   const version = await toolVersion('verilator');
   const key = crypto
@@ -110,7 +109,9 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
       '-o',
       'harness',
       '-CFLAGS',
-      `-O2 -I${tmp}`,
+      `-I${tmp}`,
+      '-MAKEFLAGS',
+      'OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1',
       `${d.name}.v`,
       HARNESS,
     ],

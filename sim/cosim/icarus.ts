@@ -1,0 +1,76 @@
+/** Icarus Verilog (iverilog + vvp) as the second reference simulator, from hdl/icarus_tb.v. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+import { emitVerilog } from '../../src/emit/verilog.js';
+import type { Design } from '../../src/ir/types.js';
+import type { OutputTrace, Stimulus } from '../engine.js';
+import { requireTool } from './tools.js';
+import { REPO_ROOT } from './verilator.js';
+
+const TEMPLATE = path.join(REPO_ROOT, 'hdl', 'icarus_tb.v');
+
+export function icarusTestbench(d: Design, cycles: number, stimFile: string, outFile: string): string {
+  const hasClk = d.cells.some((c) => c.kind === 'reg' || c.kind === 'memory');
+  const inBits = Math.max(1, d.inputs.reduce((s, p) => s + d.nets[p.net]!.width, 0));
+  const conns: string[] = hasClk ? ['    .clk(clk)'] : [];
+  let at = 0;
+  for (const p of d.inputs) {
+    const w = d.nets[p.net]!.width;
+    conns.push(`    .${p.name}(row[${at + w - 1}:${at}])`);
+    at += w;
+  }
+  const decls: string[] = [];
+  for (const p of d.outputs) {
+    const w = d.nets[p.net]!.width;
+    decls.push(`  wire [${w - 1}:0] o_${p.name};`);
+    conns.push(`    .${p.name}(o_${p.name})`);
+  }
+  const fill: Record<string, string> = {
+    IN_BITS: String(inBits),
+    CYCLES: String(cycles),
+    DECLS: decls.join('\n'),
+    MODULE: d.name,
+    CONNECTIONS: conns.join(',\n'),
+    STIM: stimFile,
+    OUT: outFile,
+    FORMAT: d.outputs.map(() => '%h').join(' '),
+    OUTPUTS: d.outputs.map((p) => `o_${p.name}`).join(', '),
+  };
+  return fs.readFileSync(TEMPLATE, 'utf8').replace(/@@([A-Z_]+)@@/g, (_, k: string) => fill[k]!);
+}
+
+export async function runIcarus(d: Design, stim: Stimulus): Promise<OutputTrace> {
+  await requireTool('iverilog');
+  await requireTool('vvp');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-iv-'));
+  try {
+    const stimFile = path.join(dir, 'stim.hex');
+    const outFile = path.join(dir, 'out.txt');
+    const lines = stim.map((row) => {
+      let packed = 0n;
+      let at = 0n;
+      d.inputs.forEach((p, i) => {
+        packed |= row[i]! << at;
+        at += BigInt(d.nets[p.net]!.width);
+      });
+      return packed.toString(16);
+    });
+    fs.writeFileSync(stimFile, lines.join('\n') + '\n');
+    fs.writeFileSync(path.join(dir, `${d.name}.v`), emitVerilog(d));
+    fs.writeFileSync(path.join(dir, 'tb.v'), icarusTestbench(d, Math.max(1, stim.length), stimFile, outFile));
+    await execa('iverilog', ['-g2005', '-o', 'sim.vvp', '-s', 'bf_tb', 'tb.v', `${d.name}.v`], { cwd: dir });
+    await execa('vvp', ['-n', 'sim.vvp'], { cwd: dir });
+    const text = fs.readFileSync(outFile, 'utf8').trim();
+    const rows = text === '' ? [] : text.split('\n');
+    return rows.slice(0, stim.length).map((line) =>
+      line
+        .trim()
+        .split(/\s+/)
+        .map((h) => (/^[0-9a-f]+$/i.test(h) ? BigInt(`0x${h}`) : (h as unknown as bigint))),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
