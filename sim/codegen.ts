@@ -117,7 +117,13 @@ function genComb(g: Gen, c: Cell): void {
       const w = W(c.out);
       const op = c.op === 'add' ? '+' : '-';
       if (k === 1) {
-        g.def(c.out, 0, w === 32 ? `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) >>> 0` : `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) & ${hex(wordMask(w, 0))}`);
+        g.def(
+          c.out,
+          0,
+          w === 32
+            ? `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) >>> 0`
+            : `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) & ${hex(wordMask(w, 0))}`,
+        );
         return;
       }
       const carry = g.fresh();
@@ -187,7 +193,8 @@ function genComb(g: Gen, c: Cell): void {
       return;
     }
     case 'mux':
-      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `${v(c.sel, 0)} ? ${v(c.whenTrue, i)} : ${v(c.whenFalse, i)}`);
+      for (let i = 0; i < nw(c.out); i++)
+        g.def(c.out, i, `${v(c.sel, 0)} ? ${v(c.whenTrue, i)} : ${v(c.whenFalse, i)}`);
       return;
     case 'concat': {
       const w = W(c.out);
@@ -222,7 +229,8 @@ function genComb(g: Gen, c: Cell): void {
       const k = nw(c.a);
       const w = W(c.a);
       const ws = Array.from({ length: k }, (_, i) => v(c.a, i));
-      if (c.op === 'and') g.def(c.out, 0, `(${ws.map((x, i) => `${x} === ${hex(wordMask(w, i))}`).join(' && ')}) ? 1 : 0`);
+      if (c.op === 'and')
+        g.def(c.out, 0, `(${ws.map((x, i) => `${x} === ${hex(wordMask(w, i))}`).join(' && ')}) ? 1 : 0`);
       else if (c.op === 'or') g.def(c.out, 0, `(${ws.join(' | ')}) !== 0 ? 1 : 0`);
       else {
         const x = g.fresh();

@@ -84,7 +84,8 @@ export class CompiledSim implements Engine {
     for (const m of this.M) m.fill(0);
     this.stim.fill(0);
     for (const c of this.design.cells) {
-      if (c.kind === 'reg') this.V.set(toWords(c.resetValue, this.design.nets[c.out]!.width), this.layout.offset[c.out]!);
+      if (c.kind === 'reg')
+        this.V.set(toWords(c.resetValue, this.design.nets[c.out]!.width), this.layout.offset[c.out]!);
     }
     this.cycle = 0;
     this.settled = false;
@@ -144,4 +145,3 @@ export class CompiledSim implements Engine {
     return fromWords(this.M[k]!, addr * words(m.width), m.width);
   }
 }
-

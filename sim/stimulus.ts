@@ -9,7 +9,7 @@ export class Rng {
   private s1: bigint;
   constructor(seed: number) {
     this.s0 = (BigInt(seed >>> 0) * 0x9e3779b97f4a7c15n + 0x632be59bd9b4e019n) & ((1n << 64n) - 1n);
-    this.s1 = (this.s0 ^ 0xd1b54a32d192ed03n) * 0xaef17502108ef2d9n & ((1n << 64n) - 1n);
+    this.s1 = ((this.s0 ^ 0xd1b54a32d192ed03n) * 0xaef17502108ef2d9n) & ((1n << 64n) - 1n);
     for (let i = 0; i < 4; i++) this.next64();
   }
   next64(): bigint {

@@ -13,7 +13,10 @@ const TEMPLATE = path.join(REPO_ROOT, 'hdl', 'icarus_tb.v');
 
 export function icarusTestbench(d: Design, cycles: number, stimFile: string, outFile: string): string {
   const hasClk = d.cells.some((c) => c.kind === 'reg' || c.kind === 'memory');
-  const inBits = Math.max(1, d.inputs.reduce((s, p) => s + d.nets[p.net]!.width, 0));
+  const inBits = Math.max(
+    1,
+    d.inputs.reduce((s, p) => s + d.nets[p.net]!.width, 0),
+  );
   const conns: string[] = hasClk ? ['    .clk(clk)'] : [];
   let at = 0;
   for (const p of d.inputs) {

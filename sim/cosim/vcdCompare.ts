@@ -22,7 +22,9 @@ interface VcdScope {
 }
 interface VcdStream {
   info: { wires: VcdScope };
-  change: { any: (fn: (id: string, time: number | bigint, cmd: number, value?: bigint, mask?: bigint) => void) => void };
+  change: {
+    any: (fn: (id: string, time: number | bigint, cmd: number, value?: bigint, mask?: bigint) => void) => void;
+  };
   write(chunk: Buffer): boolean;
   end(): void;
   on(ev: string, fn: () => void): void;
@@ -83,11 +85,18 @@ export interface VcdDiff {
   mismatches: { cycle: number; signal: string; a: string; b: string }[];
 }
 
-export async function compareVcds(a: string, b: string, scope: string, cycles: number, only?: string[]): Promise<VcdDiff> {
+export async function compareVcds(
+  a: string,
+  b: string,
+  scope: string,
+  cycles: number,
+  only?: string[],
+): Promise<VcdDiff> {
   const [wa, wb] = await Promise.all([readVcd(a, scope), readVcd(b, scope)]);
   const signals = [...wa.keys()].filter((s) => wb.has(s) && (!only || only.includes(s))).sort();
   const mismatches: VcdDiff['mismatches'] = [];
-  const show = (v: bigint | null | undefined): string => (v === undefined ? 'missing' : v === null ? 'x' : `0x${v.toString(16)}`);
+  const show = (v: bigint | null | undefined): string =>
+    v === undefined ? 'missing' : v === null ? 'x' : `0x${v.toString(16)}`;
   for (const s of signals) {
     for (let c = 0; c < cycles; c++) {
       const x = valueAt(wa.get(s)!.changes, 10 * c + 4);

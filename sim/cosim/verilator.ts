@@ -44,7 +44,8 @@ export function portsHeader(d: Design): string {
             : `  r[${k}] = (uint32_t)${f}; r[${k + 1}] = (uint32_t)(${f} >> 32);`,
         );
       } else {
-        for (let i = 0; i < n; i++) body.push(dir === 'in' ? `  ${f}[${i}] = r[${k + i}];` : `  r[${k + i}] = ${f}[${i}];`);
+        for (let i = 0; i < n; i++)
+          body.push(dir === 'in' ? `  ${f}[${i}] = r[${k + i}];` : `  r[${k + i}] = ${f}[${i}];`);
       }
       k += n;
     }
@@ -141,11 +142,7 @@ function scratch(prefix: string): string {
 }
 
 /** Run the stimulus on Verilator; returns every output of every cycle. */
-export async function runVerilator(
-  d: Design,
-  stim: Stimulus,
-  opts: { vcd?: string } = {},
-): Promise<OutputTrace> {
+export async function runVerilator(d: Design, stim: Stimulus, opts: { vcd?: string } = {}): Promise<OutputTrace> {
   const build = await buildVerilator(d, { trace: opts.vcd !== undefined });
   const dir = scratch('bf-vl-');
   try {
@@ -180,7 +177,11 @@ export async function benchVerilator(d: Design, packedStim: Uint32Array, cycles:
     const outFile = path.join(dir, 'out.bin');
     fs.writeFileSync(stimFile, new Uint8Array(packedStim.buffer, packedStim.byteOffset, packedStim.byteLength));
     const r = await execa(build.exe, ['bench', String(cycles), stimFile, outFile]);
-    const j = JSON.parse(r.stdout.trim().split('\n').pop()!) as { cycles: number; seconds: number; cyclesPerSec: number };
+    const j = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+      cycles: number;
+      seconds: number;
+      cyclesPerSec: number;
+    };
     const raw = fs.readFileSync(outFile);
     const out = new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
     return { ...j, out };

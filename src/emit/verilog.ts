@@ -11,7 +11,15 @@
  * - signals with bits nothing reads are wrapped in `verilator lint_off UNUSEDSIGNAL`, so that
  *   `verilator --lint-only -Wall` is clean without hiding anything else.
  */
-import { assertNever, type Cell, type Design, type MemoryCell, type NetId } from '../ir/types.js';
+import {
+  assertNever,
+  cellInputs,
+  cellOutput,
+  type Cell,
+  type Design,
+  type MemoryCell,
+  type NetId,
+} from '../ir/types.js';
 import { VERSION } from '../version.js';
 
 class Writer {
@@ -79,7 +87,7 @@ function findPartlyUnused(d: Design): Set<NetId> {
   for (const p of d.outputs) mark(p.net);
   for (const c of d.cells) {
     if (c.kind === 'slice') mark(c.a, c.lo, d.nets[c.out]!.width);
-    else for (const n of cellInputsForUse(c)) mark(n);
+    else for (const n of cellInputs(c)) mark(n);
   }
   const out = new Set<NetId>();
   for (const n of d.nets) {
@@ -87,35 +95,6 @@ function findPartlyUnused(d: Design): Set<NetId> {
     if (!bits || bits.some((b) => !b)) out.add(n.id);
   }
   return out;
-}
-
-function cellInputsForUse(c: Cell): NetId[] {
-  switch (c.kind) {
-    case 'const':
-      return [];
-    case 'not':
-    case 'reduce':
-    case 'slice':
-      return [c.a];
-    case 'bitwise':
-    case 'arith':
-    case 'compare':
-      return [c.a, c.b];
-    case 'shift':
-      return [c.a, c.amount];
-    case 'mux':
-      return [c.sel, c.whenTrue, c.whenFalse];
-    case 'concat':
-      return [...c.parts];
-    case 'reg':
-      return [c.d, ...(c.en === null ? [] : [c.en]), ...(c.rst === null ? [] : [c.rst])];
-    case 'memory':
-      return [c.rdAddr, c.rdEn, c.wrAddr, c.wrEn, c.wrData, ...(c.wrMask === null ? [] : [c.wrMask])];
-    case 'h3':
-      return [c.key];
-    default:
-      return assertNever(c);
-  }
 }
 
 function emitHeader({ d, w, width, hasClock }: Ctx): void {
@@ -173,7 +152,8 @@ function emitDeclarations(ctx: Ctx): void {
       const reg = regs.get(n.id);
       let decl: string;
       if (reg) decl = `reg ${range(n.width)}${n.name} = ${literal(n.width, reg.resetValue)};`;
-      else if (memData.has(n.id)) continue; // declared with its memory
+      else if (memData.has(n.id))
+        continue; // declared with its memory
       else decl = `wire ${range(n.width)}${n.name};`;
       if (partlyUnused.has(n.id)) {
         w.line(`/* verilator lint_off UNUSEDSIGNAL */ ${decl} /* verilator lint_on UNUSEDSIGNAL */`);
@@ -228,7 +208,7 @@ function emitCombinational(ctx: Ctx): void {
       const e = combExpr(ctx, c);
       if (e === null) continue;
       if (c.kind === 'h3') w.line(`// H3 hash, seed ${c.seed}, salt ${c.salt}`);
-      w.line(`assign ${ctx.name(c.out)} = ${e};`);
+      w.line(`assign ${ctx.name(cellOutput(c))} = ${e};`);
     }
   });
 }
@@ -298,7 +278,7 @@ function emitMemory(ctx: Ctx, m: MemoryCell): void {
   w.indent(writeStmts);
   w.line('end');
   w.raw('`ifdef SYNTHESIS');
-  w.line('// Same-address read during write is a don\'t-care: no bypass logic around the block RAM.');
+  w.line("// Same-address read during write is a don't-care: no bypass logic around the block RAM.");
   const collide = `${name(m.wrEn)} && ${name(m.wrAddr)} == ${name(m.rdAddr)}`;
   w.line(
     `always @(posedge clk) if (${name(m.rdEn)}) ${q} <= (${collide}) ? {${m.width}{1'bx}} : ${mem}[${name(m.rdAddr)}];`,

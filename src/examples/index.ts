@@ -26,9 +26,10 @@ export function fifo(): Design {
   const wp = m.reg('wr_ptr', depthBits + 1);
   const rp = m.reg('rd_ptr', depthBits + 1);
   const empty = wp.eq(rp);
-  const full = wp.slice(depthBits, depthBits).ne(rp.slice(depthBits, depthBits)).and(
-    wp.slice(depthBits - 1, 0).eq(rp.slice(depthBits - 1, 0)),
-  );
+  const full = wp
+    .slice(depthBits, depthBits)
+    .ne(rp.slice(depthBits, depthBits))
+    .and(wp.slice(depthBits - 1, 0).eq(rp.slice(depthBits - 1, 0)));
   const doPush = push.and(full.not());
   const doPop = pop.and(empty.not());
   const mem = m.memory('fifo_mem', { width: 8, depth: 1 << depthBits, readDuringWrite: 'old' });
@@ -108,7 +109,7 @@ export function wideArith(width: number): Design {
 export function h3Banks(keyBits = 64, banks = 8, seed = 7): Design {
   const m = new ModuleBuilder(`h3_banks${banks}`);
   const valid = m.input('valid', 1, 'a key is presented');
-  const insert = m.input('insert', 1, 'set the key\'s bits (otherwise query only)');
+  const insert = m.input('insert', 1, "set the key's bits (otherwise query only)");
   const key = m.input('key', keyBits, 'key');
   const v1 = m.pipe(valid, 1, 'valid');
   const ins1 = m.pipe(insert, 1, 'insert');

@@ -20,7 +20,13 @@ export function remapCell(c: Cell, f: (n: NetId) => NetId): Cell {
     case 'concat':
       return { ...c, parts: c.parts.map(f), out: f(c.out) };
     case 'reg':
-      return { ...c, d: f(c.d), out: f(c.out), en: c.en === null ? null : f(c.en), rst: c.rst === null ? null : f(c.rst) };
+      return {
+        ...c,
+        d: f(c.d),
+        out: f(c.out),
+        en: c.en === null ? null : f(c.en),
+        rst: c.rst === null ? null : f(c.rst),
+      };
     case 'memory':
       return {
         ...c,

@@ -19,7 +19,11 @@ export function checkDrivers(d: Design): Design {
   for (const c of d.cells) drive(cellOutput(c), c.loc);
   const need = (net: NetId, loc: SrcLoc, what: string): void => {
     if (!driverLoc.has(net)) {
-      throw new DesignError(d.name, `undriven: '${d.nets[net]!.name}' (${what}) has no driver`, d.nets[net]!.loc ?? loc);
+      throw new DesignError(
+        d.name,
+        `undriven: '${d.nets[net]!.name}' (${what}) has no driver`,
+        d.nets[net]!.loc ?? loc,
+      );
     }
   };
   for (const c of d.cells) for (const n of cellInputs(c)) need(n, c.loc, `read by ${c.kind}`);

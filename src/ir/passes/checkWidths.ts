@@ -63,7 +63,8 @@ export function checkWidths(d: Design): Design {
         if (w(c.rdAddr) !== aw || w(c.wrAddr) !== aw) fail(c, `memory '${c.name}' addresses must be ${aw} bits`);
         one(c, c.rdEn, 'read enable');
         one(c, c.wrEn, 'write enable');
-        if (w(c.wrData) !== c.width || w(c.rdData) !== c.width) fail(c, `memory '${c.name}' data must be ${c.width} bits`);
+        if (w(c.wrData) !== c.width || w(c.rdData) !== c.width)
+          fail(c, `memory '${c.name}' data must be ${c.width} bits`);
         if (c.wrMask !== null && w(c.wrMask) !== c.width) {
           fail(c, `memory '${c.name}' mask ${name(c.wrMask)} must be ${c.width} bits, is ${w(c.wrMask)}`);
         }

@@ -1,0 +1,46 @@
+# bloomforge — the two commands a new user needs: `make demo` and `make test` (both set up first).
+SHELL := /bin/bash
+APT_PACKAGES := verilator iverilog yosys nextpnr-ice40 fpga-icestorm
+# command -> Debian package that provides it
+TOOLS := verilator:verilator iverilog:iverilog yosys:yosys nextpnr-ice40:nextpnr-ice40 icepack:fpga-icestorm
+
+.PHONY: setup deps tools demo test lint generate bench clean
+
+setup: deps tools
+
+# npm ci only when node_modules is missing or older than the lock file.
+deps: node_modules/.package-lock.json
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+# Install the Debian packages whose commands are missing (apt-get update once, first).
+tools:
+	@missing=""; for t in $(TOOLS); do cmd=$${t%%:*}; pkg=$${t##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || missing="$$missing $$pkg"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "tools: $(APT_PACKAGES) present"; fi
+
+demo: setup
+	npx bloomforge demo
+
+test: setup
+	npx vitest run
+
+lint: deps
+	npx eslint .
+	npx prettier --check .
+	npx tsc --noEmit
+
+generate: deps
+	npx bloomforge golden -o generated/examples
+
+bench: setup
+	npm run bench:sim
+
+clean:
+	rm -rf .cache

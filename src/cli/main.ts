@@ -1,0 +1,181 @@
+/**
+ * The bloomforge command line. Exit codes: 0 ok, 1 a check failed (mismatches), 2 usage,
+ * config or design error (one line naming the field, signal or line), 3 missing external tool.
+ */
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { emitVerilog } from '../emit/verilog.js';
+import { manifestJson } from '../emit/manifest.js';
+import { EXAMPLES } from '../examples/index.js';
+import { DesignError } from '../ir/errors.js';
+import type { Design } from '../ir/types.js';
+import { inputFile, writeAll } from '../util/files.js';
+import { VERSION } from '../version.js';
+import { ToolMissingError } from '../../sim/cosim/tools.js';
+import { cosimulate } from '../../sim/cosim/index.js';
+import { formatComparison } from '../../sim/cosim/compare.js';
+import { randomStimulus } from '../../sim/stimulus.js';
+import { traceToVcd } from '../../sim/vcd.js';
+import { EXIT, UsageError } from './errors.js';
+
+function intArg(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return (v: string): number => {
+    if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a whole number`);
+    const n = Number(v);
+    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be in ${min}..${max}`);
+    return n;
+  };
+}
+
+/** A design is an example name or a .ts/.js/.mjs/.mts file whose default export builds one. */
+async function loadDesign(spec: string): Promise<Design> {
+  const example = EXAMPLES[spec];
+  if (example) return example();
+  if (!/\.(m?ts|m?js)$/.test(spec)) {
+    throw new UsageError(
+      `design: '${spec}' is neither an example (${Object.keys(EXAMPLES).join(', ')}) nor a .ts/.js file`,
+    );
+  }
+  const file = inputFile(spec, 'design', ['.ts', '.mts', '.js', '.mjs']);
+  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  const exp = mod.default;
+  const d = typeof exp === 'function' ? (exp as () => unknown)() : exp;
+  if (!d || typeof d !== 'object' || !('cells' in d) || !('nets' in d)) {
+    throw new UsageError(
+      `design: '${spec}' must default-export a Design or a function returning one (ModuleBuilder.build())`,
+    );
+  }
+  return d as Design;
+}
+
+async function demo(cycles: number, seed: number): Promise<number> {
+  console.log(
+    `bloomforge ${VERSION} demo: ${Object.keys(EXAMPLES).length} example designs, ${cycles} random cycles each`,
+  );
+  console.log(
+    'engines: TS compiled simulator vs reference interpreter, Verilator -O3, Icarus Verilog; VCD vs Verilator',
+  );
+  let bad = 0;
+  for (const [name, make] of Object.entries(EXAMPLES)) {
+    const d = make();
+    const r = await cosimulate(d, randomStimulus(d, cycles, seed), { icarus: true, vcd: true });
+    const status = r.comparisons.map((c) => `${c.engines[1]}:${c.count === 0 ? 'ok' : c.count}`).join(' ');
+    const vcd = r.vcd
+      ? ` vcd(${r.vcd.signals.length} signals):${r.vcd.mismatches.length === 0 ? 'ok' : r.vcd.mismatches.length}`
+      : '';
+    console.log(`  ${name.padEnd(12)} ${String(d.cells.length).padStart(4)} cells  ${status}${vcd}`);
+    if (r.mismatches > 0) {
+      bad++;
+      for (const c of r.comparisons) if (c.count) console.log(formatComparison(c, d));
+    }
+  }
+  console.log(bad === 0 ? 'demo: all engines agree on every output, every cycle' : `demo: ${bad} designs disagree`);
+  return bad === 0 ? EXIT.ok : EXIT.checkFailed;
+}
+
+export function program(): Command {
+  const p = new Command('bloomforge')
+    .description('Sliding-window and time-decaying Bloom filters as verified RTL')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ outputError: (s, write) => write(s) });
+
+  p.command('examples')
+    .description('list the generic example designs')
+    .action(() => {
+      for (const [name, make] of Object.entries(EXAMPLES)) {
+        const d = make();
+        console.log(
+          `${name.padEnd(12)} ${d.inputs.length} inputs, ${d.outputs.length} outputs, ${d.cells.length} cells`,
+        );
+      }
+    });
+
+  p.command('build')
+    .description('emit Verilog and a manifest for an example or a DSL design file')
+    .argument('<design>', 'example name or .ts/.js file default-exporting a design')
+    .requiredOption('-o, --out <dir>', 'output directory')
+    .action(async (spec: string, o: { out: string }) => {
+      const d = await loadDesign(spec);
+      const files = writeAll(o.out, { [`${d.name}.v`]: emitVerilog(d), [`${d.name}.manifest.json`]: manifestJson(d) });
+      for (const f of files) console.log(`wrote ${f}`);
+    });
+
+  p.command('sim')
+    .description('run random stimulus on the compiled TS simulator; optionally write a VCD')
+    .argument('<design>', 'example name or design file')
+    .option('--cycles <n>', 'cycles', intArg('--cycles', 1, 10_000_000), 1000)
+    .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
+    .option('--vcd <file>', 'write a VCD of every net')
+    .action(async (spec: string, o: { cycles: number; seed: number; vcd?: string }) => {
+      const d = await loadDesign(spec);
+      const stim = randomStimulus(d, o.cycles, o.seed);
+      if (o.vcd) traceToVcd(d, stim, o.vcd);
+      console.log(`${d.name}: ${o.cycles} cycles simulated${o.vcd ? `, VCD in ${o.vcd}` : ''}`);
+    });
+
+  p.command('cosim')
+    .description('compare TS simulator, interpreter, Verilator (and Icarus) cycle by cycle')
+    .argument('<design>', 'example name or design file')
+    .option('--cycles <n>', 'cycles', intArg('--cycles', 1, 10_000_000), 2000)
+    .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
+    .option('--icarus', 'also run Icarus Verilog')
+    .option('--vcd', 'also compare VCD waveforms (TS simulator vs Verilator --trace)')
+    .action(async (spec: string, o: { cycles: number; seed: number; icarus?: boolean; vcd?: boolean }) => {
+      const d = await loadDesign(spec);
+      const r = await cosimulate(d, randomStimulus(d, o.cycles, o.seed), { icarus: !!o.icarus, vcd: !!o.vcd });
+      for (const c of r.comparisons) console.log(formatComparison(c, d));
+      if (r.vcd) {
+        console.log(`${d.name}: VCD ${r.vcd.signals.length} signals, ${r.vcd.mismatches.length} sample mismatches`);
+        for (const m of r.vcd.mismatches.slice(0, 10))
+          console.log(`  cycle ${m.cycle} ${m.signal}: ts=${m.a} verilator=${m.b}`);
+      }
+      console.log(`cosim: ${r.cycles} cycles, ${r.mismatches} mismatches`);
+      if (r.mismatches > 0) process.exitCode = EXIT.checkFailed;
+    });
+
+  p.command('demo')
+    .description('generate, simulate and co-simulate every example design; print the comparison')
+    .option('--cycles <n>', 'cycles per design', intArg('--cycles', 1, 1_000_000), 2000)
+    .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
+    .action(async (o: { cycles: number; seed: number }) => {
+      process.exitCode = await demo(o.cycles, o.seed);
+    });
+
+  p.command('golden')
+    .description('regenerate the golden Verilog of the examples under generated/examples (make generate)')
+    .option('-o, --out <dir>', 'output directory', 'generated/examples')
+    .action((o: { out: string }) => {
+      const files: Record<string, string> = {};
+      for (const make of Object.values(EXAMPLES)) {
+        const d = make();
+        files[`${d.name}.v`] = emitVerilog(d);
+        files[`${d.name}.manifest.json`] = manifestJson(d);
+      }
+      console.log(`wrote ${writeAll(o.out, files).length} files to ${o.out}`);
+    });
+  return p;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await program().parseAsync(argv, { from: 'user' });
+    return Number(process.exitCode ?? 0);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT.usage;
+    if (e instanceof DesignError || e instanceof UsageError) {
+      console.error(`bloomforge: ${e.message.split('\n')[0]}`);
+      return EXIT.usage;
+    }
+    if (e instanceof ToolMissingError) {
+      console.error(`bloomforge: ${e.message}`);
+      return EXIT.tool;
+    }
+    throw e;
+  }
+}
+
+const isEntry = process.argv[1] && /(main\.ts|bloomforge(\.mjs)?)$/.test(process.argv[1]);
+if (isEntry) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}
