@@ -1,13 +1,15 @@
 // Icarus Verilog test bench template for bloomforge co-simulation. sim/cosim/icarus.ts fills in
-// the @@...@@ fields for one design. It reads one stimulus row per cycle (all inputs packed into
-// one vector, first input in the least significant bits) with $readmemh and prints the outputs
+// the @@...@@ fields for one design. It reads the stimulus with $readmemh as 32-bit words,
+// @@ROW_WORDS@@ per cycle (all inputs packed into one vector, first input in the least
+// significant bits, least significant word first; short lines keep $readmemh happy) and prints the outputs
 // of every cycle, in hex, one line per cycle. Same cycle protocol as the other engines:
 // inputs applied with clk low, outputs sampled, then a rising edge.
 `timescale 1ns / 1ps
 module bf_tb;
   reg clk = 1'b0;
-  reg [@@IN_BITS@@-1:0] stim [0:@@CYCLES@@-1];
-  reg [@@IN_BITS@@-1:0] row = 0;
+  reg [31:0] stim [0:@@CYCLES@@*@@ROW_WORDS@@-1];
+  reg [@@ROW_WORDS@@*32-1:0] row = 0;
+  integer k;
 @@DECLS@@
   @@MODULE@@ dut (
 @@CONNECTIONS@@
@@ -18,7 +20,7 @@ module bf_tb;
     $readmemh("@@STIM@@", stim);
     f = $fopen("@@OUT@@", "w");
     for (c = 0; c < @@CYCLES@@; c = c + 1) begin
-      row = stim[c];
+      for (k = 0; k < @@ROW_WORDS@@; k = k + 1) row[k*32 +: 32] = stim[c*@@ROW_WORDS@@ + k];
       #1;
       $fwrite(f, "@@FORMAT@@\n", @@OUTPUTS@@);
       #4 clk = 1'b1;

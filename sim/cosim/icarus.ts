@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { emitVerilog } from '../../src/emit/verilog.js';
-import type { Design } from '../../src/ir/types.js';
+import { mask, type Design } from '../../src/ir/types.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
 import { requireTool } from './tools.js';
 import { REPO_ROOT } from './verilator.js';
@@ -12,6 +12,7 @@ import { REPO_ROOT } from './verilator.js';
 const TEMPLATE = path.join(REPO_ROOT, 'hdl', 'icarus_tb.v');
 
 export function icarusTestbench(d: Design, cycles: number, stimFile: string, outFile: string): string {
+  // Stimulus rows are inBits wide, stored as ceil(inBits/32) words per cycle.
   const hasClk = d.cells.some((c) => c.kind === 'reg' || c.kind === 'memory');
   const inBits = Math.max(
     1,
@@ -31,7 +32,7 @@ export function icarusTestbench(d: Design, cycles: number, stimFile: string, out
     conns.push(`    .${p.name}(o_${p.name})`);
   }
   const fill: Record<string, string> = {
-    IN_BITS: String(inBits),
+    ROW_WORDS: String(Math.ceil(inBits / 32)),
     CYCLES: String(cycles),
     DECLS: decls.join('\n'),
     MODULE: d.name,
@@ -51,15 +52,21 @@ export async function runIcarus(d: Design, stim: Stimulus): Promise<OutputTrace>
   try {
     const stimFile = path.join(dir, 'stim.hex');
     const outFile = path.join(dir, 'out.txt');
-    const lines = stim.map((row) => {
+    const inBits = Math.max(
+      1,
+      d.inputs.reduce((s, p) => s + d.nets[p.net]!.width, 0),
+    );
+    const rowWords = Math.ceil(inBits / 32);
+    const lines: string[] = [];
+    for (const row of stim) {
       let packed = 0n;
       let at = 0n;
       d.inputs.forEach((p, i) => {
-        packed |= row[i]! << at;
+        packed |= (row[i]! & mask(d.nets[p.net]!.width)) << at;
         at += BigInt(d.nets[p.net]!.width);
       });
-      return packed.toString(16);
-    });
+      for (let k = 0; k < rowWords; k++) lines.push(((packed >> BigInt(32 * k)) & 0xffffffffn).toString(16));
+    }
     fs.writeFileSync(stimFile, lines.join('\n') + '\n');
     fs.writeFileSync(path.join(dir, `${d.name}.v`), emitVerilog(d));
     fs.writeFileSync(path.join(dir, 'tb.v'), icarusTestbench(d, Math.max(1, stim.length), stimFile, outFile));

@@ -1,32 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
 import { ModuleBuilder } from '../../src/dsl/module.js';
-import type { Design } from '../../src/ir/types.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { runTrace } from '../../sim/engine.js';
 import { Interpreter } from '../../sim/interp.js';
-import { randomStimulus, type RandomStimulusOptions } from '../../sim/stimulus.js';
+import { randomStimulus } from '../../sim/stimulus.js';
+import { biased } from '../helpers/stimulus.js';
 import { compareTraces, formatComparison } from '../../sim/cosim/compare.js';
-
-/** Random stimulus that also hits the interesting cases: equal operands, small shift amounts. */
-export function biased(d: Design): RandomStimulusOptions {
-  const a = d.inputs.find((p) => p.name === 'a');
-  if (!a) return {};
-  let lastA = 0n;
-  return {
-    drive: {
-      a: (_c, rng) =>
-        (lastA =
-          rng.float() < 0.2
-            ? 0n
-            : rng.float() < 0.2
-              ? (1n << BigInt(d.nets[a.net]!.width)) - 1n
-              : rng.bits(d.nets[a.net]!.width)),
-      b: (_c, rng) => (rng.float() < 0.3 ? lastA : rng.bits(d.nets[a.net]!.width)),
-      s: (_c, rng) => BigInt(Math.floor(rng.float() * (d.nets[a.net]!.width + 3))),
-    },
-  };
-}
 
 describe('compiled simulator = reference interpreter', () => {
   for (const [name, make] of Object.entries(EXAMPLES)) {
