@@ -1,4 +1,6 @@
 /** Locating external tools; a missing one is reported with the Debian package that provides it. */
+import fs from 'node:fs';
+import path from 'node:path';
 import { execa } from 'execa';
 
 export class ToolMissingError extends Error {
@@ -26,10 +28,19 @@ const found = new Map<string, string>();
 export async function requireTool(tool: string): Promise<string> {
   const cached = found.get(tool);
   if (cached) return cached;
-  const r = await execa('sh', ['-c', 'command -v "$0"', tool], { reject: false });
-  if (r.exitCode !== 0 || !r.stdout.trim()) throw new ToolMissingError(tool, PACKAGES[tool] ?? tool);
-  found.set(tool, r.stdout.trim());
-  return r.stdout.trim();
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, tool);
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      if (!fs.statSync(candidate).isFile()) continue;
+      found.set(tool, candidate);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  throw new ToolMissingError(tool, PACKAGES[tool] ?? tool);
 }
 
 export async function hasTool(tool: string): Promise<boolean> {

@@ -37,7 +37,16 @@ async function loadDesign(spec: string): Promise<Design> {
     );
   }
   const file = inputFile(spec, 'design', ['.ts', '.mts', '.js', '.mjs']);
-  const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (e) {
+    if (e instanceof Error && e.name === 'DesignError') throw e;
+    const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new UsageError(
+      `design: cannot load '${spec}' as an ES module (outside an ESM package, name it .mts): ${msg}`,
+    );
+  }
   const exp = mod.default;
   const d = typeof exp === 'function' ? (exp as () => unknown)() : exp;
   if (!d || typeof d !== 'object' || !('cells' in d) || !('nets' in d)) {
@@ -163,7 +172,8 @@ export async function main(argv: string[]): Promise<number> {
     return Number(process.exitCode ?? 0);
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT.usage;
-    if (e instanceof DesignError || e instanceof UsageError) {
+    // By name too: a design file may load its own copy of the DSL module.
+    if (e instanceof DesignError || e instanceof UsageError || (e instanceof Error && e.name === 'DesignError')) {
       console.error(`bloomforge: ${e.message.split('\n')[0]}`);
       return EXIT.usage;
     }
