@@ -5,9 +5,10 @@ import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
 import { emitVerilog } from '../../src/emit/verilog.js';
 import { manifestJson } from '../../src/emit/manifest.js';
 import { VERSION } from '../../src/version.js';
+import type { Design } from '../../src/ir/types.js';
 import { lint, synthIce40 } from '../helpers/tools.js';
 
-const ALL = { ...EXAMPLES, h3_banks8: () => h3Banks() };
+const ALL: Record<string, () => Design> = { ...EXAMPLES, h3_banks8: () => h3Banks() };
 const GOLDEN = path.resolve('generated/examples');
 
 describe('Verilog back-end', () => {
