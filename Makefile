@@ -39,7 +39,7 @@ lint: deps
 	npx tsc --noEmit
 
 generate: deps
-	npx bloomforge golden -o generated/examples
+	npx bloomforge golden -o generated
 
 bench: setup
 	npm run bench:sim

@@ -17,6 +17,10 @@ import { formatComparison } from '../../sim/cosim/compare.js';
 import { randomStimulus } from '../../sim/stimulus.js';
 import { traceToVcd } from '../../sim/vcd.js';
 import { EXIT, UsageError } from './errors.js';
+import { filterManifest, loadConfig, registerFilterCommands } from './filters.js';
+import { ConfigError } from '../filters/config.js';
+import { buildApbf } from '../filters/apbf.js';
+import { presetNames } from '../presets/index.js';
 
 function intArg(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (v: string): number => {
@@ -152,17 +156,26 @@ export function program(): Command {
     });
 
   p.command('golden')
-    .description('regenerate the golden Verilog of the examples under generated/examples (make generate)')
-    .option('-o, --out <dir>', 'output directory', 'generated/examples')
+    .description('regenerate the golden Verilog: presets in DIR, examples in DIR/examples (make generate)')
+    .option('-o, --out <dir>', 'output directory', 'generated')
     .action((o: { out: string }) => {
-      const files: Record<string, string> = {};
+      const examples: Record<string, string> = {};
       for (const make of Object.values(EXAMPLES)) {
         const d = make();
-        files[`${d.name}.v`] = emitVerilog(d);
-        files[`${d.name}.manifest.json`] = manifestJson(d);
+        examples[`${d.name}.v`] = emitVerilog(d);
+        examples[`${d.name}.manifest.json`] = manifestJson(d);
       }
-      console.log(`wrote ${writeAll(o.out, files).length} files to ${o.out}`);
+      const presets: Record<string, string> = {};
+      for (const name of presetNames()) {
+        const c = loadConfig(name);
+        const d = buildApbf(c);
+        presets[`${c.name}.v`] = emitVerilog(d);
+        presets[`${c.name}.manifest.json`] = JSON.stringify(filterManifest(c, d), null, 2) + '\n';
+      }
+      const n = writeAll(`${o.out}/examples`, examples).length + writeAll(o.out, presets).length;
+      console.log(`wrote ${n} files to ${o.out}`);
     });
+  registerFilterCommands(p);
   return p;
 }
 
@@ -173,7 +186,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : EXIT.usage;
     // By name too: a design file may load its own copy of the DSL module.
-    if (e instanceof DesignError || e instanceof UsageError || (e instanceof Error && e.name === 'DesignError')) {
+    if (
+      e instanceof DesignError ||
+      e instanceof UsageError ||
+      e instanceof ConfigError ||
+      (e instanceof Error && e.name === 'DesignError')
+    ) {
       console.error(`bloomforge: ${e.message.split('\n')[0]}`);
       return EXIT.usage;
     }

@@ -1,0 +1,306 @@
+/**
+ * Reference model of Age-Partitioned Bloom Filters (Shtul, Baquero, Almeida, §5) and their
+ * blocked variant APBBF (§6), written from the paper and following the hardware's physical layout
+ * so that bit arrays can be compared with the simulator's memories bit for bit.
+ *
+ * Structure. k+l logical segments s_0..s_{k+l-1} live in a circular buffer of P = k+l+spares
+ * physical banks; s_i is bank (base + i) mod P. Each bank has its own fixed hash (H3 keyed by the
+ * config seed, salt = bank), so a segment keeps its hash as it ages (§5.1). A segment is a blocked
+ * Bloom filter (§6): the hash picks one of m/B blocks of B bits, the block is a partitioned filter
+ * of b parts of B/b bits, and one bit is set/tested in every part. The basic APBF is the case
+ * B = b = 1 (a block is one bit: the segment is a plain slice of m bits).
+ *
+ * Physically, part j of every block is stored in column j of the bank (m/b bits): the bit of
+ * block x at offset o is column bit x*(B/b) + o. The hardware stores each column in its own block
+ * RAM so the b bits of one block are read in one cycle.
+ *
+ * Aging. A shift decrements base (s_i becomes s_{i+1}); the bank that leaves the window (new
+ * logical index k+l) becomes a spare and is cleared; the oldest spare comes back as the empty
+ * s_0. With spares = 0 this is exactly the paper's buffer of k+l slices with s_0 reset at each
+ * shift. A shift happens before an insert when g inserts have been made since the last shift
+ * (the paper's "n mod g = 0", with the counter reset by `tick`), or on `tick`.
+ */
+import { h3FromWords, h3Matrix, h3Tables } from '../ir/h3.js';
+
+export interface ApbfParams {
+  k: number;
+  l: number;
+  /** Bits per segment (m). */
+  segmentBits: number;
+  /** Inserts per generation (g). */
+  generation: number;
+  /** Block size B in bits (1 for APBF). */
+  blockBits: number;
+  /** Bits set per block b (1 for APBF). */
+  bitsPerBlock: number;
+  keyBits: number;
+  seed: number;
+  /** Spare physical banks (the hardware's background-cleared banks). */
+  spares: number;
+}
+
+export const H3_UNIT_BITS = 32;
+
+/** Derived layout numbers shared by the model and the RTL generator. */
+export interface ApbfLayout {
+  banks: number;
+  /** Bits of the block index. */
+  blockIndexBits: number;
+  /** Bits of one offset inside a part (log2(B/b)). */
+  offsetBits: number;
+  /** Total hash bits per bank: b*offsetBits + blockIndexBits. */
+  hashBits: number;
+  /** H3 units per bank (each at most 32 output bits). */
+  hashUnits: number;
+  /** Bits per column (m / b). */
+  columnBits: number;
+}
+
+export function log2Exact(x: number, what: string): number {
+  const e = Math.log2(x);
+  if (!Number.isInteger(e)) throw new RangeError(`${what} must be a power of two, got ${x}`);
+  return e;
+}
+
+export function apbfLayout(p: ApbfParams): ApbfLayout {
+  const B = p.blockBits;
+  const b = p.bitsPerBlock;
+  const offsetBits = log2Exact(B / b, 'blockBits / bitsPerBlock');
+  const blockIndexBits = log2Exact(p.segmentBits / B, 'segmentBits / blockBits');
+  const hashBits = b * offsetBits + blockIndexBits;
+  return {
+    banks: p.k + p.l + p.spares,
+    blockIndexBits,
+    offsetBits,
+    hashBits,
+    hashUnits: Math.ceil(hashBits / H3_UNIT_BITS),
+    columnBits: p.segmentBits / b,
+  };
+}
+
+/** Salt of H3 unit `unit` of bank `bank` (documented contract with the RTL). */
+export function hashSalt(bank: number, unit: number): number {
+  return bank * 64 + unit;
+}
+
+export interface QueryResult {
+  hit: boolean;
+  /** Segment reads made by Algorithm 1 (the paper's "accesses"). */
+  accesses: number;
+}
+
+export class ApbfModel {
+  readonly layout: ApbfLayout;
+  /** columns[bank][part]: bitset of m/b bits. */
+  readonly columns: Uint32Array[][];
+  private readonly tables: Uint32Array[][]; // [bank][unit]
+  private readonly keyWords: number;
+  private readonly keyBytes: number;
+  private readonly hashScratch: number[][]; // [bank][part] column bit index of the current key
+  base = 0;
+  /** Inserts since the last shift. */
+  count = 0;
+  /** Inserts since creation or clear (the paper's n). */
+  inserted = 0;
+  shifts = 0;
+
+  constructor(readonly p: ApbfParams) {
+    this.layout = apbfLayout(p);
+    const L = this.layout;
+    this.columns = Array.from({ length: L.banks }, () =>
+      Array.from({ length: p.bitsPerBlock }, () => new Uint32Array(Math.ceil(L.columnBits / 32))),
+    );
+    this.tables = Array.from({ length: L.banks }, (_, bank) =>
+      Array.from({ length: L.hashUnits }, (_, u) =>
+        h3Tables(
+          h3Matrix(p.seed, hashSalt(bank, u), p.keyBits, Math.min(H3_UNIT_BITS, L.hashBits - H3_UNIT_BITS * u)),
+          p.keyBits,
+        ),
+      ),
+    );
+    this.keyWords = Math.ceil(p.keyBits / 32);
+    this.keyBytes = Math.ceil(p.keyBits / 8);
+    this.hashScratch = Array.from({ length: L.banks }, () => new Array<number>(p.bitsPerBlock).fill(0));
+  }
+
+  /** Physical bank of logical segment i. */
+  pos(i: number): number {
+    return (this.base + i) % this.layout.banks;
+  }
+
+  private words = new Uint32Array(16);
+  private loadKey(key: bigint): void {
+    if (this.words.length < this.keyWords) this.words = new Uint32Array(this.keyWords);
+    let v = key;
+    for (let i = 0; i < this.keyWords; i++) {
+      this.words[i] = Number(v & 0xffffffffn);
+      v >>= 32n;
+    }
+  }
+
+  /** Column bit indexes of the current key in `bank` (one per part), into hashScratch[bank]. */
+  private hashBank(bank: number): number[] {
+    const L = this.layout;
+    const t = this.tables[bank]!;
+    // Assemble the hash (<= 64 bits in practice; arbitrary via Number arithmetic on 32-bit units).
+    const units: number[] = [];
+    for (let u = 0; u < L.hashUnits; u++) units.push(h3FromWords(t[u]!, this.words, this.keyBytes));
+    const field = (lo: number, len: number): number => {
+      let v = 0;
+      for (let i = 0; i < len; i++) {
+        const bit = lo + i;
+        v += ((units[bit >>> 5]! >>> (bit & 31)) & 1) * 2 ** i;
+      }
+      return v;
+    };
+    const out = this.hashScratch[bank]!;
+    const block = field(this.p.bitsPerBlock * L.offsetBits, L.blockIndexBits);
+    const partBits = 2 ** L.offsetBits;
+    for (let j = 0; j < this.p.bitsPerBlock; j++) out[j] = block * partBits + field(j * L.offsetBits, L.offsetBits);
+    return out;
+  }
+
+  /** Is the key's block in segment (physical bank) set in all b parts? */
+  private segmentMatch(bank: number): boolean {
+    const idx = this.hashBank(bank);
+    const cols = this.columns[bank]!;
+    for (let j = 0; j < idx.length; j++) {
+      const x = idx[j]!;
+      if (((cols[j]![x >>> 5]! >>> (x & 31)) & 1) === 0) return false;
+    }
+    return true;
+  }
+
+  /** Algorithm 1 (§5.4): k consecutive matches among s_0..s_{k+l-1}, scanning from s_l backwards. */
+  queryWithAccesses(key: bigint): QueryResult {
+    this.loadKey(key);
+    const { k, l } = this.p;
+    let i = l;
+    let p = 0;
+    let c = 0;
+    let accesses = 0;
+    while (i >= 0) {
+      accesses++;
+      if (this.segmentMatch(this.pos(i))) {
+        c++;
+        i++;
+        if (p + c === k) return { hit: true, accesses };
+      } else {
+        i -= k;
+        p = c;
+        c = 0;
+      }
+    }
+    return { hit: false, accesses };
+  }
+
+  query(key: bigint): boolean {
+    return this.queryWithAccesses(key).hit;
+  }
+
+  /** Segment-level truth: does any window j in 0..l have k consecutive matching segments? */
+  queryBrute(key: bigint): boolean {
+    this.loadKey(key);
+    const { k, l } = this.p;
+    const m = Array.from({ length: k + l }, (_, i) => this.segmentMatch(this.pos(i)));
+    for (let j = 0; j <= l; j++) if (m.slice(j, j + k).every(Boolean)) return true;
+    return false;
+  }
+
+  shift(): void {
+    const P = this.layout.banks;
+    this.base = (this.base + P - 1) % P;
+    this.clearBank(this.pos(this.p.k + this.p.l)); // the segment that just left the window
+    this.shifts++;
+  }
+
+  private clearBank(bank: number): void {
+    for (const col of this.columns[bank]!) col.fill(0);
+  }
+
+  insert(key: bigint): void {
+    if (this.count === this.p.generation) {
+      this.shift();
+      this.count = 0;
+    }
+    this.count++;
+    this.inserted++;
+    this.loadKey(key);
+    for (let i = 0; i < this.p.k; i++) {
+      const bank = this.pos(i);
+      const idx = this.hashBank(bank);
+      const cols = this.columns[bank]!;
+      for (let j = 0; j < idx.length; j++) cols[j]![idx[j]! >>> 5]! |= 1 << (idx[j]! & 31);
+    }
+  }
+
+  /** The answer as of before its own insert (and before the shift that insert may cause). */
+  testAndInsert(key: bigint): boolean {
+    const r = this.query(key);
+    this.insert(key);
+    return r;
+  }
+
+  /** Force a shift (time-based generations) and restart the generation count. */
+  tick(): void {
+    this.shift();
+    this.count = 0;
+  }
+
+  clear(): void {
+    for (let b = 0; b < this.layout.banks; b++) this.clearBank(b);
+    this.base = 0;
+    this.count = 0;
+    this.inserted = 0;
+  }
+
+  /** Live banks (not spares): the ones whose contents the hardware must match. */
+  liveBanks(): number[] {
+    return Array.from({ length: this.p.k + this.p.l }, (_, i) => this.pos(i));
+  }
+
+  /** Word `addr` (W bits) of column `part` of `bank`, as the hardware stores it. */
+  word(bank: number, part: number, addr: number, wordBits: number): bigint {
+    const col = this.columns[bank]![part]!;
+    let v = 0n;
+    for (let i = wordBits - 1; i >= 0; i--) {
+      const x = addr * wordBits + i;
+      v = (v << 1n) | BigInt((col[x >>> 5]! >>> (x & 31)) & 1);
+    }
+    return v;
+  }
+}
+
+/** The exact sliding window: the last w inserted keys (a deliberately naive model). */
+export class ExactWindow {
+  private readonly ring: bigint[];
+  private readonly counts = new Map<bigint, number>();
+  private next = 0;
+  private size = 0;
+
+  constructor(readonly w: number) {
+    this.ring = new Array<bigint>(w);
+  }
+
+  insert(key: bigint): void {
+    if (this.size === this.w) {
+      const old = this.ring[this.next]!;
+      const c = this.counts.get(old)! - 1;
+      if (c === 0) this.counts.delete(old);
+      else this.counts.set(old, c);
+    } else this.size++;
+    this.ring[this.next] = key;
+    this.next = (this.next + 1) % this.w;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  has(key: bigint): boolean {
+    return this.counts.has(key);
+  }
+
+  clear(): void {
+    this.counts.clear();
+    this.next = 0;
+    this.size = 0;
+  }
+}
