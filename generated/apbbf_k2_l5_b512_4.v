@@ -2342,8 +2342,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank0_col0_bank0_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col0_ram_i;
   initial for (bank0_col0_ram_i = 0; bank0_col0_ram_i < 256; bank0_col0_ram_i = bank0_col0_ram_i + 1) bank0_col0_ram[bank0_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col0_or_1) bank0_col0_ram[bank0_col0_mux_1] <= bank0_col0_mux_2;
   end
@@ -2360,8 +2362,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank0_col1_bank0_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col1_ram_i;
   initial for (bank0_col1_ram_i = 0; bank0_col1_ram_i < 256; bank0_col1_ram_i = bank0_col1_ram_i + 1) bank0_col1_ram[bank0_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col1_or_1) bank0_col1_ram[bank0_col1_mux_1] <= bank0_col1_mux_2;
   end
@@ -2378,8 +2382,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank0_col2_bank0_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col2_ram_i;
   initial for (bank0_col2_ram_i = 0; bank0_col2_ram_i < 256; bank0_col2_ram_i = bank0_col2_ram_i + 1) bank0_col2_ram[bank0_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col2_or_1) bank0_col2_ram[bank0_col2_mux_1] <= bank0_col2_mux_2;
   end
@@ -2396,8 +2402,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank0_col3_bank0_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col3_ram_i;
   initial for (bank0_col3_ram_i = 0; bank0_col3_ram_i < 256; bank0_col3_ram_i = bank0_col3_ram_i + 1) bank0_col3_ram[bank0_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col3_or_1) bank0_col3_ram[bank0_col3_mux_1] <= bank0_col3_mux_2;
   end
@@ -2414,8 +2422,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank1_col0_bank1_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col0_ram_i;
   initial for (bank1_col0_ram_i = 0; bank1_col0_ram_i < 256; bank1_col0_ram_i = bank1_col0_ram_i + 1) bank1_col0_ram[bank1_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col0_or_1) bank1_col0_ram[bank1_col0_mux_1] <= bank1_col0_mux_2;
   end
@@ -2432,8 +2442,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank1_col1_bank1_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col1_ram_i;
   initial for (bank1_col1_ram_i = 0; bank1_col1_ram_i < 256; bank1_col1_ram_i = bank1_col1_ram_i + 1) bank1_col1_ram[bank1_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col1_or_1) bank1_col1_ram[bank1_col1_mux_1] <= bank1_col1_mux_2;
   end
@@ -2450,8 +2462,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank1_col2_bank1_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col2_ram_i;
   initial for (bank1_col2_ram_i = 0; bank1_col2_ram_i < 256; bank1_col2_ram_i = bank1_col2_ram_i + 1) bank1_col2_ram[bank1_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col2_or_1) bank1_col2_ram[bank1_col2_mux_1] <= bank1_col2_mux_2;
   end
@@ -2468,8 +2482,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank1_col3_bank1_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col3_ram_i;
   initial for (bank1_col3_ram_i = 0; bank1_col3_ram_i < 256; bank1_col3_ram_i = bank1_col3_ram_i + 1) bank1_col3_ram[bank1_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col3_or_1) bank1_col3_ram[bank1_col3_mux_1] <= bank1_col3_mux_2;
   end
@@ -2486,8 +2502,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank2_col0_bank2_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col0_ram_i;
   initial for (bank2_col0_ram_i = 0; bank2_col0_ram_i < 256; bank2_col0_ram_i = bank2_col0_ram_i + 1) bank2_col0_ram[bank2_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col0_or_1) bank2_col0_ram[bank2_col0_mux_1] <= bank2_col0_mux_2;
   end
@@ -2504,8 +2522,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank2_col1_bank2_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col1_ram_i;
   initial for (bank2_col1_ram_i = 0; bank2_col1_ram_i < 256; bank2_col1_ram_i = bank2_col1_ram_i + 1) bank2_col1_ram[bank2_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col1_or_1) bank2_col1_ram[bank2_col1_mux_1] <= bank2_col1_mux_2;
   end
@@ -2522,8 +2542,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank2_col2_bank2_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col2_ram_i;
   initial for (bank2_col2_ram_i = 0; bank2_col2_ram_i < 256; bank2_col2_ram_i = bank2_col2_ram_i + 1) bank2_col2_ram[bank2_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col2_or_1) bank2_col2_ram[bank2_col2_mux_1] <= bank2_col2_mux_2;
   end
@@ -2540,8 +2562,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank2_col3_bank2_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col3_ram_i;
   initial for (bank2_col3_ram_i = 0; bank2_col3_ram_i < 256; bank2_col3_ram_i = bank2_col3_ram_i + 1) bank2_col3_ram[bank2_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col3_or_1) bank2_col3_ram[bank2_col3_mux_1] <= bank2_col3_mux_2;
   end
@@ -2558,8 +2582,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank3_col0_bank3_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col0_ram_i;
   initial for (bank3_col0_ram_i = 0; bank3_col0_ram_i < 256; bank3_col0_ram_i = bank3_col0_ram_i + 1) bank3_col0_ram[bank3_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col0_or_1) bank3_col0_ram[bank3_col0_mux_1] <= bank3_col0_mux_2;
   end
@@ -2576,8 +2602,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank3_col1_bank3_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col1_ram_i;
   initial for (bank3_col1_ram_i = 0; bank3_col1_ram_i < 256; bank3_col1_ram_i = bank3_col1_ram_i + 1) bank3_col1_ram[bank3_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col1_or_1) bank3_col1_ram[bank3_col1_mux_1] <= bank3_col1_mux_2;
   end
@@ -2594,8 +2622,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank3_col2_bank3_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col2_ram_i;
   initial for (bank3_col2_ram_i = 0; bank3_col2_ram_i < 256; bank3_col2_ram_i = bank3_col2_ram_i + 1) bank3_col2_ram[bank3_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col2_or_1) bank3_col2_ram[bank3_col2_mux_1] <= bank3_col2_mux_2;
   end
@@ -2612,8 +2642,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank3_col3_bank3_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col3_ram_i;
   initial for (bank3_col3_ram_i = 0; bank3_col3_ram_i < 256; bank3_col3_ram_i = bank3_col3_ram_i + 1) bank3_col3_ram[bank3_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col3_or_1) bank3_col3_ram[bank3_col3_mux_1] <= bank3_col3_mux_2;
   end
@@ -2630,8 +2662,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank4_col0_bank4_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col0_ram_i;
   initial for (bank4_col0_ram_i = 0; bank4_col0_ram_i < 256; bank4_col0_ram_i = bank4_col0_ram_i + 1) bank4_col0_ram[bank4_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col0_or_1) bank4_col0_ram[bank4_col0_mux_1] <= bank4_col0_mux_2;
   end
@@ -2648,8 +2682,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank4_col1_bank4_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col1_ram_i;
   initial for (bank4_col1_ram_i = 0; bank4_col1_ram_i < 256; bank4_col1_ram_i = bank4_col1_ram_i + 1) bank4_col1_ram[bank4_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col1_or_1) bank4_col1_ram[bank4_col1_mux_1] <= bank4_col1_mux_2;
   end
@@ -2666,8 +2702,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank4_col2_bank4_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col2_ram_i;
   initial for (bank4_col2_ram_i = 0; bank4_col2_ram_i < 256; bank4_col2_ram_i = bank4_col2_ram_i + 1) bank4_col2_ram[bank4_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col2_or_1) bank4_col2_ram[bank4_col2_mux_1] <= bank4_col2_mux_2;
   end
@@ -2684,8 +2722,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank4_col3_bank4_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col3_ram_i;
   initial for (bank4_col3_ram_i = 0; bank4_col3_ram_i < 256; bank4_col3_ram_i = bank4_col3_ram_i + 1) bank4_col3_ram[bank4_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col3_or_1) bank4_col3_ram[bank4_col3_mux_1] <= bank4_col3_mux_2;
   end
@@ -2702,8 +2742,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank5_col0_bank5_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col0_ram_i;
   initial for (bank5_col0_ram_i = 0; bank5_col0_ram_i < 256; bank5_col0_ram_i = bank5_col0_ram_i + 1) bank5_col0_ram[bank5_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col0_or_1) bank5_col0_ram[bank5_col0_mux_1] <= bank5_col0_mux_2;
   end
@@ -2720,8 +2762,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank5_col1_bank5_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col1_ram_i;
   initial for (bank5_col1_ram_i = 0; bank5_col1_ram_i < 256; bank5_col1_ram_i = bank5_col1_ram_i + 1) bank5_col1_ram[bank5_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col1_or_1) bank5_col1_ram[bank5_col1_mux_1] <= bank5_col1_mux_2;
   end
@@ -2738,8 +2782,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank5_col2_bank5_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col2_ram_i;
   initial for (bank5_col2_ram_i = 0; bank5_col2_ram_i < 256; bank5_col2_ram_i = bank5_col2_ram_i + 1) bank5_col2_ram[bank5_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col2_or_1) bank5_col2_ram[bank5_col2_mux_1] <= bank5_col2_mux_2;
   end
@@ -2756,8 +2802,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank5_col3_bank5_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col3_ram_i;
   initial for (bank5_col3_ram_i = 0; bank5_col3_ram_i < 256; bank5_col3_ram_i = bank5_col3_ram_i + 1) bank5_col3_ram[bank5_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col3_or_1) bank5_col3_ram[bank5_col3_mux_1] <= bank5_col3_mux_2;
   end
@@ -2774,8 +2822,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank6_col0_bank6_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col0_ram_i;
   initial for (bank6_col0_ram_i = 0; bank6_col0_ram_i < 256; bank6_col0_ram_i = bank6_col0_ram_i + 1) bank6_col0_ram[bank6_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col0_or_1) bank6_col0_ram[bank6_col0_mux_1] <= bank6_col0_mux_2;
   end
@@ -2792,8 +2842,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank6_col1_bank6_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col1_ram_i;
   initial for (bank6_col1_ram_i = 0; bank6_col1_ram_i < 256; bank6_col1_ram_i = bank6_col1_ram_i + 1) bank6_col1_ram[bank6_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col1_or_1) bank6_col1_ram[bank6_col1_mux_1] <= bank6_col1_mux_2;
   end
@@ -2810,8 +2862,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank6_col2_bank6_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col2_ram_i;
   initial for (bank6_col2_ram_i = 0; bank6_col2_ram_i < 256; bank6_col2_ram_i = bank6_col2_ram_i + 1) bank6_col2_ram[bank6_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col2_or_1) bank6_col2_ram[bank6_col2_mux_1] <= bank6_col2_mux_2;
   end
@@ -2828,8 +2882,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank6_col3_bank6_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col3_ram_i;
   initial for (bank6_col3_ram_i = 0; bank6_col3_ram_i < 256; bank6_col3_ram_i = bank6_col3_ram_i + 1) bank6_col3_ram[bank6_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col3_or_1) bank6_col3_ram[bank6_col3_mux_1] <= bank6_col3_mux_2;
   end
@@ -2846,8 +2902,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank7_col0_bank7_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col0_ram_i;
   initial for (bank7_col0_ram_i = 0; bank7_col0_ram_i < 256; bank7_col0_ram_i = bank7_col0_ram_i + 1) bank7_col0_ram[bank7_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col0_or_1) bank7_col0_ram[bank7_col0_mux_1] <= bank7_col0_mux_2;
   end
@@ -2864,8 +2922,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank7_col1_bank7_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col1_ram_i;
   initial for (bank7_col1_ram_i = 0; bank7_col1_ram_i < 256; bank7_col1_ram_i = bank7_col1_ram_i + 1) bank7_col1_ram[bank7_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col1_or_1) bank7_col1_ram[bank7_col1_mux_1] <= bank7_col1_mux_2;
   end
@@ -2882,8 +2942,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank7_col2_bank7_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col2_ram_i;
   initial for (bank7_col2_ram_i = 0; bank7_col2_ram_i < 256; bank7_col2_ram_i = bank7_col2_ram_i + 1) bank7_col2_ram[bank7_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col2_or_1) bank7_col2_ram[bank7_col2_mux_1] <= bank7_col2_mux_2;
   end
@@ -2900,8 +2962,10 @@ module apbbf_k2_l5_b512_4 (
 `else
   reg [15:0] bank7_col3_bank7_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col3_ram_i;
   initial for (bank7_col3_ram_i = 0; bank7_col3_ram_i < 256; bank7_col3_ram_i = bank7_col3_ram_i + 1) bank7_col3_ram[bank7_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col3_or_1) bank7_col3_ram[bank7_col3_mux_1] <= bank7_col3_mux_2;
   end

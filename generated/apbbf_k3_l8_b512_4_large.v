@@ -3286,8 +3286,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank0_col0_bank0_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col0_ram_i;
   initial for (bank0_col0_ram_i = 0; bank0_col0_ram_i < 4096; bank0_col0_ram_i = bank0_col0_ram_i + 1) bank0_col0_ram[bank0_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col0_or_1) bank0_col0_ram[bank0_col0_mux_1] <= bank0_col0_mux_2;
   end
@@ -3304,8 +3306,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank0_col1_bank0_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col1_ram_i;
   initial for (bank0_col1_ram_i = 0; bank0_col1_ram_i < 4096; bank0_col1_ram_i = bank0_col1_ram_i + 1) bank0_col1_ram[bank0_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col1_or_1) bank0_col1_ram[bank0_col1_mux_1] <= bank0_col1_mux_2;
   end
@@ -3322,8 +3326,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank0_col2_bank0_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col2_ram_i;
   initial for (bank0_col2_ram_i = 0; bank0_col2_ram_i < 4096; bank0_col2_ram_i = bank0_col2_ram_i + 1) bank0_col2_ram[bank0_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col2_or_1) bank0_col2_ram[bank0_col2_mux_1] <= bank0_col2_mux_2;
   end
@@ -3340,8 +3346,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank0_col3_bank0_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col3_ram_i;
   initial for (bank0_col3_ram_i = 0; bank0_col3_ram_i < 4096; bank0_col3_ram_i = bank0_col3_ram_i + 1) bank0_col3_ram[bank0_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col3_or_1) bank0_col3_ram[bank0_col3_mux_1] <= bank0_col3_mux_2;
   end
@@ -3358,8 +3366,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank1_col0_bank1_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col0_ram_i;
   initial for (bank1_col0_ram_i = 0; bank1_col0_ram_i < 4096; bank1_col0_ram_i = bank1_col0_ram_i + 1) bank1_col0_ram[bank1_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col0_or_1) bank1_col0_ram[bank1_col0_mux_1] <= bank1_col0_mux_2;
   end
@@ -3376,8 +3386,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank1_col1_bank1_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col1_ram_i;
   initial for (bank1_col1_ram_i = 0; bank1_col1_ram_i < 4096; bank1_col1_ram_i = bank1_col1_ram_i + 1) bank1_col1_ram[bank1_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col1_or_1) bank1_col1_ram[bank1_col1_mux_1] <= bank1_col1_mux_2;
   end
@@ -3394,8 +3406,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank1_col2_bank1_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col2_ram_i;
   initial for (bank1_col2_ram_i = 0; bank1_col2_ram_i < 4096; bank1_col2_ram_i = bank1_col2_ram_i + 1) bank1_col2_ram[bank1_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col2_or_1) bank1_col2_ram[bank1_col2_mux_1] <= bank1_col2_mux_2;
   end
@@ -3412,8 +3426,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank1_col3_bank1_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col3_ram_i;
   initial for (bank1_col3_ram_i = 0; bank1_col3_ram_i < 4096; bank1_col3_ram_i = bank1_col3_ram_i + 1) bank1_col3_ram[bank1_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col3_or_1) bank1_col3_ram[bank1_col3_mux_1] <= bank1_col3_mux_2;
   end
@@ -3430,8 +3446,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank2_col0_bank2_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col0_ram_i;
   initial for (bank2_col0_ram_i = 0; bank2_col0_ram_i < 4096; bank2_col0_ram_i = bank2_col0_ram_i + 1) bank2_col0_ram[bank2_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col0_or_1) bank2_col0_ram[bank2_col0_mux_1] <= bank2_col0_mux_2;
   end
@@ -3448,8 +3466,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank2_col1_bank2_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col1_ram_i;
   initial for (bank2_col1_ram_i = 0; bank2_col1_ram_i < 4096; bank2_col1_ram_i = bank2_col1_ram_i + 1) bank2_col1_ram[bank2_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col1_or_1) bank2_col1_ram[bank2_col1_mux_1] <= bank2_col1_mux_2;
   end
@@ -3466,8 +3486,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank2_col2_bank2_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col2_ram_i;
   initial for (bank2_col2_ram_i = 0; bank2_col2_ram_i < 4096; bank2_col2_ram_i = bank2_col2_ram_i + 1) bank2_col2_ram[bank2_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col2_or_1) bank2_col2_ram[bank2_col2_mux_1] <= bank2_col2_mux_2;
   end
@@ -3484,8 +3506,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank2_col3_bank2_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col3_ram_i;
   initial for (bank2_col3_ram_i = 0; bank2_col3_ram_i < 4096; bank2_col3_ram_i = bank2_col3_ram_i + 1) bank2_col3_ram[bank2_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col3_or_1) bank2_col3_ram[bank2_col3_mux_1] <= bank2_col3_mux_2;
   end
@@ -3502,8 +3526,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank3_col0_bank3_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col0_ram_i;
   initial for (bank3_col0_ram_i = 0; bank3_col0_ram_i < 4096; bank3_col0_ram_i = bank3_col0_ram_i + 1) bank3_col0_ram[bank3_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col0_or_1) bank3_col0_ram[bank3_col0_mux_1] <= bank3_col0_mux_2;
   end
@@ -3520,8 +3546,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank3_col1_bank3_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col1_ram_i;
   initial for (bank3_col1_ram_i = 0; bank3_col1_ram_i < 4096; bank3_col1_ram_i = bank3_col1_ram_i + 1) bank3_col1_ram[bank3_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col1_or_1) bank3_col1_ram[bank3_col1_mux_1] <= bank3_col1_mux_2;
   end
@@ -3538,8 +3566,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank3_col2_bank3_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col2_ram_i;
   initial for (bank3_col2_ram_i = 0; bank3_col2_ram_i < 4096; bank3_col2_ram_i = bank3_col2_ram_i + 1) bank3_col2_ram[bank3_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col2_or_1) bank3_col2_ram[bank3_col2_mux_1] <= bank3_col2_mux_2;
   end
@@ -3556,8 +3586,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank3_col3_bank3_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col3_ram_i;
   initial for (bank3_col3_ram_i = 0; bank3_col3_ram_i < 4096; bank3_col3_ram_i = bank3_col3_ram_i + 1) bank3_col3_ram[bank3_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col3_or_1) bank3_col3_ram[bank3_col3_mux_1] <= bank3_col3_mux_2;
   end
@@ -3574,8 +3606,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank4_col0_bank4_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col0_ram_i;
   initial for (bank4_col0_ram_i = 0; bank4_col0_ram_i < 4096; bank4_col0_ram_i = bank4_col0_ram_i + 1) bank4_col0_ram[bank4_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col0_or_1) bank4_col0_ram[bank4_col0_mux_1] <= bank4_col0_mux_2;
   end
@@ -3592,8 +3626,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank4_col1_bank4_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col1_ram_i;
   initial for (bank4_col1_ram_i = 0; bank4_col1_ram_i < 4096; bank4_col1_ram_i = bank4_col1_ram_i + 1) bank4_col1_ram[bank4_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col1_or_1) bank4_col1_ram[bank4_col1_mux_1] <= bank4_col1_mux_2;
   end
@@ -3610,8 +3646,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank4_col2_bank4_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col2_ram_i;
   initial for (bank4_col2_ram_i = 0; bank4_col2_ram_i < 4096; bank4_col2_ram_i = bank4_col2_ram_i + 1) bank4_col2_ram[bank4_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col2_or_1) bank4_col2_ram[bank4_col2_mux_1] <= bank4_col2_mux_2;
   end
@@ -3628,8 +3666,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank4_col3_bank4_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col3_ram_i;
   initial for (bank4_col3_ram_i = 0; bank4_col3_ram_i < 4096; bank4_col3_ram_i = bank4_col3_ram_i + 1) bank4_col3_ram[bank4_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col3_or_1) bank4_col3_ram[bank4_col3_mux_1] <= bank4_col3_mux_2;
   end
@@ -3646,8 +3686,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank5_col0_bank5_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col0_ram_i;
   initial for (bank5_col0_ram_i = 0; bank5_col0_ram_i < 4096; bank5_col0_ram_i = bank5_col0_ram_i + 1) bank5_col0_ram[bank5_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col0_or_1) bank5_col0_ram[bank5_col0_mux_1] <= bank5_col0_mux_2;
   end
@@ -3664,8 +3706,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank5_col1_bank5_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col1_ram_i;
   initial for (bank5_col1_ram_i = 0; bank5_col1_ram_i < 4096; bank5_col1_ram_i = bank5_col1_ram_i + 1) bank5_col1_ram[bank5_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col1_or_1) bank5_col1_ram[bank5_col1_mux_1] <= bank5_col1_mux_2;
   end
@@ -3682,8 +3726,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank5_col2_bank5_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col2_ram_i;
   initial for (bank5_col2_ram_i = 0; bank5_col2_ram_i < 4096; bank5_col2_ram_i = bank5_col2_ram_i + 1) bank5_col2_ram[bank5_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col2_or_1) bank5_col2_ram[bank5_col2_mux_1] <= bank5_col2_mux_2;
   end
@@ -3700,8 +3746,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank5_col3_bank5_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col3_ram_i;
   initial for (bank5_col3_ram_i = 0; bank5_col3_ram_i < 4096; bank5_col3_ram_i = bank5_col3_ram_i + 1) bank5_col3_ram[bank5_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col3_or_1) bank5_col3_ram[bank5_col3_mux_1] <= bank5_col3_mux_2;
   end
@@ -3718,8 +3766,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank6_col0_bank6_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col0_ram_i;
   initial for (bank6_col0_ram_i = 0; bank6_col0_ram_i < 4096; bank6_col0_ram_i = bank6_col0_ram_i + 1) bank6_col0_ram[bank6_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col0_or_1) bank6_col0_ram[bank6_col0_mux_1] <= bank6_col0_mux_2;
   end
@@ -3736,8 +3786,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank6_col1_bank6_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col1_ram_i;
   initial for (bank6_col1_ram_i = 0; bank6_col1_ram_i < 4096; bank6_col1_ram_i = bank6_col1_ram_i + 1) bank6_col1_ram[bank6_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col1_or_1) bank6_col1_ram[bank6_col1_mux_1] <= bank6_col1_mux_2;
   end
@@ -3754,8 +3806,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank6_col2_bank6_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col2_ram_i;
   initial for (bank6_col2_ram_i = 0; bank6_col2_ram_i < 4096; bank6_col2_ram_i = bank6_col2_ram_i + 1) bank6_col2_ram[bank6_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col2_or_1) bank6_col2_ram[bank6_col2_mux_1] <= bank6_col2_mux_2;
   end
@@ -3772,8 +3826,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank6_col3_bank6_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col3_ram_i;
   initial for (bank6_col3_ram_i = 0; bank6_col3_ram_i < 4096; bank6_col3_ram_i = bank6_col3_ram_i + 1) bank6_col3_ram[bank6_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col3_or_1) bank6_col3_ram[bank6_col3_mux_1] <= bank6_col3_mux_2;
   end
@@ -3790,8 +3846,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank7_col0_bank7_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col0_ram_i;
   initial for (bank7_col0_ram_i = 0; bank7_col0_ram_i < 4096; bank7_col0_ram_i = bank7_col0_ram_i + 1) bank7_col0_ram[bank7_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col0_or_1) bank7_col0_ram[bank7_col0_mux_1] <= bank7_col0_mux_2;
   end
@@ -3808,8 +3866,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank7_col1_bank7_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col1_ram_i;
   initial for (bank7_col1_ram_i = 0; bank7_col1_ram_i < 4096; bank7_col1_ram_i = bank7_col1_ram_i + 1) bank7_col1_ram[bank7_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col1_or_1) bank7_col1_ram[bank7_col1_mux_1] <= bank7_col1_mux_2;
   end
@@ -3826,8 +3886,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank7_col2_bank7_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col2_ram_i;
   initial for (bank7_col2_ram_i = 0; bank7_col2_ram_i < 4096; bank7_col2_ram_i = bank7_col2_ram_i + 1) bank7_col2_ram[bank7_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col2_or_1) bank7_col2_ram[bank7_col2_mux_1] <= bank7_col2_mux_2;
   end
@@ -3844,8 +3906,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank7_col3_bank7_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col3_ram_i;
   initial for (bank7_col3_ram_i = 0; bank7_col3_ram_i < 4096; bank7_col3_ram_i = bank7_col3_ram_i + 1) bank7_col3_ram[bank7_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col3_or_1) bank7_col3_ram[bank7_col3_mux_1] <= bank7_col3_mux_2;
   end
@@ -3862,8 +3926,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank8_col0_bank8_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col0_ram_i;
   initial for (bank8_col0_ram_i = 0; bank8_col0_ram_i < 4096; bank8_col0_ram_i = bank8_col0_ram_i + 1) bank8_col0_ram[bank8_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col0_or_1) bank8_col0_ram[bank8_col0_mux_1] <= bank8_col0_mux_2;
   end
@@ -3880,8 +3946,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank8_col1_bank8_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col1_ram_i;
   initial for (bank8_col1_ram_i = 0; bank8_col1_ram_i < 4096; bank8_col1_ram_i = bank8_col1_ram_i + 1) bank8_col1_ram[bank8_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col1_or_1) bank8_col1_ram[bank8_col1_mux_1] <= bank8_col1_mux_2;
   end
@@ -3898,8 +3966,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank8_col2_bank8_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col2_ram_i;
   initial for (bank8_col2_ram_i = 0; bank8_col2_ram_i < 4096; bank8_col2_ram_i = bank8_col2_ram_i + 1) bank8_col2_ram[bank8_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col2_or_1) bank8_col2_ram[bank8_col2_mux_1] <= bank8_col2_mux_2;
   end
@@ -3916,8 +3986,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank8_col3_bank8_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col3_ram_i;
   initial for (bank8_col3_ram_i = 0; bank8_col3_ram_i < 4096; bank8_col3_ram_i = bank8_col3_ram_i + 1) bank8_col3_ram[bank8_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col3_or_1) bank8_col3_ram[bank8_col3_mux_1] <= bank8_col3_mux_2;
   end
@@ -3934,8 +4006,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank9_col0_bank9_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col0_ram_i;
   initial for (bank9_col0_ram_i = 0; bank9_col0_ram_i < 4096; bank9_col0_ram_i = bank9_col0_ram_i + 1) bank9_col0_ram[bank9_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col0_or_1) bank9_col0_ram[bank9_col0_mux_1] <= bank9_col0_mux_2;
   end
@@ -3952,8 +4026,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank9_col1_bank9_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col1_ram_i;
   initial for (bank9_col1_ram_i = 0; bank9_col1_ram_i < 4096; bank9_col1_ram_i = bank9_col1_ram_i + 1) bank9_col1_ram[bank9_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col1_or_1) bank9_col1_ram[bank9_col1_mux_1] <= bank9_col1_mux_2;
   end
@@ -3970,8 +4046,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank9_col2_bank9_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col2_ram_i;
   initial for (bank9_col2_ram_i = 0; bank9_col2_ram_i < 4096; bank9_col2_ram_i = bank9_col2_ram_i + 1) bank9_col2_ram[bank9_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col2_or_1) bank9_col2_ram[bank9_col2_mux_1] <= bank9_col2_mux_2;
   end
@@ -3988,8 +4066,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank9_col3_bank9_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col3_ram_i;
   initial for (bank9_col3_ram_i = 0; bank9_col3_ram_i < 4096; bank9_col3_ram_i = bank9_col3_ram_i + 1) bank9_col3_ram[bank9_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col3_or_1) bank9_col3_ram[bank9_col3_mux_1] <= bank9_col3_mux_2;
   end
@@ -4006,8 +4086,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank10_col0_bank10_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col0_ram_i;
   initial for (bank10_col0_ram_i = 0; bank10_col0_ram_i < 4096; bank10_col0_ram_i = bank10_col0_ram_i + 1) bank10_col0_ram[bank10_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col0_or_1) bank10_col0_ram[bank10_col0_mux_1] <= bank10_col0_mux_2;
   end
@@ -4024,8 +4106,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank10_col1_bank10_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col1_ram_i;
   initial for (bank10_col1_ram_i = 0; bank10_col1_ram_i < 4096; bank10_col1_ram_i = bank10_col1_ram_i + 1) bank10_col1_ram[bank10_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col1_or_1) bank10_col1_ram[bank10_col1_mux_1] <= bank10_col1_mux_2;
   end
@@ -4042,8 +4126,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank10_col2_bank10_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col2_ram_i;
   initial for (bank10_col2_ram_i = 0; bank10_col2_ram_i < 4096; bank10_col2_ram_i = bank10_col2_ram_i + 1) bank10_col2_ram[bank10_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col2_or_1) bank10_col2_ram[bank10_col2_mux_1] <= bank10_col2_mux_2;
   end
@@ -4060,8 +4146,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank10_col3_bank10_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col3_ram_i;
   initial for (bank10_col3_ram_i = 0; bank10_col3_ram_i < 4096; bank10_col3_ram_i = bank10_col3_ram_i + 1) bank10_col3_ram[bank10_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col3_or_1) bank10_col3_ram[bank10_col3_mux_1] <= bank10_col3_mux_2;
   end
@@ -4078,8 +4166,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank11_col0_bank11_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col0_ram_i;
   initial for (bank11_col0_ram_i = 0; bank11_col0_ram_i < 4096; bank11_col0_ram_i = bank11_col0_ram_i + 1) bank11_col0_ram[bank11_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col0_or_1) bank11_col0_ram[bank11_col0_mux_1] <= bank11_col0_mux_2;
   end
@@ -4096,8 +4186,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank11_col1_bank11_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col1_ram_i;
   initial for (bank11_col1_ram_i = 0; bank11_col1_ram_i < 4096; bank11_col1_ram_i = bank11_col1_ram_i + 1) bank11_col1_ram[bank11_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col1_or_1) bank11_col1_ram[bank11_col1_mux_1] <= bank11_col1_mux_2;
   end
@@ -4114,8 +4206,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank11_col2_bank11_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col2_ram_i;
   initial for (bank11_col2_ram_i = 0; bank11_col2_ram_i < 4096; bank11_col2_ram_i = bank11_col2_ram_i + 1) bank11_col2_ram[bank11_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col2_or_1) bank11_col2_ram[bank11_col2_mux_1] <= bank11_col2_mux_2;
   end
@@ -4132,8 +4226,10 @@ module apbbf_k3_l8_b512_4_large (
 `else
   reg [15:0] bank11_col3_bank11_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col3_ram_i;
   initial for (bank11_col3_ram_i = 0; bank11_col3_ram_i < 4096; bank11_col3_ram_i = bank11_col3_ram_i + 1) bank11_col3_ram[bank11_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col3_or_1) bank11_col3_ram[bank11_col3_mux_1] <= bank11_col3_mux_2;
   end

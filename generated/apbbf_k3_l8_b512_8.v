@@ -5446,8 +5446,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col0_bank0_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col0_ram_i;
   initial for (bank0_col0_ram_i = 0; bank0_col0_ram_i < 256; bank0_col0_ram_i = bank0_col0_ram_i + 1) bank0_col0_ram[bank0_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col0_or_1) bank0_col0_ram[bank0_col0_mux_1] <= bank0_col0_mux_2;
   end
@@ -5464,8 +5466,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col1_bank0_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col1_ram_i;
   initial for (bank0_col1_ram_i = 0; bank0_col1_ram_i < 256; bank0_col1_ram_i = bank0_col1_ram_i + 1) bank0_col1_ram[bank0_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col1_or_1) bank0_col1_ram[bank0_col1_mux_1] <= bank0_col1_mux_2;
   end
@@ -5482,8 +5486,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col2_bank0_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col2_ram_i;
   initial for (bank0_col2_ram_i = 0; bank0_col2_ram_i < 256; bank0_col2_ram_i = bank0_col2_ram_i + 1) bank0_col2_ram[bank0_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col2_or_1) bank0_col2_ram[bank0_col2_mux_1] <= bank0_col2_mux_2;
   end
@@ -5500,8 +5506,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col3_bank0_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col3_ram_i;
   initial for (bank0_col3_ram_i = 0; bank0_col3_ram_i < 256; bank0_col3_ram_i = bank0_col3_ram_i + 1) bank0_col3_ram[bank0_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col3_or_1) bank0_col3_ram[bank0_col3_mux_1] <= bank0_col3_mux_2;
   end
@@ -5518,8 +5526,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col4_bank0_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col4_ram_i;
   initial for (bank0_col4_ram_i = 0; bank0_col4_ram_i < 256; bank0_col4_ram_i = bank0_col4_ram_i + 1) bank0_col4_ram[bank0_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col4_or_1) bank0_col4_ram[bank0_col4_mux_1] <= bank0_col4_mux_2;
   end
@@ -5536,8 +5546,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col5_bank0_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col5_ram_i;
   initial for (bank0_col5_ram_i = 0; bank0_col5_ram_i < 256; bank0_col5_ram_i = bank0_col5_ram_i + 1) bank0_col5_ram[bank0_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col5_or_1) bank0_col5_ram[bank0_col5_mux_1] <= bank0_col5_mux_2;
   end
@@ -5554,8 +5566,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col6_bank0_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col6_ram_i;
   initial for (bank0_col6_ram_i = 0; bank0_col6_ram_i < 256; bank0_col6_ram_i = bank0_col6_ram_i + 1) bank0_col6_ram[bank0_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col6_or_1) bank0_col6_ram[bank0_col6_mux_1] <= bank0_col6_mux_2;
   end
@@ -5572,8 +5586,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank0_col7_bank0_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_col7_ram_i;
   initial for (bank0_col7_ram_i = 0; bank0_col7_ram_i < 256; bank0_col7_ram_i = bank0_col7_ram_i + 1) bank0_col7_ram[bank0_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_col7_or_1) bank0_col7_ram[bank0_col7_mux_1] <= bank0_col7_mux_2;
   end
@@ -5590,8 +5606,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col0_bank1_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col0_ram_i;
   initial for (bank1_col0_ram_i = 0; bank1_col0_ram_i < 256; bank1_col0_ram_i = bank1_col0_ram_i + 1) bank1_col0_ram[bank1_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col0_or_1) bank1_col0_ram[bank1_col0_mux_1] <= bank1_col0_mux_2;
   end
@@ -5608,8 +5626,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col1_bank1_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col1_ram_i;
   initial for (bank1_col1_ram_i = 0; bank1_col1_ram_i < 256; bank1_col1_ram_i = bank1_col1_ram_i + 1) bank1_col1_ram[bank1_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col1_or_1) bank1_col1_ram[bank1_col1_mux_1] <= bank1_col1_mux_2;
   end
@@ -5626,8 +5646,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col2_bank1_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col2_ram_i;
   initial for (bank1_col2_ram_i = 0; bank1_col2_ram_i < 256; bank1_col2_ram_i = bank1_col2_ram_i + 1) bank1_col2_ram[bank1_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col2_or_1) bank1_col2_ram[bank1_col2_mux_1] <= bank1_col2_mux_2;
   end
@@ -5644,8 +5666,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col3_bank1_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col3_ram_i;
   initial for (bank1_col3_ram_i = 0; bank1_col3_ram_i < 256; bank1_col3_ram_i = bank1_col3_ram_i + 1) bank1_col3_ram[bank1_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col3_or_1) bank1_col3_ram[bank1_col3_mux_1] <= bank1_col3_mux_2;
   end
@@ -5662,8 +5686,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col4_bank1_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col4_ram_i;
   initial for (bank1_col4_ram_i = 0; bank1_col4_ram_i < 256; bank1_col4_ram_i = bank1_col4_ram_i + 1) bank1_col4_ram[bank1_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col4_or_1) bank1_col4_ram[bank1_col4_mux_1] <= bank1_col4_mux_2;
   end
@@ -5680,8 +5706,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col5_bank1_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col5_ram_i;
   initial for (bank1_col5_ram_i = 0; bank1_col5_ram_i < 256; bank1_col5_ram_i = bank1_col5_ram_i + 1) bank1_col5_ram[bank1_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col5_or_1) bank1_col5_ram[bank1_col5_mux_1] <= bank1_col5_mux_2;
   end
@@ -5698,8 +5726,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col6_bank1_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col6_ram_i;
   initial for (bank1_col6_ram_i = 0; bank1_col6_ram_i < 256; bank1_col6_ram_i = bank1_col6_ram_i + 1) bank1_col6_ram[bank1_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col6_or_1) bank1_col6_ram[bank1_col6_mux_1] <= bank1_col6_mux_2;
   end
@@ -5716,8 +5746,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank1_col7_bank1_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_col7_ram_i;
   initial for (bank1_col7_ram_i = 0; bank1_col7_ram_i < 256; bank1_col7_ram_i = bank1_col7_ram_i + 1) bank1_col7_ram[bank1_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_col7_or_1) bank1_col7_ram[bank1_col7_mux_1] <= bank1_col7_mux_2;
   end
@@ -5734,8 +5766,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col0_bank2_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col0_ram_i;
   initial for (bank2_col0_ram_i = 0; bank2_col0_ram_i < 256; bank2_col0_ram_i = bank2_col0_ram_i + 1) bank2_col0_ram[bank2_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col0_or_1) bank2_col0_ram[bank2_col0_mux_1] <= bank2_col0_mux_2;
   end
@@ -5752,8 +5786,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col1_bank2_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col1_ram_i;
   initial for (bank2_col1_ram_i = 0; bank2_col1_ram_i < 256; bank2_col1_ram_i = bank2_col1_ram_i + 1) bank2_col1_ram[bank2_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col1_or_1) bank2_col1_ram[bank2_col1_mux_1] <= bank2_col1_mux_2;
   end
@@ -5770,8 +5806,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col2_bank2_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col2_ram_i;
   initial for (bank2_col2_ram_i = 0; bank2_col2_ram_i < 256; bank2_col2_ram_i = bank2_col2_ram_i + 1) bank2_col2_ram[bank2_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col2_or_1) bank2_col2_ram[bank2_col2_mux_1] <= bank2_col2_mux_2;
   end
@@ -5788,8 +5826,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col3_bank2_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col3_ram_i;
   initial for (bank2_col3_ram_i = 0; bank2_col3_ram_i < 256; bank2_col3_ram_i = bank2_col3_ram_i + 1) bank2_col3_ram[bank2_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col3_or_1) bank2_col3_ram[bank2_col3_mux_1] <= bank2_col3_mux_2;
   end
@@ -5806,8 +5846,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col4_bank2_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col4_ram_i;
   initial for (bank2_col4_ram_i = 0; bank2_col4_ram_i < 256; bank2_col4_ram_i = bank2_col4_ram_i + 1) bank2_col4_ram[bank2_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col4_or_1) bank2_col4_ram[bank2_col4_mux_1] <= bank2_col4_mux_2;
   end
@@ -5824,8 +5866,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col5_bank2_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col5_ram_i;
   initial for (bank2_col5_ram_i = 0; bank2_col5_ram_i < 256; bank2_col5_ram_i = bank2_col5_ram_i + 1) bank2_col5_ram[bank2_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col5_or_1) bank2_col5_ram[bank2_col5_mux_1] <= bank2_col5_mux_2;
   end
@@ -5842,8 +5886,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col6_bank2_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col6_ram_i;
   initial for (bank2_col6_ram_i = 0; bank2_col6_ram_i < 256; bank2_col6_ram_i = bank2_col6_ram_i + 1) bank2_col6_ram[bank2_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col6_or_1) bank2_col6_ram[bank2_col6_mux_1] <= bank2_col6_mux_2;
   end
@@ -5860,8 +5906,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank2_col7_bank2_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_col7_ram_i;
   initial for (bank2_col7_ram_i = 0; bank2_col7_ram_i < 256; bank2_col7_ram_i = bank2_col7_ram_i + 1) bank2_col7_ram[bank2_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_col7_or_1) bank2_col7_ram[bank2_col7_mux_1] <= bank2_col7_mux_2;
   end
@@ -5878,8 +5926,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col0_bank3_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col0_ram_i;
   initial for (bank3_col0_ram_i = 0; bank3_col0_ram_i < 256; bank3_col0_ram_i = bank3_col0_ram_i + 1) bank3_col0_ram[bank3_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col0_or_1) bank3_col0_ram[bank3_col0_mux_1] <= bank3_col0_mux_2;
   end
@@ -5896,8 +5946,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col1_bank3_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col1_ram_i;
   initial for (bank3_col1_ram_i = 0; bank3_col1_ram_i < 256; bank3_col1_ram_i = bank3_col1_ram_i + 1) bank3_col1_ram[bank3_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col1_or_1) bank3_col1_ram[bank3_col1_mux_1] <= bank3_col1_mux_2;
   end
@@ -5914,8 +5966,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col2_bank3_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col2_ram_i;
   initial for (bank3_col2_ram_i = 0; bank3_col2_ram_i < 256; bank3_col2_ram_i = bank3_col2_ram_i + 1) bank3_col2_ram[bank3_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col2_or_1) bank3_col2_ram[bank3_col2_mux_1] <= bank3_col2_mux_2;
   end
@@ -5932,8 +5986,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col3_bank3_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col3_ram_i;
   initial for (bank3_col3_ram_i = 0; bank3_col3_ram_i < 256; bank3_col3_ram_i = bank3_col3_ram_i + 1) bank3_col3_ram[bank3_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col3_or_1) bank3_col3_ram[bank3_col3_mux_1] <= bank3_col3_mux_2;
   end
@@ -5950,8 +6006,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col4_bank3_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col4_ram_i;
   initial for (bank3_col4_ram_i = 0; bank3_col4_ram_i < 256; bank3_col4_ram_i = bank3_col4_ram_i + 1) bank3_col4_ram[bank3_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col4_or_1) bank3_col4_ram[bank3_col4_mux_1] <= bank3_col4_mux_2;
   end
@@ -5968,8 +6026,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col5_bank3_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col5_ram_i;
   initial for (bank3_col5_ram_i = 0; bank3_col5_ram_i < 256; bank3_col5_ram_i = bank3_col5_ram_i + 1) bank3_col5_ram[bank3_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col5_or_1) bank3_col5_ram[bank3_col5_mux_1] <= bank3_col5_mux_2;
   end
@@ -5986,8 +6046,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col6_bank3_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col6_ram_i;
   initial for (bank3_col6_ram_i = 0; bank3_col6_ram_i < 256; bank3_col6_ram_i = bank3_col6_ram_i + 1) bank3_col6_ram[bank3_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col6_or_1) bank3_col6_ram[bank3_col6_mux_1] <= bank3_col6_mux_2;
   end
@@ -6004,8 +6066,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank3_col7_bank3_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_col7_ram_i;
   initial for (bank3_col7_ram_i = 0; bank3_col7_ram_i < 256; bank3_col7_ram_i = bank3_col7_ram_i + 1) bank3_col7_ram[bank3_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_col7_or_1) bank3_col7_ram[bank3_col7_mux_1] <= bank3_col7_mux_2;
   end
@@ -6022,8 +6086,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col0_bank4_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col0_ram_i;
   initial for (bank4_col0_ram_i = 0; bank4_col0_ram_i < 256; bank4_col0_ram_i = bank4_col0_ram_i + 1) bank4_col0_ram[bank4_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col0_or_1) bank4_col0_ram[bank4_col0_mux_1] <= bank4_col0_mux_2;
   end
@@ -6040,8 +6106,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col1_bank4_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col1_ram_i;
   initial for (bank4_col1_ram_i = 0; bank4_col1_ram_i < 256; bank4_col1_ram_i = bank4_col1_ram_i + 1) bank4_col1_ram[bank4_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col1_or_1) bank4_col1_ram[bank4_col1_mux_1] <= bank4_col1_mux_2;
   end
@@ -6058,8 +6126,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col2_bank4_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col2_ram_i;
   initial for (bank4_col2_ram_i = 0; bank4_col2_ram_i < 256; bank4_col2_ram_i = bank4_col2_ram_i + 1) bank4_col2_ram[bank4_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col2_or_1) bank4_col2_ram[bank4_col2_mux_1] <= bank4_col2_mux_2;
   end
@@ -6076,8 +6146,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col3_bank4_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col3_ram_i;
   initial for (bank4_col3_ram_i = 0; bank4_col3_ram_i < 256; bank4_col3_ram_i = bank4_col3_ram_i + 1) bank4_col3_ram[bank4_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col3_or_1) bank4_col3_ram[bank4_col3_mux_1] <= bank4_col3_mux_2;
   end
@@ -6094,8 +6166,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col4_bank4_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col4_ram_i;
   initial for (bank4_col4_ram_i = 0; bank4_col4_ram_i < 256; bank4_col4_ram_i = bank4_col4_ram_i + 1) bank4_col4_ram[bank4_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col4_or_1) bank4_col4_ram[bank4_col4_mux_1] <= bank4_col4_mux_2;
   end
@@ -6112,8 +6186,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col5_bank4_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col5_ram_i;
   initial for (bank4_col5_ram_i = 0; bank4_col5_ram_i < 256; bank4_col5_ram_i = bank4_col5_ram_i + 1) bank4_col5_ram[bank4_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col5_or_1) bank4_col5_ram[bank4_col5_mux_1] <= bank4_col5_mux_2;
   end
@@ -6130,8 +6206,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col6_bank4_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col6_ram_i;
   initial for (bank4_col6_ram_i = 0; bank4_col6_ram_i < 256; bank4_col6_ram_i = bank4_col6_ram_i + 1) bank4_col6_ram[bank4_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col6_or_1) bank4_col6_ram[bank4_col6_mux_1] <= bank4_col6_mux_2;
   end
@@ -6148,8 +6226,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank4_col7_bank4_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_col7_ram_i;
   initial for (bank4_col7_ram_i = 0; bank4_col7_ram_i < 256; bank4_col7_ram_i = bank4_col7_ram_i + 1) bank4_col7_ram[bank4_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_col7_or_1) bank4_col7_ram[bank4_col7_mux_1] <= bank4_col7_mux_2;
   end
@@ -6166,8 +6246,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col0_bank5_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col0_ram_i;
   initial for (bank5_col0_ram_i = 0; bank5_col0_ram_i < 256; bank5_col0_ram_i = bank5_col0_ram_i + 1) bank5_col0_ram[bank5_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col0_or_1) bank5_col0_ram[bank5_col0_mux_1] <= bank5_col0_mux_2;
   end
@@ -6184,8 +6266,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col1_bank5_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col1_ram_i;
   initial for (bank5_col1_ram_i = 0; bank5_col1_ram_i < 256; bank5_col1_ram_i = bank5_col1_ram_i + 1) bank5_col1_ram[bank5_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col1_or_1) bank5_col1_ram[bank5_col1_mux_1] <= bank5_col1_mux_2;
   end
@@ -6202,8 +6286,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col2_bank5_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col2_ram_i;
   initial for (bank5_col2_ram_i = 0; bank5_col2_ram_i < 256; bank5_col2_ram_i = bank5_col2_ram_i + 1) bank5_col2_ram[bank5_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col2_or_1) bank5_col2_ram[bank5_col2_mux_1] <= bank5_col2_mux_2;
   end
@@ -6220,8 +6306,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col3_bank5_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col3_ram_i;
   initial for (bank5_col3_ram_i = 0; bank5_col3_ram_i < 256; bank5_col3_ram_i = bank5_col3_ram_i + 1) bank5_col3_ram[bank5_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col3_or_1) bank5_col3_ram[bank5_col3_mux_1] <= bank5_col3_mux_2;
   end
@@ -6238,8 +6326,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col4_bank5_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col4_ram_i;
   initial for (bank5_col4_ram_i = 0; bank5_col4_ram_i < 256; bank5_col4_ram_i = bank5_col4_ram_i + 1) bank5_col4_ram[bank5_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col4_or_1) bank5_col4_ram[bank5_col4_mux_1] <= bank5_col4_mux_2;
   end
@@ -6256,8 +6346,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col5_bank5_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col5_ram_i;
   initial for (bank5_col5_ram_i = 0; bank5_col5_ram_i < 256; bank5_col5_ram_i = bank5_col5_ram_i + 1) bank5_col5_ram[bank5_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col5_or_1) bank5_col5_ram[bank5_col5_mux_1] <= bank5_col5_mux_2;
   end
@@ -6274,8 +6366,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col6_bank5_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col6_ram_i;
   initial for (bank5_col6_ram_i = 0; bank5_col6_ram_i < 256; bank5_col6_ram_i = bank5_col6_ram_i + 1) bank5_col6_ram[bank5_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col6_or_1) bank5_col6_ram[bank5_col6_mux_1] <= bank5_col6_mux_2;
   end
@@ -6292,8 +6386,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank5_col7_bank5_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_col7_ram_i;
   initial for (bank5_col7_ram_i = 0; bank5_col7_ram_i < 256; bank5_col7_ram_i = bank5_col7_ram_i + 1) bank5_col7_ram[bank5_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_col7_or_1) bank5_col7_ram[bank5_col7_mux_1] <= bank5_col7_mux_2;
   end
@@ -6310,8 +6406,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col0_bank6_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col0_ram_i;
   initial for (bank6_col0_ram_i = 0; bank6_col0_ram_i < 256; bank6_col0_ram_i = bank6_col0_ram_i + 1) bank6_col0_ram[bank6_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col0_or_1) bank6_col0_ram[bank6_col0_mux_1] <= bank6_col0_mux_2;
   end
@@ -6328,8 +6426,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col1_bank6_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col1_ram_i;
   initial for (bank6_col1_ram_i = 0; bank6_col1_ram_i < 256; bank6_col1_ram_i = bank6_col1_ram_i + 1) bank6_col1_ram[bank6_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col1_or_1) bank6_col1_ram[bank6_col1_mux_1] <= bank6_col1_mux_2;
   end
@@ -6346,8 +6446,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col2_bank6_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col2_ram_i;
   initial for (bank6_col2_ram_i = 0; bank6_col2_ram_i < 256; bank6_col2_ram_i = bank6_col2_ram_i + 1) bank6_col2_ram[bank6_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col2_or_1) bank6_col2_ram[bank6_col2_mux_1] <= bank6_col2_mux_2;
   end
@@ -6364,8 +6466,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col3_bank6_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col3_ram_i;
   initial for (bank6_col3_ram_i = 0; bank6_col3_ram_i < 256; bank6_col3_ram_i = bank6_col3_ram_i + 1) bank6_col3_ram[bank6_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col3_or_1) bank6_col3_ram[bank6_col3_mux_1] <= bank6_col3_mux_2;
   end
@@ -6382,8 +6486,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col4_bank6_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col4_ram_i;
   initial for (bank6_col4_ram_i = 0; bank6_col4_ram_i < 256; bank6_col4_ram_i = bank6_col4_ram_i + 1) bank6_col4_ram[bank6_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col4_or_1) bank6_col4_ram[bank6_col4_mux_1] <= bank6_col4_mux_2;
   end
@@ -6400,8 +6506,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col5_bank6_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col5_ram_i;
   initial for (bank6_col5_ram_i = 0; bank6_col5_ram_i < 256; bank6_col5_ram_i = bank6_col5_ram_i + 1) bank6_col5_ram[bank6_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col5_or_1) bank6_col5_ram[bank6_col5_mux_1] <= bank6_col5_mux_2;
   end
@@ -6418,8 +6526,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col6_bank6_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col6_ram_i;
   initial for (bank6_col6_ram_i = 0; bank6_col6_ram_i < 256; bank6_col6_ram_i = bank6_col6_ram_i + 1) bank6_col6_ram[bank6_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col6_or_1) bank6_col6_ram[bank6_col6_mux_1] <= bank6_col6_mux_2;
   end
@@ -6436,8 +6546,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank6_col7_bank6_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_col7_ram_i;
   initial for (bank6_col7_ram_i = 0; bank6_col7_ram_i < 256; bank6_col7_ram_i = bank6_col7_ram_i + 1) bank6_col7_ram[bank6_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_col7_or_1) bank6_col7_ram[bank6_col7_mux_1] <= bank6_col7_mux_2;
   end
@@ -6454,8 +6566,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col0_bank7_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col0_ram_i;
   initial for (bank7_col0_ram_i = 0; bank7_col0_ram_i < 256; bank7_col0_ram_i = bank7_col0_ram_i + 1) bank7_col0_ram[bank7_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col0_or_1) bank7_col0_ram[bank7_col0_mux_1] <= bank7_col0_mux_2;
   end
@@ -6472,8 +6586,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col1_bank7_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col1_ram_i;
   initial for (bank7_col1_ram_i = 0; bank7_col1_ram_i < 256; bank7_col1_ram_i = bank7_col1_ram_i + 1) bank7_col1_ram[bank7_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col1_or_1) bank7_col1_ram[bank7_col1_mux_1] <= bank7_col1_mux_2;
   end
@@ -6490,8 +6606,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col2_bank7_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col2_ram_i;
   initial for (bank7_col2_ram_i = 0; bank7_col2_ram_i < 256; bank7_col2_ram_i = bank7_col2_ram_i + 1) bank7_col2_ram[bank7_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col2_or_1) bank7_col2_ram[bank7_col2_mux_1] <= bank7_col2_mux_2;
   end
@@ -6508,8 +6626,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col3_bank7_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col3_ram_i;
   initial for (bank7_col3_ram_i = 0; bank7_col3_ram_i < 256; bank7_col3_ram_i = bank7_col3_ram_i + 1) bank7_col3_ram[bank7_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col3_or_1) bank7_col3_ram[bank7_col3_mux_1] <= bank7_col3_mux_2;
   end
@@ -6526,8 +6646,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col4_bank7_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col4_ram_i;
   initial for (bank7_col4_ram_i = 0; bank7_col4_ram_i < 256; bank7_col4_ram_i = bank7_col4_ram_i + 1) bank7_col4_ram[bank7_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col4_or_1) bank7_col4_ram[bank7_col4_mux_1] <= bank7_col4_mux_2;
   end
@@ -6544,8 +6666,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col5_bank7_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col5_ram_i;
   initial for (bank7_col5_ram_i = 0; bank7_col5_ram_i < 256; bank7_col5_ram_i = bank7_col5_ram_i + 1) bank7_col5_ram[bank7_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col5_or_1) bank7_col5_ram[bank7_col5_mux_1] <= bank7_col5_mux_2;
   end
@@ -6562,8 +6686,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col6_bank7_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col6_ram_i;
   initial for (bank7_col6_ram_i = 0; bank7_col6_ram_i < 256; bank7_col6_ram_i = bank7_col6_ram_i + 1) bank7_col6_ram[bank7_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col6_or_1) bank7_col6_ram[bank7_col6_mux_1] <= bank7_col6_mux_2;
   end
@@ -6580,8 +6706,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank7_col7_bank7_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_col7_ram_i;
   initial for (bank7_col7_ram_i = 0; bank7_col7_ram_i < 256; bank7_col7_ram_i = bank7_col7_ram_i + 1) bank7_col7_ram[bank7_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_col7_or_1) bank7_col7_ram[bank7_col7_mux_1] <= bank7_col7_mux_2;
   end
@@ -6598,8 +6726,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col0_bank8_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col0_ram_i;
   initial for (bank8_col0_ram_i = 0; bank8_col0_ram_i < 256; bank8_col0_ram_i = bank8_col0_ram_i + 1) bank8_col0_ram[bank8_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col0_or_1) bank8_col0_ram[bank8_col0_mux_1] <= bank8_col0_mux_2;
   end
@@ -6616,8 +6746,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col1_bank8_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col1_ram_i;
   initial for (bank8_col1_ram_i = 0; bank8_col1_ram_i < 256; bank8_col1_ram_i = bank8_col1_ram_i + 1) bank8_col1_ram[bank8_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col1_or_1) bank8_col1_ram[bank8_col1_mux_1] <= bank8_col1_mux_2;
   end
@@ -6634,8 +6766,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col2_bank8_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col2_ram_i;
   initial for (bank8_col2_ram_i = 0; bank8_col2_ram_i < 256; bank8_col2_ram_i = bank8_col2_ram_i + 1) bank8_col2_ram[bank8_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col2_or_1) bank8_col2_ram[bank8_col2_mux_1] <= bank8_col2_mux_2;
   end
@@ -6652,8 +6786,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col3_bank8_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col3_ram_i;
   initial for (bank8_col3_ram_i = 0; bank8_col3_ram_i < 256; bank8_col3_ram_i = bank8_col3_ram_i + 1) bank8_col3_ram[bank8_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col3_or_1) bank8_col3_ram[bank8_col3_mux_1] <= bank8_col3_mux_2;
   end
@@ -6670,8 +6806,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col4_bank8_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col4_ram_i;
   initial for (bank8_col4_ram_i = 0; bank8_col4_ram_i < 256; bank8_col4_ram_i = bank8_col4_ram_i + 1) bank8_col4_ram[bank8_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col4_or_1) bank8_col4_ram[bank8_col4_mux_1] <= bank8_col4_mux_2;
   end
@@ -6688,8 +6826,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col5_bank8_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col5_ram_i;
   initial for (bank8_col5_ram_i = 0; bank8_col5_ram_i < 256; bank8_col5_ram_i = bank8_col5_ram_i + 1) bank8_col5_ram[bank8_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col5_or_1) bank8_col5_ram[bank8_col5_mux_1] <= bank8_col5_mux_2;
   end
@@ -6706,8 +6846,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col6_bank8_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col6_ram_i;
   initial for (bank8_col6_ram_i = 0; bank8_col6_ram_i < 256; bank8_col6_ram_i = bank8_col6_ram_i + 1) bank8_col6_ram[bank8_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col6_or_1) bank8_col6_ram[bank8_col6_mux_1] <= bank8_col6_mux_2;
   end
@@ -6724,8 +6866,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank8_col7_bank8_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_col7_ram_i;
   initial for (bank8_col7_ram_i = 0; bank8_col7_ram_i < 256; bank8_col7_ram_i = bank8_col7_ram_i + 1) bank8_col7_ram[bank8_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_col7_or_1) bank8_col7_ram[bank8_col7_mux_1] <= bank8_col7_mux_2;
   end
@@ -6742,8 +6886,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col0_bank9_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col0_ram_i;
   initial for (bank9_col0_ram_i = 0; bank9_col0_ram_i < 256; bank9_col0_ram_i = bank9_col0_ram_i + 1) bank9_col0_ram[bank9_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col0_or_1) bank9_col0_ram[bank9_col0_mux_1] <= bank9_col0_mux_2;
   end
@@ -6760,8 +6906,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col1_bank9_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col1_ram_i;
   initial for (bank9_col1_ram_i = 0; bank9_col1_ram_i < 256; bank9_col1_ram_i = bank9_col1_ram_i + 1) bank9_col1_ram[bank9_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col1_or_1) bank9_col1_ram[bank9_col1_mux_1] <= bank9_col1_mux_2;
   end
@@ -6778,8 +6926,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col2_bank9_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col2_ram_i;
   initial for (bank9_col2_ram_i = 0; bank9_col2_ram_i < 256; bank9_col2_ram_i = bank9_col2_ram_i + 1) bank9_col2_ram[bank9_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col2_or_1) bank9_col2_ram[bank9_col2_mux_1] <= bank9_col2_mux_2;
   end
@@ -6796,8 +6946,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col3_bank9_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col3_ram_i;
   initial for (bank9_col3_ram_i = 0; bank9_col3_ram_i < 256; bank9_col3_ram_i = bank9_col3_ram_i + 1) bank9_col3_ram[bank9_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col3_or_1) bank9_col3_ram[bank9_col3_mux_1] <= bank9_col3_mux_2;
   end
@@ -6814,8 +6966,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col4_bank9_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col4_ram_i;
   initial for (bank9_col4_ram_i = 0; bank9_col4_ram_i < 256; bank9_col4_ram_i = bank9_col4_ram_i + 1) bank9_col4_ram[bank9_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col4_or_1) bank9_col4_ram[bank9_col4_mux_1] <= bank9_col4_mux_2;
   end
@@ -6832,8 +6986,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col5_bank9_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col5_ram_i;
   initial for (bank9_col5_ram_i = 0; bank9_col5_ram_i < 256; bank9_col5_ram_i = bank9_col5_ram_i + 1) bank9_col5_ram[bank9_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col5_or_1) bank9_col5_ram[bank9_col5_mux_1] <= bank9_col5_mux_2;
   end
@@ -6850,8 +7006,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col6_bank9_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col6_ram_i;
   initial for (bank9_col6_ram_i = 0; bank9_col6_ram_i < 256; bank9_col6_ram_i = bank9_col6_ram_i + 1) bank9_col6_ram[bank9_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col6_or_1) bank9_col6_ram[bank9_col6_mux_1] <= bank9_col6_mux_2;
   end
@@ -6868,8 +7026,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank9_col7_bank9_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_col7_ram_i;
   initial for (bank9_col7_ram_i = 0; bank9_col7_ram_i < 256; bank9_col7_ram_i = bank9_col7_ram_i + 1) bank9_col7_ram[bank9_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_col7_or_1) bank9_col7_ram[bank9_col7_mux_1] <= bank9_col7_mux_2;
   end
@@ -6886,8 +7046,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col0_bank10_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col0_ram_i;
   initial for (bank10_col0_ram_i = 0; bank10_col0_ram_i < 256; bank10_col0_ram_i = bank10_col0_ram_i + 1) bank10_col0_ram[bank10_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col0_or_1) bank10_col0_ram[bank10_col0_mux_1] <= bank10_col0_mux_2;
   end
@@ -6904,8 +7066,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col1_bank10_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col1_ram_i;
   initial for (bank10_col1_ram_i = 0; bank10_col1_ram_i < 256; bank10_col1_ram_i = bank10_col1_ram_i + 1) bank10_col1_ram[bank10_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col1_or_1) bank10_col1_ram[bank10_col1_mux_1] <= bank10_col1_mux_2;
   end
@@ -6922,8 +7086,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col2_bank10_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col2_ram_i;
   initial for (bank10_col2_ram_i = 0; bank10_col2_ram_i < 256; bank10_col2_ram_i = bank10_col2_ram_i + 1) bank10_col2_ram[bank10_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col2_or_1) bank10_col2_ram[bank10_col2_mux_1] <= bank10_col2_mux_2;
   end
@@ -6940,8 +7106,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col3_bank10_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col3_ram_i;
   initial for (bank10_col3_ram_i = 0; bank10_col3_ram_i < 256; bank10_col3_ram_i = bank10_col3_ram_i + 1) bank10_col3_ram[bank10_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col3_or_1) bank10_col3_ram[bank10_col3_mux_1] <= bank10_col3_mux_2;
   end
@@ -6958,8 +7126,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col4_bank10_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col4_ram_i;
   initial for (bank10_col4_ram_i = 0; bank10_col4_ram_i < 256; bank10_col4_ram_i = bank10_col4_ram_i + 1) bank10_col4_ram[bank10_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col4_or_1) bank10_col4_ram[bank10_col4_mux_1] <= bank10_col4_mux_2;
   end
@@ -6976,8 +7146,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col5_bank10_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col5_ram_i;
   initial for (bank10_col5_ram_i = 0; bank10_col5_ram_i < 256; bank10_col5_ram_i = bank10_col5_ram_i + 1) bank10_col5_ram[bank10_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col5_or_1) bank10_col5_ram[bank10_col5_mux_1] <= bank10_col5_mux_2;
   end
@@ -6994,8 +7166,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col6_bank10_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col6_ram_i;
   initial for (bank10_col6_ram_i = 0; bank10_col6_ram_i < 256; bank10_col6_ram_i = bank10_col6_ram_i + 1) bank10_col6_ram[bank10_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col6_or_1) bank10_col6_ram[bank10_col6_mux_1] <= bank10_col6_mux_2;
   end
@@ -7012,8 +7186,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank10_col7_bank10_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_col7_ram_i;
   initial for (bank10_col7_ram_i = 0; bank10_col7_ram_i < 256; bank10_col7_ram_i = bank10_col7_ram_i + 1) bank10_col7_ram[bank10_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_col7_or_1) bank10_col7_ram[bank10_col7_mux_1] <= bank10_col7_mux_2;
   end
@@ -7030,8 +7206,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col0_bank11_col0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col0_ram_i;
   initial for (bank11_col0_ram_i = 0; bank11_col0_ram_i < 256; bank11_col0_ram_i = bank11_col0_ram_i + 1) bank11_col0_ram[bank11_col0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col0_or_1) bank11_col0_ram[bank11_col0_mux_1] <= bank11_col0_mux_2;
   end
@@ -7048,8 +7226,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col1_bank11_col1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col1_ram_i;
   initial for (bank11_col1_ram_i = 0; bank11_col1_ram_i < 256; bank11_col1_ram_i = bank11_col1_ram_i + 1) bank11_col1_ram[bank11_col1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col1_or_1) bank11_col1_ram[bank11_col1_mux_1] <= bank11_col1_mux_2;
   end
@@ -7066,8 +7246,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col2_bank11_col2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col2_ram_i;
   initial for (bank11_col2_ram_i = 0; bank11_col2_ram_i < 256; bank11_col2_ram_i = bank11_col2_ram_i + 1) bank11_col2_ram[bank11_col2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col2_or_1) bank11_col2_ram[bank11_col2_mux_1] <= bank11_col2_mux_2;
   end
@@ -7084,8 +7266,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col3_bank11_col3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col3_ram_i;
   initial for (bank11_col3_ram_i = 0; bank11_col3_ram_i < 256; bank11_col3_ram_i = bank11_col3_ram_i + 1) bank11_col3_ram[bank11_col3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col3_or_1) bank11_col3_ram[bank11_col3_mux_1] <= bank11_col3_mux_2;
   end
@@ -7102,8 +7286,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col4_bank11_col4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col4_ram_i;
   initial for (bank11_col4_ram_i = 0; bank11_col4_ram_i < 256; bank11_col4_ram_i = bank11_col4_ram_i + 1) bank11_col4_ram[bank11_col4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col4_or_1) bank11_col4_ram[bank11_col4_mux_1] <= bank11_col4_mux_2;
   end
@@ -7120,8 +7306,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col5_bank11_col5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col5_ram_i;
   initial for (bank11_col5_ram_i = 0; bank11_col5_ram_i < 256; bank11_col5_ram_i = bank11_col5_ram_i + 1) bank11_col5_ram[bank11_col5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col5_or_1) bank11_col5_ram[bank11_col5_mux_1] <= bank11_col5_mux_2;
   end
@@ -7138,8 +7326,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col6_bank11_col6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col6_ram_i;
   initial for (bank11_col6_ram_i = 0; bank11_col6_ram_i < 256; bank11_col6_ram_i = bank11_col6_ram_i + 1) bank11_col6_ram[bank11_col6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col6_or_1) bank11_col6_ram[bank11_col6_mux_1] <= bank11_col6_mux_2;
   end
@@ -7156,8 +7346,10 @@ module apbbf_k3_l8_b512_8 (
 `else
   reg [15:0] bank11_col7_bank11_col7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_col7_ram_i;
   initial for (bank11_col7_ram_i = 0; bank11_col7_ram_i < 256; bank11_col7_ram_i = bank11_col7_ram_i + 1) bank11_col7_ram[bank11_col7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_col7_or_1) bank11_col7_ram[bank11_col7_mux_1] <= bank11_col7_mux_2;
   end

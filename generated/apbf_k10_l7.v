@@ -2530,8 +2530,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank0_bank0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_ram_i;
   initial for (bank0_ram_i = 0; bank0_ram_i < 256; bank0_ram_i = bank0_ram_i + 1) bank0_ram[bank0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_or_3) bank0_ram[bank0_mux_3] <= bank0_mux_4;
   end
@@ -2548,8 +2550,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank1_bank1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_ram_i;
   initial for (bank1_ram_i = 0; bank1_ram_i < 256; bank1_ram_i = bank1_ram_i + 1) bank1_ram[bank1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_or_3) bank1_ram[bank1_mux_3] <= bank1_mux_4;
   end
@@ -2566,8 +2570,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank2_bank2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_ram_i;
   initial for (bank2_ram_i = 0; bank2_ram_i < 256; bank2_ram_i = bank2_ram_i + 1) bank2_ram[bank2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_or_3) bank2_ram[bank2_mux_3] <= bank2_mux_4;
   end
@@ -2584,8 +2590,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank3_bank3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_ram_i;
   initial for (bank3_ram_i = 0; bank3_ram_i < 256; bank3_ram_i = bank3_ram_i + 1) bank3_ram[bank3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_or_3) bank3_ram[bank3_mux_3] <= bank3_mux_4;
   end
@@ -2602,8 +2610,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank4_bank4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_ram_i;
   initial for (bank4_ram_i = 0; bank4_ram_i < 256; bank4_ram_i = bank4_ram_i + 1) bank4_ram[bank4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_or_3) bank4_ram[bank4_mux_3] <= bank4_mux_4;
   end
@@ -2620,8 +2630,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank5_bank5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_ram_i;
   initial for (bank5_ram_i = 0; bank5_ram_i < 256; bank5_ram_i = bank5_ram_i + 1) bank5_ram[bank5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_or_3) bank5_ram[bank5_mux_3] <= bank5_mux_4;
   end
@@ -2638,8 +2650,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank6_bank6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_ram_i;
   initial for (bank6_ram_i = 0; bank6_ram_i < 256; bank6_ram_i = bank6_ram_i + 1) bank6_ram[bank6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_or_3) bank6_ram[bank6_mux_3] <= bank6_mux_4;
   end
@@ -2656,8 +2670,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank7_bank7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_ram_i;
   initial for (bank7_ram_i = 0; bank7_ram_i < 256; bank7_ram_i = bank7_ram_i + 1) bank7_ram[bank7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_or_3) bank7_ram[bank7_mux_3] <= bank7_mux_4;
   end
@@ -2674,8 +2690,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank8_bank8_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_ram_i;
   initial for (bank8_ram_i = 0; bank8_ram_i < 256; bank8_ram_i = bank8_ram_i + 1) bank8_ram[bank8_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_or_3) bank8_ram[bank8_mux_3] <= bank8_mux_4;
   end
@@ -2692,8 +2710,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank9_bank9_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_ram_i;
   initial for (bank9_ram_i = 0; bank9_ram_i < 256; bank9_ram_i = bank9_ram_i + 1) bank9_ram[bank9_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_or_3) bank9_ram[bank9_mux_3] <= bank9_mux_4;
   end
@@ -2710,8 +2730,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank10_bank10_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_ram_i;
   initial for (bank10_ram_i = 0; bank10_ram_i < 256; bank10_ram_i = bank10_ram_i + 1) bank10_ram[bank10_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_or_3) bank10_ram[bank10_mux_3] <= bank10_mux_4;
   end
@@ -2728,8 +2750,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank11_bank11_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_ram_i;
   initial for (bank11_ram_i = 0; bank11_ram_i < 256; bank11_ram_i = bank11_ram_i + 1) bank11_ram[bank11_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_or_3) bank11_ram[bank11_mux_3] <= bank11_mux_4;
   end
@@ -2746,8 +2770,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank12_bank12_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank12_ram_i;
   initial for (bank12_ram_i = 0; bank12_ram_i < 256; bank12_ram_i = bank12_ram_i + 1) bank12_ram[bank12_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank12_or_3) bank12_ram[bank12_mux_3] <= bank12_mux_4;
   end
@@ -2764,8 +2790,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank13_bank13_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank13_ram_i;
   initial for (bank13_ram_i = 0; bank13_ram_i < 256; bank13_ram_i = bank13_ram_i + 1) bank13_ram[bank13_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank13_or_3) bank13_ram[bank13_mux_3] <= bank13_mux_4;
   end
@@ -2782,8 +2810,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank14_bank14_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank14_ram_i;
   initial for (bank14_ram_i = 0; bank14_ram_i < 256; bank14_ram_i = bank14_ram_i + 1) bank14_ram[bank14_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank14_or_3) bank14_ram[bank14_mux_3] <= bank14_mux_4;
   end
@@ -2800,8 +2830,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank15_bank15_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank15_ram_i;
   initial for (bank15_ram_i = 0; bank15_ram_i < 256; bank15_ram_i = bank15_ram_i + 1) bank15_ram[bank15_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank15_or_3) bank15_ram[bank15_mux_3] <= bank15_mux_4;
   end
@@ -2818,8 +2850,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank16_bank16_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank16_ram_i;
   initial for (bank16_ram_i = 0; bank16_ram_i < 256; bank16_ram_i = bank16_ram_i + 1) bank16_ram[bank16_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank16_or_3) bank16_ram[bank16_mux_3] <= bank16_mux_4;
   end
@@ -2836,8 +2870,10 @@ module apbf_k10_l7 (
 `else
   reg [15:0] bank17_bank17_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank17_ram_i;
   initial for (bank17_ram_i = 0; bank17_ram_i < 256; bank17_ram_i = bank17_ram_i + 1) bank17_ram[bank17_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank17_or_3) bank17_ram[bank17_mux_3] <= bank17_mux_4;
   end

@@ -4387,8 +4387,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank0_bank0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_ram_i;
   initial for (bank0_ram_i = 0; bank0_ram_i < 256; bank0_ram_i = bank0_ram_i + 1) bank0_ram[bank0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_or_5) bank0_ram[bank0_mux_4] <= bank0_mux_5;
   end
@@ -4405,8 +4407,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank1_bank1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_ram_i;
   initial for (bank1_ram_i = 0; bank1_ram_i < 256; bank1_ram_i = bank1_ram_i + 1) bank1_ram[bank1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_or_5) bank1_ram[bank1_mux_4] <= bank1_mux_5;
   end
@@ -4423,8 +4427,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank2_bank2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_ram_i;
   initial for (bank2_ram_i = 0; bank2_ram_i < 256; bank2_ram_i = bank2_ram_i + 1) bank2_ram[bank2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_or_5) bank2_ram[bank2_mux_4] <= bank2_mux_5;
   end
@@ -4441,8 +4447,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank3_bank3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_ram_i;
   initial for (bank3_ram_i = 0; bank3_ram_i < 256; bank3_ram_i = bank3_ram_i + 1) bank3_ram[bank3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_or_5) bank3_ram[bank3_mux_4] <= bank3_mux_5;
   end
@@ -4459,8 +4467,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank4_bank4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_ram_i;
   initial for (bank4_ram_i = 0; bank4_ram_i < 256; bank4_ram_i = bank4_ram_i + 1) bank4_ram[bank4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_or_5) bank4_ram[bank4_mux_4] <= bank4_mux_5;
   end
@@ -4477,8 +4487,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank5_bank5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_ram_i;
   initial for (bank5_ram_i = 0; bank5_ram_i < 256; bank5_ram_i = bank5_ram_i + 1) bank5_ram[bank5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_or_5) bank5_ram[bank5_mux_4] <= bank5_mux_5;
   end
@@ -4495,8 +4507,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank6_bank6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_ram_i;
   initial for (bank6_ram_i = 0; bank6_ram_i < 256; bank6_ram_i = bank6_ram_i + 1) bank6_ram[bank6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_or_5) bank6_ram[bank6_mux_4] <= bank6_mux_5;
   end
@@ -4513,8 +4527,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank7_bank7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_ram_i;
   initial for (bank7_ram_i = 0; bank7_ram_i < 256; bank7_ram_i = bank7_ram_i + 1) bank7_ram[bank7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_or_5) bank7_ram[bank7_mux_4] <= bank7_mux_5;
   end
@@ -4531,8 +4547,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank8_bank8_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank8_ram_i;
   initial for (bank8_ram_i = 0; bank8_ram_i < 256; bank8_ram_i = bank8_ram_i + 1) bank8_ram[bank8_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank8_or_5) bank8_ram[bank8_mux_4] <= bank8_mux_5;
   end
@@ -4549,8 +4567,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank9_bank9_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank9_ram_i;
   initial for (bank9_ram_i = 0; bank9_ram_i < 256; bank9_ram_i = bank9_ram_i + 1) bank9_ram[bank9_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank9_or_5) bank9_ram[bank9_mux_4] <= bank9_mux_5;
   end
@@ -4567,8 +4587,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank10_bank10_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank10_ram_i;
   initial for (bank10_ram_i = 0; bank10_ram_i < 256; bank10_ram_i = bank10_ram_i + 1) bank10_ram[bank10_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank10_or_5) bank10_ram[bank10_mux_4] <= bank10_mux_5;
   end
@@ -4585,8 +4607,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank11_bank11_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank11_ram_i;
   initial for (bank11_ram_i = 0; bank11_ram_i < 256; bank11_ram_i = bank11_ram_i + 1) bank11_ram[bank11_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank11_or_5) bank11_ram[bank11_mux_4] <= bank11_mux_5;
   end
@@ -4603,8 +4627,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank12_bank12_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank12_ram_i;
   initial for (bank12_ram_i = 0; bank12_ram_i < 256; bank12_ram_i = bank12_ram_i + 1) bank12_ram[bank12_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank12_or_5) bank12_ram[bank12_mux_4] <= bank12_mux_5;
   end
@@ -4621,8 +4647,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank13_bank13_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank13_ram_i;
   initial for (bank13_ram_i = 0; bank13_ram_i < 256; bank13_ram_i = bank13_ram_i + 1) bank13_ram[bank13_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank13_or_5) bank13_ram[bank13_mux_4] <= bank13_mux_5;
   end
@@ -4639,8 +4667,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank14_bank14_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank14_ram_i;
   initial for (bank14_ram_i = 0; bank14_ram_i < 256; bank14_ram_i = bank14_ram_i + 1) bank14_ram[bank14_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank14_or_5) bank14_ram[bank14_mux_4] <= bank14_mux_5;
   end
@@ -4657,8 +4687,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank15_bank15_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank15_ram_i;
   initial for (bank15_ram_i = 0; bank15_ram_i < 256; bank15_ram_i = bank15_ram_i + 1) bank15_ram[bank15_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank15_or_5) bank15_ram[bank15_mux_4] <= bank15_mux_5;
   end
@@ -4675,8 +4707,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank16_bank16_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank16_ram_i;
   initial for (bank16_ram_i = 0; bank16_ram_i < 256; bank16_ram_i = bank16_ram_i + 1) bank16_ram[bank16_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank16_or_5) bank16_ram[bank16_mux_4] <= bank16_mux_5;
   end
@@ -4693,8 +4727,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank17_bank17_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank17_ram_i;
   initial for (bank17_ram_i = 0; bank17_ram_i < 256; bank17_ram_i = bank17_ram_i + 1) bank17_ram[bank17_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank17_or_5) bank17_ram[bank17_mux_4] <= bank17_mux_5;
   end
@@ -4711,8 +4747,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank18_bank18_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank18_ram_i;
   initial for (bank18_ram_i = 0; bank18_ram_i < 256; bank18_ram_i = bank18_ram_i + 1) bank18_ram[bank18_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank18_or_5) bank18_ram[bank18_mux_4] <= bank18_mux_5;
   end
@@ -4729,8 +4767,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank19_bank19_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank19_ram_i;
   initial for (bank19_ram_i = 0; bank19_ram_i < 256; bank19_ram_i = bank19_ram_i + 1) bank19_ram[bank19_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank19_or_5) bank19_ram[bank19_mux_4] <= bank19_mux_5;
   end
@@ -4747,8 +4787,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank20_bank20_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank20_ram_i;
   initial for (bank20_ram_i = 0; bank20_ram_i < 256; bank20_ram_i = bank20_ram_i + 1) bank20_ram[bank20_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank20_or_5) bank20_ram[bank20_mux_4] <= bank20_mux_5;
   end
@@ -4765,8 +4807,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank21_bank21_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank21_ram_i;
   initial for (bank21_ram_i = 0; bank21_ram_i < 256; bank21_ram_i = bank21_ram_i + 1) bank21_ram[bank21_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank21_or_5) bank21_ram[bank21_mux_4] <= bank21_mux_5;
   end
@@ -4783,8 +4827,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank22_bank22_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank22_ram_i;
   initial for (bank22_ram_i = 0; bank22_ram_i < 256; bank22_ram_i = bank22_ram_i + 1) bank22_ram[bank22_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank22_or_5) bank22_ram[bank22_mux_4] <= bank22_mux_5;
   end
@@ -4801,8 +4847,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank23_bank23_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank23_ram_i;
   initial for (bank23_ram_i = 0; bank23_ram_i < 256; bank23_ram_i = bank23_ram_i + 1) bank23_ram[bank23_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank23_or_5) bank23_ram[bank23_mux_4] <= bank23_mux_5;
   end
@@ -4819,8 +4867,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank24_bank24_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank24_ram_i;
   initial for (bank24_ram_i = 0; bank24_ram_i < 256; bank24_ram_i = bank24_ram_i + 1) bank24_ram[bank24_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank24_or_5) bank24_ram[bank24_mux_4] <= bank24_mux_5;
   end
@@ -4837,8 +4887,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank25_bank25_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank25_ram_i;
   initial for (bank25_ram_i = 0; bank25_ram_i < 256; bank25_ram_i = bank25_ram_i + 1) bank25_ram[bank25_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank25_or_5) bank25_ram[bank25_mux_4] <= bank25_mux_5;
   end
@@ -4855,8 +4907,10 @@ module apbf_k14_l11 (
 `else
   reg [15:0] bank26_bank26_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank26_ram_i;
   initial for (bank26_ram_i = 0; bank26_ram_i < 256; bank26_ram_i = bank26_ram_i + 1) bank26_ram[bank26_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank26_or_5) bank26_ram[bank26_mux_4] <= bank26_mux_5;
   end

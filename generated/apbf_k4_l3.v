@@ -1238,8 +1238,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank0_bank0_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank0_ram_i;
   initial for (bank0_ram_i = 0; bank0_ram_i < 256; bank0_ram_i = bank0_ram_i + 1) bank0_ram[bank0_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank0_or_3) bank0_ram[bank0_mux_3] <= bank0_mux_4;
   end
@@ -1256,8 +1258,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank1_bank1_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank1_ram_i;
   initial for (bank1_ram_i = 0; bank1_ram_i < 256; bank1_ram_i = bank1_ram_i + 1) bank1_ram[bank1_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank1_or_3) bank1_ram[bank1_mux_3] <= bank1_mux_4;
   end
@@ -1274,8 +1278,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank2_bank2_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank2_ram_i;
   initial for (bank2_ram_i = 0; bank2_ram_i < 256; bank2_ram_i = bank2_ram_i + 1) bank2_ram[bank2_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank2_or_3) bank2_ram[bank2_mux_3] <= bank2_mux_4;
   end
@@ -1292,8 +1298,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank3_bank3_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank3_ram_i;
   initial for (bank3_ram_i = 0; bank3_ram_i < 256; bank3_ram_i = bank3_ram_i + 1) bank3_ram[bank3_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank3_or_3) bank3_ram[bank3_mux_3] <= bank3_mux_4;
   end
@@ -1310,8 +1318,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank4_bank4_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank4_ram_i;
   initial for (bank4_ram_i = 0; bank4_ram_i < 256; bank4_ram_i = bank4_ram_i + 1) bank4_ram[bank4_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank4_or_3) bank4_ram[bank4_mux_3] <= bank4_mux_4;
   end
@@ -1328,8 +1338,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank5_bank5_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank5_ram_i;
   initial for (bank5_ram_i = 0; bank5_ram_i < 256; bank5_ram_i = bank5_ram_i + 1) bank5_ram[bank5_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank5_or_3) bank5_ram[bank5_mux_3] <= bank5_mux_4;
   end
@@ -1346,8 +1358,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank6_bank6_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank6_ram_i;
   initial for (bank6_ram_i = 0; bank6_ram_i < 256; bank6_ram_i = bank6_ram_i + 1) bank6_ram[bank6_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank6_or_3) bank6_ram[bank6_mux_3] <= bank6_mux_4;
   end
@@ -1364,8 +1378,10 @@ module apbf_k4_l3 (
 `else
   reg [15:0] bank7_bank7_ram_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer bank7_ram_i;
   initial for (bank7_ram_i = 0; bank7_ram_i < 256; bank7_ram_i = bank7_ram_i + 1) bank7_ram[bank7_ram_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (bank7_or_3) bank7_ram[bank7_mux_3] <= bank7_mux_4;
   end

@@ -84,8 +84,10 @@ module fifo (
 `else
   reg [7:0] fifo_mem_rdata = 8'h0;
 `endif
+`ifndef SYNTHESIS
   integer fifo_mem_i;
   initial for (fifo_mem_i = 0; fifo_mem_i < 16; fifo_mem_i = fifo_mem_i + 1) fifo_mem[fifo_mem_i] = 8'h0;
+`endif
   always @(posedge clk) begin
     if (and_1) fifo_mem[slice_4] <= din;
     if (and_2) fifo_mem_rdata <= fifo_mem[slice_5];

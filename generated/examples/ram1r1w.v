@@ -28,8 +28,10 @@ module ram1r1w (
 `else
   reg [15:0] mem_rdata = 16'h0;
 `endif
+`ifndef SYNTHESIS
   integer mem_i;
   initial for (mem_i = 0; mem_i < 256; mem_i = mem_i + 1) mem[mem_i] = 16'h0;
+`endif
   always @(posedge clk) begin
     if (wr_en) begin
       if (wr_mask[0]) mem[wr_addr][0] <= wr_data[0];

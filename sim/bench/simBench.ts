@@ -8,6 +8,9 @@
  */
 import os from 'node:os';
 import { h3Banks } from '../../src/examples/index.js';
+import { buildApbf } from '../../src/filters/apbf.js';
+import { deriveApbf } from '../../src/filters/config.js';
+import { loadPreset } from '../../src/presets/index.js';
 import type { Design } from '../../src/ir/types.js';
 import { CompiledSim } from '../compiled.js';
 import { benchVerilator } from '../cosim/verilator.js';
@@ -30,6 +33,9 @@ export function benchStimulus(d: Design, cycles: number, seed = 1): Uint32Array 
       const off = c * iw + sim.layout.inputOffsets[i]!;
       if (p.name === 'rst') buf[off] = c === 0 ? 1 : 0;
       else if (p.name === 'valid') buf[off] = next() % 8 !== 0 ? 1 : 0;
+      // Filter pipelines: a request every cycle (query, insert or test-and-insert), never back-pressured.
+      else if (p.name === 'in_valid' || p.name === 'out_ready') buf[off] = 1;
+      else if (p.name === 'in_op') buf[off] = next() % 3;
       else
         for (let k = 0; k < Math.ceil(w / 32); k++)
           buf[off + k] = w - 32 * k >= 32 ? next() : next() & ((1 << (w - 32 * k)) - 1);
@@ -79,17 +85,17 @@ async function main(): Promise<void> {
     console.error('bench:sim: --cycles must be an integer >= 1000');
     process.exit(2);
   }
-  const designs = [h3Banks()];
+  const designs = [h3Banks(), ...['apbf_k4_l3', 'apbbf_k2_l5_b512_4'].map((n) => buildApbf(deriveApbf(loadPreset(n))))];
   const results: SimBenchResult[] = [];
   for (const d of designs) results.push(await simBench(d, cycles));
   if (args.includes('--json')) {
     console.log(JSON.stringify(results, null, 2));
   } else {
     console.log(`bench:sim on ${os.cpus().length} cores, node ${process.version}, ${cycles} cycles per engine`);
-    console.log('design            TS cycles/s   Verilator cycles/s   TS/Verilator   outputs equal');
+    console.log('design                TS cycles/s   Verilator cycles/s   TS/Verilator   outputs equal');
     for (const r of results) {
       console.log(
-        `${r.design.padEnd(16)} ${(r.tsCyclesPerSec / 1e6).toFixed(2).padStart(9)} M ${(r.verilatorCyclesPerSec / 1e6)
+        `${r.design.padEnd(20)} ${(r.tsCyclesPerSec / 1e6).toFixed(2).padStart(9)} M ${(r.verilatorCyclesPerSec / 1e6)
           .toFixed(2)
           .padStart(16)} M ${r.ratio.toFixed(2).padStart(13)}x   ${r.outputsEqual ? 'yes' : 'NO'}`,
       );

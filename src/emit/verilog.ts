@@ -248,8 +248,12 @@ function emitMemory(ctx: Ctx, m: MemoryCell): void {
   w.raw('`else');
   w.line(`reg ${r}${q} = ${zero};`);
   w.raw('`endif');
+  // Zero contents for simulators. Synthesis gets no initial values: block RAMs without INIT
+  // content configure to zero (iCE40, ECP5, Xilinx), and unrolling this loop is slow in Yosys.
+  w.raw('`ifndef SYNTHESIS');
   w.line(`integer ${mem}_i;`);
   w.line(`initial for (${mem}_i = 0; ${mem}_i < ${m.depth}; ${mem}_i = ${mem}_i + 1) ${mem}[${mem}_i] = ${zero};`);
+  w.raw('`endif');
   const writeStmts = (): void => {
     if (m.wrMask === null) {
       w.line(`if (${name(m.wrEn)}) ${mem}[${name(m.wrAddr)}] <= ${name(m.wrData)};`);

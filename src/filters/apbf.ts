@@ -54,7 +54,16 @@ export function memoryName(bank: number, part: number, parts: number): string {
   return parts === 1 ? `bank${bank}_ram` : `bank${bank}_col${part}_ram`;
 }
 
-export function buildApbf(c: ApbfDerived): Design {
+export interface BuildOptions {
+  /**
+   * Forward the previous cycle's write to a read of the same word (default true). Turning it off
+   * exists only so tests can show that the verification catches the hazard.
+   */
+  forwarding?: boolean;
+}
+
+export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
+  const forwarding = opts.forwarding ?? true;
   const L = apbfLayout(c);
   const P = L.banks;
   const { k, l } = c;
@@ -215,7 +224,7 @@ export function buildApbf(c: ApbfDerived): Design {
           const fwdValid = m.reg('fwd_valid', 1);
           const fwdAddr = m.reg('fwd_addr', aBits, { reset: null });
           const fwdData = m.reg('fwd_data', W, { reset: null });
-          const word = m.mux(fwdValid.and(fwdAddr.eq(addr3)), fwdData, rd);
+          const word = forwarding ? m.mux(fwdValid.and(fwdAddr.eq(addr3)), fwdData, rd) : rd;
           const onehot = m.const(1, W).shl(bit3);
           const newWord = word.or(onehot);
           partMatch.push(word.and(onehot).any());

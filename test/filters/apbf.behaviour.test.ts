@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { buildApbf } from '../../src/filters/apbf.js';
+import { deriveApbf, type ApbfDerived } from '../../src/filters/config.js';
+import { ApbfModel, ExactWindow } from '../../src/model/apbf.js';
+import { loadPreset } from '../../src/presets/index.js';
+import { distinctWorkload, driveApbf, uniformWorkload } from '../../sim/verify/apbf.js';
+import { Rng } from '../../sim/stimulus.js';
+
+const preset = (n: string): ApbfDerived => deriveApbf(loadPreset(n));
+
+describe('APBF/APBBF pipelines', () => {
+  for (const name of ['apbf_k4_l3', 'apbf_k14_l11', 'apbbf_k2_l5_b512_4']) {
+    it(`${name}: one op per cycle across >= 10 shifts with 0 stall cycles and the model's answers`, () => {
+      const c = preset(name);
+      const ops = 12 * c.generation + 500;
+      const r = driveApbf(c, { ops, seed: 9, mix: { query: 1, insert: 3, testAndInsert: 2 } });
+      expect(r.model.shifts).toBeGreaterThanOrEqual(10);
+      expect(r.stallCycles).toBe(0);
+      expect(r.modelMismatches).toEqual([]);
+      // Power-up sweep, then exactly one op per cycle, then the pipeline drains.
+      expect(r.cycles).toBeLessThanOrEqual(ops + c.columnDepth + 20);
+    });
+  }
+
+  it('a config at the zero-stall bound still never stalls; ticks faster than clearing do stall', () => {
+    // g chosen so that clearing a bank (depth + delay + 1 cycles) just fits in one generation.
+    const c = deriveApbf({
+      name: 'tight',
+      filter: 'apbf',
+      k: 4,
+      l: 3,
+      sliceBits: 4096,
+      generation: 261,
+      keyBits: 32,
+      seed: 2,
+    });
+    expect(c.spares).toBe(1);
+    const r = driveApbf(c, { ops: 12 * 261, seed: 1, mix: { query: 0, insert: 1, testAndInsert: 0 } });
+    expect(r.stallCycles).toBe(0);
+    const t = driveApbf(c, { ops: 3000, seed: 1, mix: { query: 5, insert: 5, tick: 1 } });
+    expect(t.stallCycles).toBeGreaterThan(0);
+    expect(t.modelMismatches).toEqual([]);
+  });
+
+  it('without write forwarding, back-to-back inserts of one key give wrong answers (verification is not vacuous)', () => {
+    const c = preset('apbf_k4_l3');
+    const workload = uniformWorkload(c.keyBits, 8); // tiny universe: many same-word hazards
+    const good = driveApbf(c, { ops: 3000, seed: 4, workload });
+    expect(good.modelMismatches).toEqual([]);
+    const bad = driveApbf(
+      c,
+      { ops: 3000, seed: 4, workload: uniformWorkload(c.keyBits, 8) },
+      buildApbf(c, { forwarding: false }),
+    );
+    expect(bad.modelMismatches.length).toBeGreaterThan(0);
+  });
+
+  for (const name of ['apbf_k10_l7', 'apbbf_k2_l5_b512_4']) {
+    it(`${name}: no false negative for any of the last w keys, in the simulator`, () => {
+      const c = preset(name);
+      const r = driveApbf(c, {
+        ops: 4 * c.window,
+        seed: 3,
+        mix: { query: 0, insert: 0, testAndInsert: 1 },
+        workload: uniformWorkload(c.keyBits, 2 * c.window),
+        exactWindow: true,
+      });
+      expect(r.positives).toBeGreaterThan(c.window / 2);
+      expect(r.falseNegatives).toBe(0);
+      expect(r.modelMismatches).toEqual([]);
+    });
+  }
+
+  it('the model never gives a false negative over long streams (every preset, every key in the window)', () => {
+    for (const name of ['apbf_k4_l3', 'apbf_k14_l11', 'apbbf_k2_l5_b512_4']) {
+      const c = preset(name);
+      const model = new ApbfModel(c);
+      const exact = new ExactWindow(c.window);
+      const recent: bigint[] = [];
+      const work = distinctWorkload(c.keyBits);
+      const rng = new Rng(1);
+      for (let i = 0; i < 4 * c.window; i++) {
+        const key = work.nextKey(rng);
+        model.insert(key);
+        exact.insert(key);
+        recent.push(key);
+        if (recent.length > c.window) recent.shift();
+        // Probe a few keys of the window each step, and all of it at a shift boundary.
+        const probes = model.count === c.generation ? recent : [recent[0]!, recent[recent.length >> 1]!, key];
+        for (const k of probes) expect(model.query(k)).toBe(true);
+      }
+    }
+  });
+
+  it('query by Algorithm 1 equals the brute-force window check', () => {
+    const c = preset('apbf_k4_l3');
+    const model = new ApbfModel(c);
+    const w = uniformWorkload(c.keyBits, 3 * c.window);
+    const rng = new Rng(2);
+    for (let i = 0; i < 20_000; i++) {
+      const key = w.nextKey(rng);
+      if (i % 3 === 0) model.insert(key);
+      else expect(model.query(key)).toBe(model.queryBrute(key));
+    }
+  });
+});
