@@ -306,7 +306,7 @@ function genEdge(g: Gen): void {
   // 2. memories: read the old contents, then write.
   g.L.memories.forEach((m, k) => {
     const ww = words(m.width);
-      const ra = g.v(m.rdAddr, 0);
+    const ra = g.v(m.rdAddr, 0);
     const wa = g.v(m.wrAddr, 0);
     g.emit(`if (${g.v(m.rdEn, 0)}) {`);
     if (m.readDuringWrite === 'undefined') {

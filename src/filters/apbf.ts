@@ -27,7 +27,7 @@
  * spare and a clear channel zeroes it in the background through its write port (which no insert
  * uses), one word per cycle, starting CLEAR_DELAY cycles later so in-flight reads of it finish.
  * `deriveApbf` rejects configs where that cannot finish before the bank is reused.
- * Reset (and the clear op) sweep every bank with in_ready low for CLEAR_DELAY + depth + 1 cycles.
+ * Reset, power-up and the clear op sweep every bank with in_ready low for CLEAR_DELAY + depth cycles.
  */
 import { ModuleBuilder, type Sig } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';

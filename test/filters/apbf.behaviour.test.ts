@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildApbf } from '../../src/filters/apbf.js';
-import { deriveApbf, type ApbfDerived } from '../../src/filters/config.js';
+import { CLEAR_DELAY, deriveApbf, type ApbfDerived } from '../../src/filters/config.js';
 import { ApbfModel, ExactWindow } from '../../src/model/apbf.js';
 import { loadPreset } from '../../src/presets/index.js';
 import { distinctWorkload, driveApbf, uniformWorkload } from '../../sim/verify/apbf.js';
@@ -102,5 +102,50 @@ describe('APBF/APBBF pipelines', () => {
       if (i % 3 === 0) model.insert(key);
       else expect(model.query(key)).toBe(model.queryBrute(key));
     }
+  });
+});
+
+describe('reset', () => {
+  it('after rst the filter reads empty: in_ready stays low during the sweep, then inserted keys are gone', async () => {
+    const { CompiledSim } = await import('../../sim/compiled.js');
+    const c = preset('apbf_k4_l3');
+    const sim = new CompiledSim(buildApbf(c));
+    const cycleUntilReady = (): number => {
+      let n = 0;
+      while (sim.peek('in_ready') === 0n) {
+        sim.step();
+        n++;
+      }
+      return n;
+    };
+    const send = (op: number, key: bigint): void => {
+      sim.poke('in_valid', 1);
+      sim.poke('in_op', op);
+      sim.poke('in_key', key);
+      sim.poke('out_ready', 1);
+      expect(sim.peek('in_ready')).toBe(1n);
+      sim.step();
+      sim.poke('in_valid', 0);
+    };
+    const answers = (): boolean[] => {
+      const out: boolean[] = [];
+      for (let i = 0; i < 20; i++) {
+        if (sim.peek('out_valid') === 1n) out.push(sim.peek('out_hit') === 1n);
+        sim.step();
+      }
+      return out;
+    };
+    const powerUp = cycleUntilReady();
+    expect(powerUp).toBe(c.columnDepth + CLEAR_DELAY); // in_ready low for the whole sweep
+    for (const k of [11n, 22n, 33n]) send(1, k);
+    answers();
+    for (const k of [11n, 22n, 33n]) send(0, k);
+    expect(answers()).toEqual([true, true, true]);
+    sim.poke('rst', 1);
+    sim.step();
+    sim.poke('rst', 0);
+    expect(cycleUntilReady()).toBe(c.columnDepth + CLEAR_DELAY);
+    for (const k of [11n, 22n, 33n]) send(0, k);
+    expect(answers()).toEqual([false, false, false]);
   });
 });
