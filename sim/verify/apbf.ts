@@ -90,6 +90,9 @@ export interface DriveResult {
   cycles: number;
   /** Cycles with in_valid high and in_ready low, after the power-up sweep. */
   stallCycles: number;
+  /** Cycles of the first and the last accepted request. */
+  firstAccept: number;
+  lastAccept: number;
   responses: number;
   modelMismatches: { op: number; kind: string; tag: number; expected: string; got: string }[];
   falseNegatives: number;
@@ -129,6 +132,8 @@ export function driveApbf(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)
     ops: 0,
     cycles: 0,
     stallCycles: 0,
+    firstAccept: -1,
+    lastAccept: -1,
     responses: 0,
     modelMismatches: [],
     falseNegatives: 0,
@@ -210,6 +215,8 @@ export function driveApbf(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)
           withSlack?.clear();
         }
         expected.push({ tag, hit, op: res.ops, kind: op });
+        if (res.firstAccept < 0) res.firstAccept = res.cycles;
+        res.lastAccept = res.cycles;
         res.ops++;
         pending = null;
       } else if (sweepDone) res.stallCycles++;

@@ -18,6 +18,7 @@ import { randomStimulus } from '../../sim/stimulus.js';
 import { traceToVcd } from '../../sim/vcd.js';
 import { EXIT, UsageError } from './errors.js';
 import { filterManifest, loadConfig, registerFilterCommands } from './filters.js';
+import { registerHwCommands } from './hw.js';
 import { ConfigError } from '../filters/config.js';
 import { buildApbf } from '../filters/apbf.js';
 import { presetNames } from '../presets/index.js';
@@ -176,6 +177,7 @@ export function program(): Command {
       console.log(`wrote ${n} files to ${o.out}`);
     });
   registerFilterCommands(p);
+  registerHwCommands(p);
   return p;
 }
 

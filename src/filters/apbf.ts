@@ -103,7 +103,8 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const isClear = inOp.eq(OP.clear);
   const cntBits = bitsFor(c.generation);
   const count = m.reg('gen_count', cntBits);
-  const genFull = count.eq(c.generation);
+  // count == g, registered (computed from the next count) to keep the compare off the accept path.
+  const genFull = m.reg('gen_full', 1);
   const wantShift = isIns.and(genFull).or(isTick);
 
   const validMask = m.reg('window_mask', P, { reset: maskConst(P, 0, l) });
@@ -135,9 +136,13 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const shiftNow = accept.and(wantShift);
   const clearNow = accept.and(isClear);
 
-  count.next(
-    m.mux(accept.and(isClear.or(isTick)), 0, m.mux(accept.and(isIns), m.mux(genFull, 1, count.add(1)), count)),
+  const countNext = m.mux(
+    accept.and(isClear.or(isTick)),
+    0,
+    m.mux(accept.and(isIns), m.mux(genFull, 1, count.add(1)), count),
   );
+  count.next(countNext);
+  genFull.next(countNext.eq(c.generation));
   const writeMaskAfter = m.mux(shiftNow, rotR(writeMask), writeMask);
   const nextSpare = rotR(newestSpare);
   validMask.next(m.mux(clearNow, maskConst(P, 0, l), m.mux(shiftNow, rotR(validMask), validMask)));
