@@ -40,19 +40,18 @@ export function realFillRatios(k: number, l: number, m: number, g: number, B = 1
 
 /** §5.3: F(k, l, a, i), the probability of completing k consecutive matches from slice i. */
 export function falsePositiveRate(r: readonly number[], k: number, l: number): number {
-  const memo = new Map<string, number>();
-  const F = (a: number, i: number): number => {
-    if (a === k) return 1;
-    if (i > l + a) return 0;
-    const key = `${a},${i}`;
-    let v = memo.get(key);
-    if (v === undefined) {
-      v = r[i]! * F(a + 1, i + 1) + (1 - r[i]!) * F(0, i + 1);
-      memo.set(key, v);
+  // Bottom-up over i (from the end) of the recursion; F(a, i) for a = 0..k.
+  //   F(k, ·) = 1;  F(a, i) = 0 when i > l + a;  else r_i F(a+1, i+1) + (1 − r_i) F(0, i+1).
+  let next = new Float64Array(k + 1); // F(·, i + 1)
+  let cur = new Float64Array(k + 1);
+  for (let i = k + l; i >= 0; i--) {
+    cur[k] = 1;
+    for (let a = 0; a < k; a++) {
+      cur[a] = i > l + a ? 0 : r[i]! * next[a + 1]! + (1 - r[i]!) * next[0]!;
     }
-    return v;
-  };
-  return F(0, 0);
+    [next, cur] = [cur, next];
+  }
+  return next[0]!;
 }
 
 /**
@@ -123,4 +122,16 @@ export function peakNpws(k: number, l: number): number {
   let s = 0;
   for (let i = 0; i < k; i++) s += 2 ** -i;
   return s / l;
+}
+
+/** Peak NPWS with a general full-segment rate r (r = 1/2 for APBF): Σ_{i<k} r^i / l. */
+export function peakNpwsRate(k: number, l: number, fullRate: number): number {
+  let s = 0;
+  for (let i = 0; i < k; i++) s += fullRate ** i;
+  return s / l;
+}
+
+/** §5.5: space efficiency of an APBF (ka, l) relative to a Bloom filter of kb slices. */
+export function spaceEfficiency(kb: number, ka: number, l: number): number {
+  return (kb / ka) * (l / (ka + l));
 }

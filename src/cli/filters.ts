@@ -62,6 +62,7 @@ export function filterManifest(c: ApbfDerived, d: Design): Record<string, unknow
       wordBits: c.wordBits,
       columnDepth: c.columnDepth,
       target: c.target,
+      ...(c.planned ? { planned: c.planned } : {}),
     },
     blockRam: {
       bits: memBits,

@@ -19,6 +19,7 @@ import { traceToVcd } from '../../sim/vcd.js';
 import { EXIT, UsageError } from './errors.js';
 import { filterManifest, loadConfig, registerFilterCommands } from './filters.js';
 import { registerHwCommands } from './hw.js';
+import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
 import { ConfigError } from '../filters/config.js';
 import { buildApbf } from '../filters/apbf.js';
 import { presetNames } from '../presets/index.js';
@@ -178,6 +179,8 @@ export function program(): Command {
     });
   registerFilterCommands(p);
   registerHwCommands(p);
+  registerAnalysisCommands(p);
+  registerPlanCommand(p);
   return p;
 }
 

@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { apbfLayout, type ApbfParams } from '../model/apbf.js';
+import { plan } from '../analysis/planner.js';
 
 export class ConfigError extends Error {
   readonly exitCode = 2;
@@ -38,8 +39,12 @@ export const ApbfConfigSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a legal Verilog identifier'),
     filter: z.enum(['apbf', 'apbbf']),
-    k: positiveInt(64),
-    l: positiveInt(256),
+    k: positiveInt(64).optional(),
+    l: positiveInt(256).optional(),
+    window: positiveInt(1 << 26).optional(),
+    fp: z.number().gt(0).lt(1).optional(),
+    maxNpws: z.number().gt(0).optional(),
+    maxSlack: positiveInt(1 << 30).optional(),
     sliceBits: pow2(1 << 24).optional(),
     generation: positiveInt(1 << 24).optional(),
     blockBits: pow2(4096).optional(),
@@ -66,6 +71,8 @@ export interface ApbfDerived extends ApbfParams {
   /** Words per column block RAM. */
   columnDepth: number;
   target: string;
+  /** Set when the planner chose k, l and the sizes from `window` and `fp`. */
+  planned?: { window: number; fp: number; maxNpws?: number; maxSlack?: number };
 }
 
 function zodMessage(e: z.ZodError): string {
@@ -91,6 +98,47 @@ export function deriveApbf(raw: unknown, source = 'config'): ApbfDerived {
   const fail = (field: string, msg: string): never => {
     throw new ConfigError(`${source}: field '${field}': ${msg}`);
   };
+  if (c.k === undefined || c.l === undefined) {
+    if (c.window === undefined || c.fp === undefined) {
+      fail(c.k === undefined ? 'k' : 'l', 'give k and l, or window and fp for the planner');
+    }
+    if (
+      c.blockBits !== undefined ||
+      c.bitsPerBlock !== undefined ||
+      c.sliceBits !== undefined ||
+      c.generation !== undefined
+    ) {
+      fail(
+        'window',
+        'with window and fp the planner chooses every size; leave out sliceBits, generation, blockBits, bitsPerBlock',
+      );
+    }
+    let chosen: ApbfDerived;
+    try {
+      chosen = plan({
+        filter: c.filter,
+        window: c.window!,
+        fp: c.fp!,
+        maxNpws: c.maxNpws,
+        maxSlack: c.maxSlack,
+        target: c.target,
+        keyBits: c.keyBits,
+        seed: c.seed,
+        name: c.name,
+      }).winner.config;
+    } catch (e) {
+      throw new ConfigError(`${source}: ${(e as Error).message}`);
+    }
+    return {
+      ...chosen,
+      tagBits: c.tagBits ?? 8,
+      planned: { window: c.window!, fp: c.fp!, maxNpws: c.maxNpws, maxSlack: c.maxSlack },
+    };
+  }
+  if (c.window !== undefined || c.fp !== undefined)
+    fail(c.window !== undefined ? 'window' : 'fp', 'only without k and l (then the planner chooses them)');
+  const K = c.k;
+  const Lc = c.l;
   const blocked = c.filter === 'apbbf';
   if (blocked && (c.blockBits === undefined || c.bitsPerBlock === undefined)) {
     fail(c.blockBits === undefined ? 'blockBits' : 'bitsPerBlock', 'required for filter apbbf');
@@ -108,10 +156,10 @@ export function deriveApbf(raw: unknown, source = 'config'): ApbfDerived {
   if (c.sliceBits !== undefined) {
     m = c.sliceBits;
     if (m < 2 * B) fail('sliceBits', `must hold at least two blocks of ${B} bits`);
-    g = c.generation ?? Math.floor(blocked ? ((m / B) * halfFillLoad(B, b)) / c.k : (m * Math.LN2) / c.k);
+    g = c.generation ?? Math.floor(blocked ? ((m / B) * halfFillLoad(B, b)) / K : (m * Math.LN2) / K);
   } else {
     g = c.generation!;
-    const need = blocked ? Math.ceil(((g * c.k) / halfFillLoad(B, b)) * B) : Math.ceil((g * c.k) / Math.LN2);
+    const need = blocked ? Math.ceil(((g * K) / halfFillLoad(B, b)) * B) : Math.ceil((g * K) / Math.LN2);
     m = 2 ** Math.ceil(Math.log2(Math.max(need, 2 * B)));
   }
   if (g < 1) fail('sliceBits', `too small: the generation size floor(m·ln2/k) is ${g}`);
@@ -134,8 +182,8 @@ export function deriveApbf(raw: unknown, source = 'config'): ApbfDerived {
   const d: ApbfDerived = {
     name: c.name,
     filter: c.filter,
-    k: c.k,
-    l: c.l,
+    k: K,
+    l: Lc,
     segmentBits: m,
     generation: g,
     blockBits: B,
@@ -145,8 +193,8 @@ export function deriveApbf(raw: unknown, source = 'config'): ApbfDerived {
     spares,
     wordBits: W,
     tagBits: c.tagBits ?? 8,
-    window: c.l * g,
-    slack: c.k * g,
+    window: Lc * g,
+    slack: K * g,
     columnDepth,
     target: c.target ?? 'ice40-hx8k',
   };
