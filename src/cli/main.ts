@@ -20,6 +20,7 @@ import { EXIT, UsageError } from './errors.js';
 import { filterManifest, loadConfig, registerFilterCommands } from './filters.js';
 import { registerHwCommands } from './hw.js';
 import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
+import { registerExperimentCommands } from './experiments.js';
 import { ConfigError } from '../filters/config.js';
 import { buildApbf } from '../filters/apbf.js';
 import { presetNames } from '../presets/index.js';
@@ -181,6 +182,7 @@ export function program(): Command {
   registerHwCommands(p);
   registerAnalysisCommands(p);
   registerPlanCommand(p);
+  registerExperimentCommands(p);
   return p;
 }
 

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { toSvg, type Series } from '../../src/experiments/chart.js';
+import { DEFAULT_RUN, runExperiment, type ExperimentName } from '../../src/experiments/index.js';
+import { tmpDir } from '../helpers/tools.js';
+
+/** Recover the series a chart claims to plot: the embedded data, and the legend text. */
+function parseSvg(svg: string): { series: Series[]; text: string } {
+  const m = /<metadata id="bloomforge-series">([\s\S]*?)<\/metadata>/.exec(svg);
+  expect(m, 'chart has embedded series').not.toBeNull();
+  const json = m![1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  return { series: JSON.parse(json) as Series[], text: svg };
+}
+
+const quick = { ...DEFAULT_RUN, scale: 0.5, bpiFrom: 6, bpiTo: 8, queries: 8000 };
+
+describe('experiments', () => {
+  for (const name of ['fill-ratio', 'decay', 'fp-convergence', 'duplicates', 'btbf-penalty'] as ExperimentName[]) {
+    it(`${name}: every check passes and the chart holds the series it claims`, async () => {
+      const r = runExperiment(name, quick);
+      expect(r.checks!.length).toBeGreaterThan(0);
+      for (const c of r.checks!) expect(c.ok, c.what).toBe(true);
+      expect(r.series.some((s) => s.points.length > 2)).toBe(true);
+      const svg = await toSvg(r);
+      const parsed = parseSvg(svg);
+      expect(parsed.series).toEqual(r.series);
+      // The legend names every series, and there is a drawn line per series.
+      for (const s of r.series) expect(svg).toContain(s.name.replace(/&/g, '&amp;'));
+      expect((svg.match(/<path /g) ?? []).length).toBeGreaterThanOrEqual(r.series.length);
+      if (name !== 'btbf-penalty') expect(r.series.some((s) => s.kind === 'analytic')).toBe(true);
+    });
+  }
+
+  it('fill-ratio runs on the RTL in the simulator too, with the same answer as the model', () => {
+    const m = runExperiment('fill-ratio', { ...quick, engine: 'model' });
+    const s = runExperiment('fill-ratio', { ...quick, engine: 'sim' });
+    expect(s.series[0]!.points).toEqual(m.series[0]!.points);
+  });
+
+  it('report runs every experiment on worker threads and writes one HTML page with the charts', async () => {
+    const dir = tmpDir('bf-report-');
+    const r = await execa(
+      process.execPath,
+      [path.resolve('bin/bloomforge.mjs'), 'report', '-o', dir, '--scale', '0.3', '--bpi', '6..7', '--queries', '4000'],
+      {
+        reject: false,
+        all: true,
+      },
+    );
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stdout).not.toMatch(/FAIL/);
+    const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
+    for (const name of ['fill-ratio', 'decay', 'fp-convergence', 'duplicates', 'btbf-penalty']) {
+      expect(html).toContain(`<section id="${name}">`);
+      expect(fs.existsSync(path.join(dir, `${name}.csv`))).toBe(true);
+      expect(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8').split('\n')[0]).toBe('series,kind,x,y');
+    }
+    expect((html.match(/<svg /g) ?? []).length).toBe(5);
+    expect(html).toContain('npx bloomforge experiment fp-convergence');
+  });
+});
