@@ -176,3 +176,22 @@ export function simpleBufferPosterior(
   const fp = 1 - (1 - 0.5 ** bph) ** D(delta);
   return 1 - q ** w / (-Math.expm1(delta * Math.log1p(-px)) / fp + q ** delta);
 }
+
+/**
+ * Standard (T)BTF false-positive rate for a never-inserted key on a stream of distinct keys:
+ * every timer of R_x must hold a live timestamp. At block counter b a timestamp is live when set
+ * within the last L(b) = ⌈(w − b)/B⌉·B + b insertions; b is uniform over 0..B−1 in steady state.
+ */
+export function standardFalsePositiveRate(s: BtbfShape, D: DistinctFn = (j) => j): number {
+  let sum = 0;
+  for (let b = 0; b < s.blockSize; b++) {
+    const live = lambdaMax(s, b) * s.blockSize + b;
+    sum += (1 - untouched(s, D, live)) ** s.k;
+  }
+  return sum / s.blockSize;
+}
+
+/** Bits of timers per item of the window: m · bpt / w. */
+export function tbfBitsPerItem(timers: number, timerBits: number, window: number): number {
+  return (timers * timerBits) / window;
+}

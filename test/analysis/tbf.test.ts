@@ -118,3 +118,40 @@ describe('decisions and the Simple Buffer', () => {
     expect(simpleBufferPosterior(2 ** -20, 4096, 1024, 30, Db, false)).toBeCloseTo(1 - (1 - 2 ** -20) ** 3072, 12);
   });
 });
+
+describe('standard TBF/BTBF false positives', () => {
+  it('match a simulation of the model on distinct keys', async () => {
+    const { TbfModel } = await import('../../src/model/tbf.js');
+    const { standardFalsePositiveRate } = await import('../../src/analysis/tbf.js');
+    const p = {
+      k: 3,
+      timersPerBank: 512,
+      timerBits: 8,
+      window: 600,
+      blockSize: 8,
+      padding: 20,
+      keyBits: 64,
+      seed: 5,
+      layout: 'partitioned' as const,
+    };
+    const model = new TbfModel(p);
+    let next = 1n;
+    const key = () => (next++ * 0x9e3779b97f4a7c15n) & 0xffffffffffffffffn;
+    for (let i = 0; i < 3000; i++) model.insert(key());
+    let hits = 0;
+    const N = 40_000;
+    for (let i = 0; i < N; i++) {
+      if (i % 10 === 0) model.insert(key());
+      if (model.query(key() + (1n << 63n)).hit) hits++;
+    }
+    const fp = standardFalsePositiveRate({
+      k: 3,
+      timersPerHash: 512,
+      layout: 'partitioned',
+      window: 600,
+      blockSize: 8,
+    });
+    expect(Math.abs(hits / N - fp)).toBeLessThan(4 * Math.sqrt((fp * (1 - fp)) / N) + 0.01);
+    expect(fp).toBeGreaterThan(0.2);
+  });
+});
