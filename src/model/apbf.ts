@@ -121,6 +121,9 @@ export class ApbfModel {
     this.keyWords = Math.ceil(p.keyBits / 32);
     this.keyBytes = Math.ceil(p.keyBits / 8);
     this.hashScratch = Array.from({ length: L.banks }, () => new Array<number>(p.bitsPerBlock).fill(0));
+    this.hashStamp = new Int32Array(L.banks).fill(-1);
+    this.units = new Uint32Array(L.banks * L.hashUnits + 1);
+    if (L.blockIndexBits > 30 || L.offsetBits > 30) throw new RangeError('segment too large: block index over 30 bits');
   }
 
   /** Physical bank of logical segment i. */
@@ -129,6 +132,11 @@ export class ApbfModel {
   }
 
   private words = new Uint32Array(16);
+  /** Key generation: bumps on every new key so per-bank hashes are computed once per key. */
+  private keyStamp = 0;
+  private readonly hashStamp: Int32Array = new Int32Array(0);
+  private readonly units: Uint32Array = new Uint32Array(0);
+
   private loadKey(key: bigint): void {
     if (this.words.length < this.keyWords) this.words = new Uint32Array(this.keyWords);
     let v = key;
@@ -136,27 +144,58 @@ export class ApbfModel {
       this.words[i] = Number(v & 0xffffffffn);
       v >>= 32n;
     }
+    this.keyStamp++;
+  }
+
+  /** Load a key given as little-endian 32-bit words (the allocation-free path: no bigint). */
+  loadWords(words: ArrayLike<number>): void {
+    for (let i = 0; i < this.keyWords; i++) this.words[i] = words[i]! >>> 0;
+    this.keyStamp++;
+  }
+
+  /** query/insert/testAndInsert on a key passed as 32-bit words (what a packet parser hands over). */
+  queryWords(words: ArrayLike<number>): boolean {
+    this.loadWords(words);
+    return this.queryLoaded().hit;
+  }
+
+  insertWords(words: ArrayLike<number>): void {
+    this.loadWords(words);
+    this.insertLoaded();
+  }
+
+  testAndInsertWords(words: ArrayLike<number>): boolean {
+    this.loadWords(words);
+    const r = this.queryLoaded().hit;
+    this.insertLoaded();
+    return r;
+  }
+
+  /** Bits [lo, lo + len) of the hash units of `bank` (len <= 30, no allocation). */
+  private field(base: number, lo: number, len: number): number {
+    if (len === 0) return 0;
+    const u = this.units;
+    const q = lo >>> 5;
+    const r = lo & 31;
+    let v = u[base + q]! >>> r;
+    if (r + len > 32) v |= u[base + q + 1]! << (32 - r);
+    return (v & ((1 << len) - 1)) >>> 0;
   }
 
   /** Column bit indexes of the current key in `bank` (one per part), into hashScratch[bank]. */
   private hashBank(bank: number): number[] {
+    const out = this.hashScratch[bank]!;
+    if (this.hashStamp[bank] === this.keyStamp) return out;
+    this.hashStamp[bank] = this.keyStamp;
     const L = this.layout;
     const t = this.tables[bank]!;
-    // Assemble the hash (<= 64 bits in practice; arbitrary via Number arithmetic on 32-bit units).
-    const units: number[] = [];
-    for (let u = 0; u < L.hashUnits; u++) units.push(h3FromWords(t[u]!, this.words, this.keyBytes));
-    const field = (lo: number, len: number): number => {
-      let v = 0;
-      for (let i = 0; i < len; i++) {
-        const bit = lo + i;
-        v += ((units[bit >>> 5]! >>> (bit & 31)) & 1) * 2 ** i;
-      }
-      return v;
-    };
-    const out = this.hashScratch[bank]!;
-    const block = field(this.p.bitsPerBlock * L.offsetBits, L.blockIndexBits);
+    const base = bank * L.hashUnits;
+    for (let u = 0; u < L.hashUnits; u++) this.units[base + u] = h3FromWords(t[u]!, this.words, this.keyBytes);
+    const b = this.p.bitsPerBlock;
     const partBits = 2 ** L.offsetBits;
-    for (let j = 0; j < this.p.bitsPerBlock; j++) out[j] = block * partBits + field(j * L.offsetBits, L.offsetBits);
+    // The block index may be wider than 30 bits only for absurd segment sizes (checked in the constructor).
+    const block = this.field(base, b * L.offsetBits, L.blockIndexBits);
+    for (let j = 0; j < b; j++) out[j] = block * partBits + this.field(base, j * L.offsetBits, L.offsetBits);
     return out;
   }
 
@@ -174,24 +213,38 @@ export class ApbfModel {
   /** Algorithm 1 (§5.4): k consecutive matches among s_0..s_{k+l-1}, scanning from s_l backwards. */
   queryWithAccesses(key: bigint): QueryResult {
     this.loadKey(key);
+    return { ...this.queryLoaded() };
+  }
+
+  private readonly result: QueryResult = { hit: false, accesses: 0 };
+
+  /** Algorithm 1 on the loaded key (returns a reused object: copy what you keep). */
+  private queryLoaded(): QueryResult {
     const { k, l } = this.p;
     let i = l;
     let p = 0;
     let c = 0;
     let accesses = 0;
+    const res = this.result;
     while (i >= 0) {
       accesses++;
       if (this.segmentMatch(this.pos(i))) {
         c++;
         i++;
-        if (p + c === k) return { hit: true, accesses };
+        if (p + c === k) {
+          res.hit = true;
+          res.accesses = accesses;
+          return res;
+        }
       } else {
         i -= k;
         p = c;
         c = 0;
       }
     }
-    return { hit: false, accesses };
+    res.hit = false;
+    res.accesses = accesses;
+    return res;
   }
 
   query(key: bigint): boolean {
@@ -219,13 +272,18 @@ export class ApbfModel {
   }
 
   insert(key: bigint): void {
+    this.loadKey(key);
+    this.insertLoaded();
+  }
+
+  /** Insert the key already loaded (its hashes may be cached from a query of the same key). */
+  private insertLoaded(): void {
     if (this.count === this.p.generation) {
       this.shift();
       this.count = 0;
     }
     this.count++;
     this.inserted++;
-    this.loadKey(key);
     for (let i = 0; i < this.p.k; i++) {
       const bank = this.pos(i);
       const idx = this.hashBank(bank);
@@ -237,7 +295,7 @@ export class ApbfModel {
   /** The answer as of before its own insert (and before the shift that insert may cause). */
   testAndInsert(key: bigint): boolean {
     const r = this.query(key);
-    this.insert(key);
+    this.insertLoaded();
     return r;
   }
 

@@ -149,3 +149,21 @@ describe('reset', () => {
     expect(answers()).toEqual([false, false, false]);
   });
 });
+
+describe('model word API', () => {
+  it('testAndInsertWords gives the same answers and bit arrays as testAndInsert on bigint keys', () => {
+    const c = preset('apbbf_k2_l5_b512_4');
+    const a = new ApbfModel(c);
+    const b = new ApbfModel(c);
+    const w = uniformWorkload(c.keyBits, 3 * c.window);
+    const rng = new Rng(8);
+    const words = new Uint32Array(2);
+    for (let i = 0; i < 20_000; i++) {
+      const key = w.nextKey(rng);
+      words[0] = Number(key & 0xffffffffn);
+      words[1] = Number(key >> 32n);
+      expect(b.testAndInsertWords(words)).toBe(a.testAndInsert(key));
+    }
+    expect(b.columns).toEqual(a.columns);
+  });
+});
