@@ -78,10 +78,15 @@ export class CompiledSim implements Engine {
     this.reset();
   }
 
-  /** Power-up state: registers at their reset values, memories zero, inputs zero. */
+  /** Power-up state: registers at their reset values, memories zero (or their init), inputs zero. */
   reset(): void {
     this.V.fill(0);
-    for (const m of this.M) m.fill(0);
+    this.layout.memories.forEach((m, k) => {
+      const M = this.M[k]!;
+      M.fill(0);
+      const n = words(m.width);
+      m.init?.forEach((v, i) => M.set(toWords(v, m.width), i * n));
+    });
     this.stim.fill(0);
     for (const c of this.design.cells) {
       if (c.kind === 'reg')

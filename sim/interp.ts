@@ -24,7 +24,11 @@ export class Interpreter implements Engine {
     this.values.fill(0n);
     for (const c of this.design.cells) {
       if (c.kind === 'reg') this.values[c.out] = c.resetValue;
-      if (c.kind === 'memory') this.mems.set(c, new Array<bigint>(c.depth).fill(0n));
+      if (c.kind === 'memory') {
+        const words = new Array<bigint>(c.depth).fill(0n);
+        c.init?.forEach((v, i) => (words[i] = v));
+        this.mems.set(c, words);
+      }
     }
     this.settled = false;
   }

@@ -7,6 +7,8 @@ import { candidateAccesses, plan, planConfig, type PlanConstraints } from '../an
 import { writeAll } from '../util/files.js';
 import { UsageError } from './errors.js';
 import { loadConfig } from './filters.js';
+import { isTbf } from '../filters/index.js';
+import { analyzeTbf } from '../analysis/tbfSummary.js';
 
 export function registerAnalysisCommands(p: Command): void {
   p.command('analyze')
@@ -14,7 +16,28 @@ export function registerAnalysisCommands(p: Command): void {
     .argument('<config>', 'preset name or config JSON file')
     .option('--json', 'print JSON')
     .action((spec: string, o: { json?: boolean }) => {
-      const a = analyzeApbf(loadConfig(spec));
+      const c = loadConfig(spec);
+      if (isTbf(c)) {
+        const t = analyzeTbf(c);
+        if (o.json) {
+          console.log(JSON.stringify(t, null, 2));
+          return;
+        }
+        console.log(
+          `${spec}: ${t.filter} k=${t.k} timers=${t.timersPerBank}x${t.timerBits}b B=${t.blockSize} P=${t.padding} TΩ=${t.tOmega}`,
+        );
+        console.log(`  window w = ${t.window} (exact: no slack)`);
+        console.log(`  standard fp ${t.fp.toExponential(4)} (${t.fpBasis})`);
+        console.log(`  query accesses (false, stopping at the first expired timer) ${t.accessesFalse.toFixed(2)}`);
+        console.log(
+          `  bits per element ${t.bitsPerElement.toFixed(2)} (${t.bitsPerElementHardware.toFixed(2)} in the hardware: two timer copies and mark bits)`,
+        );
+        console.log(
+          `  expiry scan: ${t.scanTimersPerInsert} timers per insert, a sweep every ${t.scanSweepInserts} inserts`,
+        );
+        return;
+      }
+      const a = analyzeApbf(c);
       if (o.json) {
         console.log(JSON.stringify(a, null, 2));
         return;

@@ -1,9 +1,12 @@
 /** CLI commands for the hardware numbers: synth (resources, fmax) and bench (throughput). */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { buildApbf } from '../filters/apbf.js';
 import type { ApbfDerived } from '../filters/config.js';
+import { buildFilter, isTbf, type FilterDerived } from '../filters/index.js';
+import type { TbfDerived } from '../filters/tbfConfig.js';
 import { ApbfModel } from '../model/apbf.js';
+import { TbfModel } from '../model/tbf.js';
+import { driveTbf } from '../../sim/verify/tbf.js';
 import { DoesNotFitError, synthesize, TARGETS, type SynthResult, type Target } from '../synth/index.js';
 import { driveApbf, uniformWorkload } from '../../sim/verify/apbf.js';
 import { simBench } from '../../sim/bench/simBench.js';
@@ -41,18 +44,63 @@ export function printSynth(r: SynthResult): void {
   console.log(`  ${r.note}`);
 }
 
-/** Sustained ops/cycle: one request every cycle, out_ready always high, across >= 10 shifts. */
-export function sustainedOpsPerCycle(c: ApbfDerived): {
+export interface Sustained {
   ops: number;
   cycles: number;
   opsPerCycle: number;
-  shifts: number;
+  /** APBF/APBBF: generation shifts during the run; null for TBF/BTBF. */
+  shifts: number | null;
+  /** TBF/BTBF: full cycles of T+ during the run; null for APBF/APBBF. */
+  wraps: number | null;
   stalls: number;
-} {
+}
+
+/**
+ * Sustained ops/cycle: one request every cycle, out_ready always high, across >= 10 generation
+ * shifts (APBF/APBBF) or >= 3 wraps of T+ (TBF/BTBF).
+ */
+export function sustainedOpsPerCycle(c: FilterDerived): Sustained {
+  if (isTbf(c)) {
+    const perWrap = c.blockSize * (c.tOmega + 1);
+    // Half the ops insert: 3.5 wraps of inserts.
+    const ops = Math.max(20_000, Math.ceil(7 * perWrap));
+    const r = driveTbf(c, { ops, seed: 1, mix: { query: 1, insert: 2, testAndInsert: 1 } });
+    const cycles = r.lastAccept - r.firstAccept + 1;
+    return { ops: r.ops, cycles, opsPerCycle: r.ops / cycles, shifts: null, wraps: r.wraps, stalls: r.stallCycles };
+  }
   const ops = Math.max(20_000, 11 * c.generation);
   const r = driveApbf(c, { ops, seed: 1, mix: { query: 1, insert: 2, testAndInsert: 1 } });
   const cycles = r.lastAccept - r.firstAccept + 1;
-  return { ops: r.ops, cycles, opsPerCycle: r.ops / cycles, shifts: r.model.shifts, stalls: r.stallCycles };
+  return {
+    ops: r.ops,
+    cycles,
+    opsPerCycle: r.ops / cycles,
+    shifts: r.model.shifts,
+    wraps: null,
+    stalls: r.stallCycles,
+  };
+}
+
+/** Software TBF/BTBF model speed per op (ops/s) on one key stream (bigint keys). */
+export function softwareTbfOpsPerSec(c: TbfDerived, n = 200_000): Record<'insert' | 'query' | 'testAndInsert', number> {
+  const w = uniformWorkload(c.keyBits, 4 * c.window);
+  const rng = new Rng(5);
+  const keys = Array.from({ length: n }, () => w.nextKey(rng));
+  const time = (f: (m: TbfModel, k: bigint) => unknown): number => {
+    const m = new TbfModel(c);
+    const run = (count: number): void => {
+      for (let i = 0; i < count; i++) f(m, keys[i]!);
+    };
+    run(Math.min(n, 20_000));
+    const t0 = process.hrtime.bigint();
+    run(n);
+    return n / (Number(process.hrtime.bigint() - t0) / 1e9);
+  };
+  return {
+    insert: time((m, k) => m.insert(k)),
+    query: time((m, k) => m.query(k)),
+    testAndInsert: time((m, k) => m.testAndInsert(k)),
+  };
 }
 
 /**
@@ -99,7 +147,7 @@ export function registerHwCommands(p: Command): void {
       const c = loadConfig(spec);
       const target = o.target ?? (c.target as Target);
       try {
-        const r = await synthesize(buildApbf(c), { target, seeds: o.seeds });
+        const r = await synthesize(buildFilter(c), { target, seeds: o.seeds });
         if (o.json) console.log(JSON.stringify(r, null, 2));
         else printSynth(r);
       } catch (e) {
@@ -125,7 +173,8 @@ export interface BenchResult {
   config: string;
   target: string;
   opsPerCycle: number;
-  shifts: number;
+  shifts: number | null;
+  wraps: number | null;
   stallCycles: number;
   fmaxMHz: number | null;
   hwMopsPerSec: number | null;
@@ -138,17 +187,18 @@ export interface BenchResult {
 
 export async function benchConfig(spec: string, seeds: number, cycles: number): Promise<BenchResult> {
   const c = loadConfig(spec);
-  const d = buildApbf(c);
+  const d = buildFilter(c);
   const sus = sustainedOpsPerCycle(c);
   const synth = await synthesize(d, { target: c.target as Target, seeds });
   const sim = await simBench(d, cycles);
-  const sw = softwareOpsPerSec(c);
+  const sw = isTbf(c) ? softwareTbfOpsPerSec(c) : softwareOpsPerSec(c);
   const hw = synth.fmaxMHz === null ? null : synth.fmaxMHz * sus.opsPerCycle;
   return {
     config: c.name,
     target: c.target,
     opsPerCycle: sus.opsPerCycle,
     shifts: sus.shifts,
+    wraps: sus.wraps,
     stallCycles: sus.stalls,
     fmaxMHz: synth.fmaxMHz,
     hwMopsPerSec: hw,

@@ -18,11 +18,11 @@ import { randomStimulus } from '../../sim/stimulus.js';
 import { traceToVcd } from '../../sim/vcd.js';
 import { EXIT, UsageError } from './errors.js';
 import { filterManifest, loadConfig, registerFilterCommands } from './filters.js';
+import { buildFilter } from '../filters/index.js';
 import { registerHwCommands } from './hw.js';
 import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
 import { registerExperimentCommands } from './experiments.js';
 import { ConfigError } from '../filters/config.js';
-import { buildApbf } from '../filters/apbf.js';
 import { presetNames } from '../presets/index.js';
 
 function intArg(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -171,7 +171,7 @@ export function program(): Command {
       const presets: Record<string, string> = {};
       for (const name of presetNames()) {
         const c = loadConfig(name);
-        const d = buildApbf(c);
+        const d = buildFilter(c);
         presets[`${c.name}.v`] = emitVerilog(d);
         presets[`${c.name}.manifest.json`] = JSON.stringify(filterManifest(c, d), null, 2) + '\n';
       }

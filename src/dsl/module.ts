@@ -154,6 +154,8 @@ export interface MemoryOptions {
   mask?: boolean;
   /** See MemoryCell in src/ir/types.ts. Default 'old'. */
   readDuringWrite?: 'old' | 'undefined';
+  /** Contents at power-up (word i = init[i], the rest zero). Default all zero. */
+  init?: readonly bigint[] | null;
 }
 
 /** A block RAM with one read port and one write port, each used exactly once. */
@@ -232,6 +234,7 @@ export class Memory {
       wrData: this.wr.data.net,
       wrMask: this.wr.mask ? this.wr.mask.net : null,
       readDuringWrite: this.opts.readDuringWrite,
+      init: this.opts.init,
       loc: this.loc,
     };
   }
@@ -428,7 +431,14 @@ export class ModuleBuilder {
       depth,
       mask: opts.mask ?? false,
       readDuringWrite: opts.readDuringWrite ?? 'old',
+      init: opts.init ?? null,
     });
+    if (opts.init) {
+      if (opts.init.length > depth)
+        throw this.error(`memory '${name}': ${opts.init.length} initial words for depth ${depth}`, loc);
+      const bad = opts.init.findIndex((v) => v < 0n || v >> BigInt(width) !== 0n);
+      if (bad >= 0) throw this.error(`memory '${name}': initial word ${bad} does not fit ${width} bits`, loc);
+    }
     this.memories.push(mem);
     return mem;
   }

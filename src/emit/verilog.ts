@@ -254,6 +254,13 @@ function emitMemory(ctx: Ctx, m: MemoryCell): void {
   w.line(`integer ${mem}_i;`);
   w.line(`initial for (${mem}_i = 0; ${mem}_i < ${m.depth}; ${mem}_i = ${mem}_i + 1) ${mem}[${mem}_i] = ${zero};`);
   w.raw('`endif');
+  if (m.init) {
+    // Initial contents (a ROM or a preloaded table): for simulators and synthesis alike (INIT).
+    const init = m.init;
+    w.line('initial begin');
+    w.indent(() => init.forEach((v, i) => v !== 0n && w.line(`${mem}[${i}] = ${literal(m.width, v)};`)));
+    w.line('end');
+  }
   const writeStmts = (): void => {
     if (m.wrMask === null) {
       w.line(`if (${name(m.wrEn)}) ${mem}[${name(m.wrAddr)}] <= ${name(m.wrData)};`);

@@ -75,7 +75,8 @@ export interface ApbfDerived extends ApbfParams {
   planned?: { window: number; fp: number; maxNpws?: number; maxSlack?: number };
 }
 
-function zodMessage(e: z.ZodError): string {
+/** The first problem of a failed schema check, as one line naming the field. */
+export function zodMessage(e: z.ZodError): string {
   const issue = e.issues[0]!;
   const field = issue.path.length ? issue.path.join('.') : '(config)';
   if (issue.code === 'unrecognized_keys') return `unknown field '${issue.keys.join("', '")}'`;

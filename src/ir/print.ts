@@ -31,7 +31,7 @@ function cellToString(d: Design, c: Cell): string {
     case 'memory':
       return (
         `(memory ${c.name} ${c.depth}x${c.width} rdw=${c.readDuringWrite} rdata=${n(c.rdData)} raddr=${n(c.rdAddr)} ` +
-        `ren=${n(c.rdEn)} waddr=${n(c.wrAddr)} wen=${n(c.wrEn)} wdata=${n(c.wrData)} wmask=${opt(c.wrMask)})`
+        `ren=${n(c.rdEn)} waddr=${n(c.wrAddr)} wen=${n(c.wrEn)} wdata=${n(c.wrData)} wmask=${opt(c.wrMask)}${c.init ? ` init=${c.init.map((v) => v.toString(16)).join(',')}` : ''})`
       );
     case 'h3':
       return `(h3 ${n(c.out)} ${n(c.key)} seed=${c.seed} salt=${c.salt} rows=${c.rows.map((r) => r.toString(16)).join(',')})`;

@@ -145,6 +145,11 @@ export interface MemoryCell extends CellBase {
   readonly wrData: NetId;
   readonly wrMask: NetId | null;
   readonly readDuringWrite: 'old' | 'undefined';
+  /**
+   * Contents at power-up (word i = init[i], the rest zero), or null for all zero. A memory whose
+   * write enable is the constant 0 is a ROM; Yosys maps it to block RAM with INIT values.
+   */
+  readonly init: readonly bigint[] | null;
 }
 /**
  * H3 hash: output bit j = XOR of the key bits selected by `rows[j]` (a keyWidth-bit mask).

@@ -28,6 +28,13 @@ export interface TbfParams {
   keyBits: number;
   seed: number;
   layout: 'partitioned' | 'shared';
+  /**
+   * With the partitioned layout: timers per block RAM word. When given, the scan follows the
+   * hardware's schedule — after each insertion one word (this many timers) of every bank, at a
+   * word pointer cycling 0..timersPerBank/timersPerWord−1 — instead of ⌈m/(B(P+1))⌉ consecutive
+   * timers of the whole array.
+   */
+  timersPerWord?: number;
 }
 
 export interface TbfDerivedNumbers {
@@ -164,6 +171,19 @@ export class TbfModel {
 
   private scan(): void {
     const { m, markAge, scanPerInsert, tEps } = this.n;
+    const t = this.p.timersPerWord;
+    if (t !== undefined && this.p.layout === 'partitioned') {
+      const words = this.p.timersPerBank / t;
+      for (let j = 0; j < this.p.k; j++) {
+        const base = j * this.p.timersPerBank + this.scanPtr * t;
+        for (let i = 0; i < t; i++) {
+          const v = this.timers[base + i]!;
+          if (v !== tEps && this.age(v) >= markAge) this.timers[base + i] = tEps;
+        }
+      }
+      this.scanPtr = this.scanPtr + 1 === words ? 0 : this.scanPtr + 1;
+      return;
+    }
     for (let s = 0; s < scanPerInsert; s++) {
       const t = this.timers[this.scanPtr]!;
       if (t !== tEps && this.age(t) >= markAge) this.timers[this.scanPtr] = tEps;

@@ -22,3 +22,8 @@ export function loadPreset(name: string): unknown {
   if (!p) throw new Error(`no preset '${name}'`);
   return JSON.parse(fs.readFileSync(p, 'utf8'));
 }
+
+/** Preset names whose `filter` is one of `filters`. */
+export function presetNamesOf(...filters: string[]): string[] {
+  return presetNames().filter((n) => filters.includes(String((loadPreset(n) as { filter?: unknown }).filter)));
+}

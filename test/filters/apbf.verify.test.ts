@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deriveApbf } from '../../src/filters/config.js';
-import { loadPreset, presetNames } from '../../src/presets/index.js';
+import { loadPreset, presetNamesOf } from '../../src/presets/index.js';
 import { verifyApbf } from '../../sim/verify/apbf.js';
 
 const MIX = { query: 4, insert: 4, testAndInsert: 2, tick: 0.004, clear: 0.0002 };
 
 describe('verify every preset (model ≡ simulator ≡ Verilator, memories ≡ model)', () => {
-  for (const name of presetNames()) {
+  for (const name of presetNamesOf('apbf', 'apbbf')) {
     for (const backpressure of [0, 0.3]) {
       it(`${name}, 10^5 ops, back-pressure ${backpressure}`, async () => {
         const c = deriveApbf(loadPreset(name));

@@ -77,6 +77,17 @@ describe('TBF/BTBF model', () => {
     }
   }
 
+  it('the hardware schedule (one word of every bank per insert) keeps every timer exact over >= 3 wraps', () => {
+    // timersPerBank 256 in words of 4: 64 words <= B·(P+1) = 4·16.
+    const p: TbfParams = { ...base, blockSize: 4, padding: 15, timersPerWord: 4 };
+    const r = shadowRun(p);
+    expect(r.violation).toBeNull();
+    expect(r.increments).toBeGreaterThan(3 * (tbfNumbers(p).tOmega + 1));
+    // One word short of the bound, the same run goes wrong.
+    const broken = shadowRun({ ...p, padding: 14 });
+    expect(broken.violation).toMatch(/true age|false negative/);
+  });
+
   it('without the expiry scan, stale timers wrap and are read as live (the check is not vacuous)', () => {
     const r = shadowRun({ ...base, window: 200, blockSize: 1, padding: 30 }, true);
     expect(r.violation).toMatch(/true age|false negative/);

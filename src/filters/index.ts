@@ -1,0 +1,107 @@
+/**
+ * One entry point for every filter family: derive a config by its `filter` field, build its
+ * pipeline, and write its manifest.
+ */
+import { manifestOf } from '../emit/manifest.js';
+import type { Design } from '../ir/types.js';
+import { buildApbf, LATENCY, OP, RESPONSE_QUEUE } from './apbf.js';
+import { ConfigError, deriveApbf, type ApbfDerived } from './config.js';
+import { buildTbf, lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfLatency } from './tbf.js';
+import { deriveTbf, type TbfDerived } from './tbfConfig.js';
+import { decisionLayout } from '../model/tbfDecision.js';
+
+export type FilterDerived = ApbfDerived | TbfDerived;
+
+export function isTbf(c: FilterDerived): c is TbfDerived {
+  return c.filter === 'tbf' || c.filter === 'btbf';
+}
+
+export function deriveFilter(raw: unknown, source = 'config'): FilterDerived {
+  const filter = typeof raw === 'object' && raw !== null ? (raw as { filter?: unknown }).filter : undefined;
+  if (filter === 'tbf' || filter === 'btbf') return deriveTbf(raw, source);
+  if (filter === 'apbf' || filter === 'apbbf' || filter === undefined) return deriveApbf(raw, source);
+  throw new ConfigError(`${source}: field 'filter': must be one of apbf, apbbf, tbf, btbf`);
+}
+
+export function buildFilter(c: FilterDerived): Design {
+  return isTbf(c) ? buildTbf(c) : buildApbf(c);
+}
+
+export function filterLatency(c: FilterDerived): number {
+  return isTbf(c) ? tbfLatency(c) : LATENCY;
+}
+
+function parametersOf(c: FilterDerived): Record<string, unknown> {
+  if (isTbf(c)) {
+    return {
+      filter: c.filter,
+      k: c.k,
+      timersPerBank: c.timersPerBank,
+      timerBits: c.timerBits,
+      window: c.window,
+      blockSize: c.blockSize,
+      padding: c.padding,
+      timersPerWord: c.timersPerWord,
+      wordsPerBank: c.wordsPerBank,
+      tOmega: c.tOmega,
+      tEpsilon: c.tEps,
+      markAge: c.markAge,
+      scanBound: `wordsPerBank ${c.wordsPerBank} <= B·(P+1) = ${c.blockSize * (c.padding + 1)}`,
+      keyBits: c.keyBits,
+      tagBits: c.tagBits,
+      seed: c.seed,
+      target: c.target,
+      lambdaBits: lambdaBits(c),
+      ...(c.decision
+        ? {
+            decision: {
+              ...c.decision,
+              table: decisionLayout(c),
+              ratio: 'in_ratio = floor($FP/($FP+$FN) · 2^posteriorBits); Pos iff posterior word >= in_ratio',
+            },
+          }
+        : {}),
+    };
+  }
+  return {
+    filter: c.filter,
+    k: c.k,
+    l: c.l,
+    g: c.generation,
+    m: c.segmentBits,
+    B: c.blockBits,
+    b: c.bitsPerBlock,
+    w: c.window,
+    s: c.slack,
+    keyBits: c.keyBits,
+    tagBits: c.tagBits,
+    seed: c.seed,
+    spares: c.spares,
+    wordBits: c.wordBits,
+    columnDepth: c.columnDepth,
+    target: c.target,
+    ...(c.planned ? { planned: c.planned } : {}),
+  };
+}
+
+export function filterManifest(c: FilterDerived, d: Design): Record<string, unknown> {
+  const base = manifestOf(d);
+  const memBits = base.memories.reduce((s, m) => s + m.bits, 0);
+  return {
+    ...base,
+    latency: {
+      cycles: filterLatency(c),
+      note: 'from the accepting cycle of a request to out_valid, with out_ready high',
+    },
+    initiationInterval: 1,
+    responseQueue: isTbf(c) ? TBF_RESPONSE_QUEUE : RESPONSE_QUEUE,
+    opcodes: isTbf(c) ? TBF_OP : OP,
+    parameters: parametersOf(c),
+    blockRam: {
+      bits: memBits,
+      memories: base.memories.length,
+      ice40Blocks: base.memories.reduce((s, m) => s + Math.ceil(m.width / 16) * Math.ceil(m.depth / 256), 0),
+      note: 'ice40Blocks counts SB_RAM40_4K in 256 x 16 mode; Yosys reports the real count (npx bloomforge synth)',
+    },
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * TBF/BTBF configs (Dautrich & Ravishankar §3): schema and derivation of what the model and the
+ * RTL need. Field names follow the issue so configs are portable:
+ *   {"filter":"tbf"|"btbf","k":4,"timersPerBank":4096,"timerBits":8,"window":2000,
+ *    "blockSize":16,"padding":4,"keyBits":64,"seed":1}
+ *
+ * Timestamps: T+ cycles through 0..TΩ with TΩ = ⌈w/B⌉ + 1 + P; Tε = 2^timerBits − 1 is the
+ * expired value and must stay outside 0..TΩ.
+ *
+ * Expiry scan schedule (the hardware's, and the model's for the partitioned layout): after every
+ * insertion the scanner checks one word of `timersPerWord` timers in every bank, at a word pointer
+ * that walks 0..wordsPerBank−1 cyclically. A timer becomes markable at age ⌈w/B⌉ + 1 and aliases
+ * to a young age when its age would reach TΩ + 1; the ages ⌈w/B⌉ + 1 .. TΩ last B·(P + 1)
+ * insertions (each T+ value lasts B insertions), so every timer is marked in time iff
+ *     wordsPerBank ≤ B·(P + 1)                                                  (scan bound)
+ * `padding` defaults to the least P meeting it; `timersPerWord` defaults to the packing with the
+ * fewest iCE40 block RAMs among those meeting it with some P that fits the timer width.
+ */
+import { z } from 'zod';
+import { ConfigError, zodMessage } from './config.js';
+
+const positiveInt = (max: number) => z.number().int().min(1).max(max);
+const pow2 = (max: number) =>
+  positiveInt(max).refine((v) => Number.isInteger(Math.log2(v)), { message: 'must be a power of two' });
+
+const DistinctSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('uniform'), universe: positiveInt(2 ** 40) }).strict(),
+  z.object({ kind: z.literal('powerlaw'), universe: positiveInt(2 ** 32) }).strict(),
+  z
+    .object({
+      kind: z.literal('sampled'),
+      points: z.array(z.tuple([z.number().positive(), z.number().positive()])).min(2),
+    })
+    .strict(),
+]);
+
+export const DecisionSchema = z
+  .object({
+    /** D(j), the expected number of distinct items among j insertions (§2.5). */
+    distinct: DistinctSchema,
+    /** Prior classes selected per request by in_class: the item probability p_x of each. */
+    classes: z
+      .array(z.object({ px: z.number().gt(0).lt(1), name: z.string().optional() }).strict())
+      .min(1)
+      .max(8)
+      .optional(),
+    /** Posterior table precision: P(I_x < w | R_x) stored as round(p · 2^posteriorBits). */
+    posteriorBits: z.number().int().min(4).max(24).optional(),
+  })
+  .strict();
+
+export const TbfConfigSchema = z
+  .object({
+    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a legal Verilog identifier'),
+    filter: z.enum(['tbf', 'btbf']),
+    k: positiveInt(16),
+    timersPerBank: pow2(1 << 22),
+    timerBits: z.number().int().min(2).max(30),
+    window: positiveInt(1 << 24),
+    blockSize: pow2(1 << 16).optional(),
+    padding: z
+      .number()
+      .int()
+      .min(0)
+      .max(1 << 24)
+      .optional(),
+    timersPerWord: pow2(64).optional(),
+    keyBits: z.number().int().min(8).max(512),
+    seed: z.number().int().min(0).max(0xffffffff),
+    tagBits: z.number().int().min(1).max(32).optional(),
+    decision: DecisionSchema.optional(),
+    target: z.enum(['ice40-hx8k', 'ice40-up5k', 'ecp5', 'xilinx']).optional(),
+    description: z.string().optional(),
+  })
+  .strict();
+
+export type TbfConfig = z.infer<typeof TbfConfigSchema>;
+export type DistinctSpec = z.infer<typeof DistinctSchema>;
+
+export interface TbfDecisionDerived {
+  distinct: DistinctSpec;
+  classes: { px: number; name: string }[];
+  posteriorBits: number;
+}
+
+export interface TbfDerived {
+  name: string;
+  filter: 'tbf' | 'btbf';
+  k: number;
+  timersPerBank: number;
+  timerBits: number;
+  window: number;
+  blockSize: number;
+  padding: number;
+  timersPerWord: number;
+  keyBits: number;
+  seed: number;
+  tagBits: number;
+  target: string;
+  layout: 'partitioned';
+  /** Derived. */
+  wordsPerBank: number;
+  /** ⌈w/B⌉ + 1: the scanner marks timers of this age and older. */
+  markAge: number;
+  tOmega: number;
+  tEps: number;
+  decision: TbfDecisionDerived | null;
+}
+
+/** Estimated iCE40 SB_RAM40_4K count of one timer bank (two timer copies + the mark bits). */
+export function tbfBankBlockRams(timersPerBank: number, timerBits: number, t: number): number {
+  const depth = timersPerBank / t;
+  const blocks = (width: number): number => Math.ceil(width / 16) * Math.ceil(depth / 256);
+  return 2 * blocks(t * (timerBits + 1)) + blocks(t);
+}
+
+export function deriveTbf(raw: unknown, source = 'config'): TbfDerived {
+  const parsed = TbfConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(`${source}: ${zodMessage(parsed.error)}`);
+  const c = parsed.data;
+  const fail = (field: string, msg: string): never => {
+    throw new ConfigError(`${source}: field '${field}': ${msg}`);
+  };
+  if (c.filter === 'tbf' && c.blockSize !== undefined && c.blockSize !== 1)
+    fail('blockSize', 'only for filter btbf (the TBF advances T+ on every insertion)');
+  if (c.filter === 'btbf' && c.blockSize === undefined) fail('blockSize', 'required for filter btbf');
+  const B = c.blockSize ?? 1;
+  if (B > c.window) fail('blockSize', `must not exceed the window (${c.window})`);
+  if (c.timersPerBank < 2) fail('timersPerBank', 'must be at least 2');
+  const markAge = Math.ceil(c.window / B) + 1;
+  const tEps = 2 ** c.timerBits - 1;
+  const maxPadding = tEps - 1 - markAge;
+  if (maxPadding < 0) {
+    fail(
+      'timerBits',
+      `${c.timerBits} bits cannot hold TΩ ≥ ⌈w/B⌉ + 1 = ${markAge} beside Tε = ${tEps}; use timerBits ≥ ${Math.ceil(Math.log2(markAge + 2))}`,
+    );
+  }
+  if (c.padding !== undefined && c.padding > maxPadding) {
+    fail(
+      'padding',
+      `TΩ = ⌈w/B⌉ + 1 + P = ${markAge + c.padding} does not fit ${c.timerBits} timer bits beside Tε = ${tEps}; use padding ≤ ${maxPadding}`,
+    );
+  }
+  const scanOk = (t: number, P: number): boolean => c.timersPerBank / t <= B * (P + 1);
+  const maxT = Math.min(64, c.timersPerBank / 2);
+  let t: number;
+  if (c.timersPerWord !== undefined) {
+    t = c.timersPerWord;
+    if (t > maxT) fail('timersPerWord', `must be at most ${maxT} (block RAM depth ≥ 2, words ≤ 64 timers)`);
+  } else {
+    let best: number | null = null;
+    for (let cand = 1; cand <= maxT; cand *= 2) {
+      if (!scanOk(cand, c.padding ?? maxPadding)) continue;
+      if (
+        best === null ||
+        tbfBankBlockRams(c.timersPerBank, c.timerBits, cand) < tbfBankBlockRams(c.timersPerBank, c.timerBits, best)
+      )
+        best = cand;
+    }
+    if (best === null) {
+      const need = Math.ceil(c.timersPerBank / (B * ((c.padding ?? maxPadding) + 1)));
+      return fail(
+        c.padding !== undefined ? 'padding' : 'timerBits',
+        `the expiry scan cannot keep up: it checks one word per bank per insertion and must sweep ` +
+          `${c.timersPerBank} timers within B·(P+1) insertions, which needs ${need} timers per word (at most ${maxT}); ` +
+          `raise ${c.padding !== undefined ? 'padding' : 'timerBits'} or lower timersPerBank`,
+      );
+    }
+    t = best;
+  }
+  const wordsPerBank = c.timersPerBank / t;
+  const minPadding = Math.max(0, Math.ceil(wordsPerBank / B) - 1);
+  const P = c.padding ?? minPadding;
+  if (!scanOk(t, P)) {
+    fail(
+      c.padding !== undefined ? 'padding' : 'timersPerWord',
+      `the expiry scan cannot keep up: ${wordsPerBank} words per bank (one scanned per insertion) exceed ` +
+        `B·(P+1) = ${B * (P + 1)} insertions before a timer would alias; use padding ≥ ${minPadding}` +
+        (minPadding > maxPadding ? ` (needs more timerBits)` : '') +
+        ` or more timersPerWord`,
+    );
+  }
+  if (P > maxPadding) {
+    fail(
+      'timerBits',
+      `the scan needs padding ≥ ${minPadding}, so TΩ = ${markAge + P} which does not fit ${c.timerBits} timer bits; ` +
+        `use more timerBits or more timersPerWord`,
+    );
+  }
+  let decision: TbfDecisionDerived | null = null;
+  if (c.decision) {
+    const d = c.decision;
+    let classes: { px: number; name: string }[];
+    if (d.classes) classes = d.classes.map((x, i) => ({ px: x.px, name: x.name ?? `class${i}` }));
+    else if (d.distinct.kind === 'sampled')
+      return fail('decision.classes', 'required with a sampled D(j) (the prior p_x of each class)');
+    else classes = [{ px: 1 / d.distinct.universe, name: 'uniform' }];
+    decision = { distinct: d.distinct, classes, posteriorBits: d.posteriorBits ?? 15 };
+    const entries = classes.length * 2 ** Math.ceil(Math.log2(c.k + 1)) * 2 ** Math.ceil(Math.log2(c.window));
+    if (entries > 1 << 16) {
+      fail(
+        'decision',
+        `the posterior table would have ${entries} entries (classes × 2^⌈log2(k+1)⌉ × 2^⌈log2 w⌉); at most 65536`,
+      );
+    }
+  }
+  return {
+    name: c.name,
+    filter: c.filter,
+    k: c.k,
+    timersPerBank: c.timersPerBank,
+    timerBits: c.timerBits,
+    window: c.window,
+    blockSize: B,
+    padding: P,
+    timersPerWord: t,
+    keyBits: c.keyBits,
+    seed: c.seed,
+    tagBits: c.tagBits ?? 8,
+    target: c.target ?? 'ice40-hx8k',
+    layout: 'partitioned',
+    wordsPerBank,
+    markAge,
+    tOmega: markAge + P,
+    tEps,
+    decision,
+  };
+}
