@@ -10,7 +10,7 @@ const opt = (name: string, dflt: number): number => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
-const presets = ['apbf_k4_l3', 'apbbf_k2_l5_b512_4'];
+const presets = ['apbf_k4_l3', 'apbbf_k2_l5_b512_4', 'btbf_k4_w512_b16'];
 const rows: BenchResult[] = [];
 for (const p of presets) rows.push(await benchConfig(p, opt('--seeds', 3), opt('--cycles', 1_000_000)));
 console.log(

@@ -8,8 +8,7 @@
  */
 import os from 'node:os';
 import { h3Banks } from '../../src/examples/index.js';
-import { buildApbf } from '../../src/filters/apbf.js';
-import { deriveApbf } from '../../src/filters/config.js';
+import { buildFilter, deriveFilter } from '../../src/filters/index.js';
 import { loadPreset } from '../../src/presets/index.js';
 import type { Design } from '../../src/ir/types.js';
 import { CompiledSim } from '../compiled.js';
@@ -85,7 +84,10 @@ async function main(): Promise<void> {
     console.error('bench:sim: --cycles must be an integer >= 1000');
     process.exit(2);
   }
-  const designs = [h3Banks(), ...['apbf_k4_l3', 'apbbf_k2_l5_b512_4'].map((n) => buildApbf(deriveApbf(loadPreset(n))))];
+  const designs = [
+    h3Banks(),
+    ...['apbf_k4_l3', 'apbbf_k2_l5_b512_4', 'btbf_k4_w512_b16'].map((n) => buildFilter(deriveFilter(loadPreset(n)))),
+  ];
   const results: SimBenchResult[] = [];
   for (const d of designs) results.push(await simBench(d, cycles));
   if (args.includes('--json')) {

@@ -9,6 +9,7 @@ import { UsageError } from './errors.js';
 import { loadConfig } from './filters.js';
 import { isTbf } from '../filters/index.js';
 import { analyzeTbf } from '../analysis/tbfSummary.js';
+import { planTbf, tbfPlanConfig, type TbfPlanConstraints } from '../analysis/tbfPlanner.js';
 
 export function registerAnalysisCommands(p: Command): void {
   p.command('analyze')
@@ -71,9 +72,9 @@ export function registerAnalysisCommands(p: Command): void {
 export function registerPlanCommand(p: Command): void {
   p.command('plan')
     .description(
-      'choose APBF/APBBF parameters meeting a window and fp with the least memory (or block RAMs on --target)',
+      'choose APBF/APBBF/TBF/BTBF parameters meeting a window and fp with the least memory (or block RAMs on --target)',
     )
-    .requiredOption('--filter <f>', 'apbf | apbbf')
+    .requiredOption('--filter <f>', 'apbf | apbbf | tbf | btbf')
     .requiredOption('--window <w>', 'sliding window (keys)', (v) => Number(v))
     .requiredOption('--fp <p>', 'false-positive rate at the worst moment', (v) => Number(v))
     .option('--max-npws <x>', 'peak normalised probability-weighted slack', (v) => Number(v))
@@ -94,16 +95,19 @@ export function registerPlanCommand(p: Command): void {
         json?: boolean;
         out?: string;
       }) => {
-        if (o.filter !== 'apbf' && o.filter !== 'apbbf') {
-          throw new UsageError(
-            `plan: --filter ${o.filter}: only apbf and apbbf can be planned here (TBF/BTBF RTL configs are not implemented yet)`,
-          );
-        }
+        if (!['apbf', 'apbbf', 'tbf', 'btbf'].includes(o.filter))
+          throw new UsageError(`plan: --filter ${o.filter}: must be one of apbf, apbbf, tbf, btbf`);
         const targets = ['ice40-hx8k', 'ice40-up5k', 'ecp5', 'xilinx'];
         if (o.target !== undefined && !targets.includes(o.target))
           throw new UsageError(`plan: --target must be one of ${targets.join(', ')}`);
+        if (o.filter === 'tbf' || o.filter === 'btbf') {
+          if (o.maxNpws !== undefined || o.maxSlack !== undefined)
+            throw new UsageError('plan: --max-npws and --max-slack are APBF constraints (a TBF window has no slack)');
+          planTbfCommand({ ...o, filter: o.filter });
+          return;
+        }
         const pl = plan({
-          filter: o.filter,
+          filter: o.filter as 'apbf' | 'apbbf',
           window: o.window,
           fp: o.fp,
           maxNpws: o.maxNpws,
@@ -161,4 +165,71 @@ export function registerPlanCommand(p: Command): void {
         }
       },
     );
+}
+
+function planTbfCommand(o: {
+  filter: 'tbf' | 'btbf';
+  window: number;
+  fp: number;
+  target?: string;
+  name: string;
+  json?: boolean;
+  out?: string;
+}): void {
+  const pl = planTbf({
+    filter: o.filter,
+    window: o.window,
+    fp: o.fp,
+    target: o.target as TbfPlanConstraints['target'],
+    name: o.name,
+  });
+  const w = pl.winner;
+  const cfg = tbfPlanConfig(pl);
+  const a = analyzeTbf(w.config);
+  const summary = {
+    winner: cfg,
+    fp: w.fp,
+    window: w.config.window,
+    slack: 0,
+    npws: null,
+    accessesFalse: a.accessesFalse,
+    bitsPerElement: w.bitsPerElement,
+    memoryBits: w.memoryBits,
+    blockRams: w.blockRams,
+    considered: pl.considered,
+    rejectedBy: pl.rejectedBy,
+    nearMisses: pl.nearMisses.map((c) => ({
+      k: c.config.k,
+      timersPerBank: c.config.timersPerBank,
+      timerBits: c.config.timerBits,
+      blockSize: c.config.blockSize,
+      reason: c.rejected!.detail,
+    })),
+  };
+  if (o.out)
+    writeAll(path.dirname(path.resolve(o.out)), { [path.basename(o.out)]: JSON.stringify(cfg, null, 2) + '\n' });
+  if (o.json) {
+    console.log(JSON.stringify(summary, null, 2));
+    return;
+  }
+  const c = w.config;
+  console.log(
+    `plan: ${c.filter} k=${c.k} timersPerBank=${c.timersPerBank} timerBits=${c.timerBits}${c.filter === 'btbf' ? ` B=${c.blockSize}` : ''} P=${c.padding}`,
+  );
+  console.log(
+    `  standard fp ${w.fp.toExponential(3)} (<= ${o.fp}), window ${c.window}, accesses (false) ${a.accessesFalse.toFixed(2)}`,
+  );
+  console.log(
+    `  ${w.bitsPerElement.toFixed(2)} timer bits/element, ${w.memoryBits} hardware bits, ${w.blockRams} block RAMs${o.target ? ` on ${o.target}` : ''}`,
+  );
+  console.log(
+    `  ${pl.considered} candidates; rejected: ${
+      Object.entries(pl.rejectedBy)
+        .map(([r, n]) => `${n} by ${r}`)
+        .join(', ') || 'none'
+    }`,
+  );
+  for (const n of summary.nearMisses)
+    console.log(`    e.g. k=${n.k} timers=${n.timersPerBank}x${n.timerBits}b B=${n.blockSize}: ${n.reason}`);
+  if (o.out) console.log(`  wrote ${o.out}`);
 }

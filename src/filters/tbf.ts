@@ -279,7 +279,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const age5: Sig[] = [];
   for (let j = 0; j < k; j++) {
     const age = ageOf(s4.tplus!, time4[j]!);
-    const over = low === null ? age.ge(c.markAge) : age.ge(m.mux(low, c.markAge - 1, c.markAge));
+    const over = low === null ? age.ge(c.markAge) : age.ge(m.mux(low, c.markAge - 1, m.const(c.markAge, tb)));
     exp5.push(m.pipe(live4[j]!.not().or(over), 1, `s5_exp${j}`, { reset: null }));
     age5.push(m.pipe(age.slice(Math.min(tb, LB) - 1, 0).zext(LB), 1, `s5_age${j}`, { reset: null }));
   }

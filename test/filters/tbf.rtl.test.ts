@@ -92,7 +92,8 @@ describe('TBF/BTBF pipeline behaviour', () => {
     k: 3,
     timersPerBank: 256,
     timerBits: 8,
-    window: 200,
+    // w mod B = 3: the expiry threshold ⌈(w − b)/B⌉ + 1 drops by one once b >= 3.
+    window: 203,
     blockSize: 8,
     timersPerWord: 4,
     keyBits: 32,
