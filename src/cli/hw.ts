@@ -6,6 +6,7 @@ import { buildFilter, isTbf, type FilterDerived } from '../filters/index.js';
 import type { TbfDerived } from '../filters/tbfConfig.js';
 import { ApbfModel } from '../model/apbf.js';
 import { TbfModel } from '../model/tbf.js';
+import { compileApbf } from '../model/apbfFast.js';
 import { driveTbf } from '../../sim/verify/tbf.js';
 import { DoesNotFitError, synthesize, TARGETS, type SynthResult, type Target } from '../synth/index.js';
 import { driveApbf, uniformWorkload } from '../../sim/verify/apbf.js';
@@ -81,8 +82,16 @@ export function sustainedOpsPerCycle(c: FilterDerived): Sustained {
   };
 }
 
-/** Software TBF/BTBF model speed per op (ops/s) on one key stream (bigint keys). */
-export function softwareTbfOpsPerSec(c: TbfDerived, n = 200_000): Record<'insert' | 'query' | 'testAndInsert', number> {
+export interface SoftwareSpeed {
+  /** 'compiled': the config-specialised software filter (src/model/apbfFast.ts); 'reference': the model. */
+  engine: 'compiled' | 'reference';
+  insert: number;
+  query: number;
+  testAndInsert: number;
+}
+
+/** Software TBF/BTBF reference model speed per op (ops/s) on one key stream (bigint keys). */
+export function softwareTbfOpsPerSec(c: TbfDerived, n = 200_000): SoftwareSpeed {
   const w = uniformWorkload(c.keyBits, 4 * c.window);
   const rng = new Rng(5);
   const keys = Array.from({ length: n }, () => w.nextKey(rng));
@@ -97,6 +106,7 @@ export function softwareTbfOpsPerSec(c: TbfDerived, n = 200_000): Record<'insert
     return n / (Number(process.hrtime.bigint() - t0) / 1e9);
   };
   return {
+    engine: 'reference',
     insert: time((m, k) => m.insert(k)),
     query: time((m, k) => m.query(k)),
     testAndInsert: time((m, k) => m.testAndInsert(k)),
@@ -107,7 +117,7 @@ export function softwareTbfOpsPerSec(c: TbfDerived, n = 200_000): Record<'insert
  * Software reference model speed per op on one key stream (ops/s), keys handed over as 32-bit
  * words (the allocation-free path; the bigint API adds conversions on top).
  */
-export function softwareOpsPerSec(c: ApbfDerived, n = 400_000): Record<'insert' | 'query' | 'testAndInsert', number> {
+export function softwareOpsPerSec(c: ApbfDerived, n = 1_000_000): SoftwareSpeed {
   const w = uniformWorkload(c.keyBits, 4 * c.window);
   const rng = new Rng(5);
   const kw = Math.ceil(c.keyBits / 32);
@@ -119,21 +129,34 @@ export function softwareOpsPerSec(c: ApbfDerived, n = 400_000): Record<'insert' 
       v >>= 32n;
     }
   }
-  const time = (f: (m: ApbfModel, k: Uint32Array) => unknown): number => {
+  type Op = (keys: Uint32Array, off: number) => unknown;
+  const engine = compileApbf(c) ? 'compiled' : 'reference';
+  // A fresh filter per op kind; the same key stream for each.
+  const fresh = (): Record<'insert' | 'query' | 'testAndInsert', Op> => {
+    const f = compileApbf(c);
+    if (f) return { insert: f.insert, query: f.query, testAndInsert: f.testAndInsert };
     const m = new ApbfModel(c);
-    const run = (count: number): void => {
-      for (let i = 0; i < count; i++) f(m, keys.subarray(i * kw, i * kw + kw));
+    const k = new Uint32Array(kw);
+    const load = (keys: Uint32Array, off: number): Uint32Array => {
+      for (let j = 0; j < kw; j++) k[j] = keys[off + j]!;
+      return k;
     };
-    run(Math.min(n, 50_000)); // warm-up
+    return {
+      insert: (keys, off) => m.insertWords(load(keys, off)),
+      query: (keys, off) => m.queryWords(load(keys, off)),
+      testAndInsert: (keys, off) => m.testAndInsertWords(load(keys, off)),
+    };
+  };
+  const time = (name: 'insert' | 'query' | 'testAndInsert'): number => {
+    const fns = fresh();
+    const op = fns[name];
+    if (name === 'query') for (let i = 0; i < n; i++) fns.insert(keys, i * kw); // query a filled filter
+    for (let i = 0; i < Math.min(n, 100_000); i++) op(keys, i * kw); // warm-up
     const t0 = process.hrtime.bigint();
-    run(n);
+    for (let i = 0; i < n; i++) op(keys, i * kw);
     return n / (Number(process.hrtime.bigint() - t0) / 1e9);
   };
-  return {
-    insert: time((m, k) => m.insertWords(k)),
-    query: time((m, k) => m.queryWords(k)),
-    testAndInsert: time((m, k) => m.testAndInsertWords(k)),
-  };
+  return { engine, insert: time('insert'), query: time('query'), testAndInsert: time('testAndInsert') };
 }
 
 export function registerHwCommands(p: Command): void {
@@ -181,7 +204,7 @@ export interface BenchResult {
   simCyclesPerSec: number;
   verilatorCyclesPerSec: number;
   simOverVerilator: number;
-  swOpsPerSec: Record<'insert' | 'query' | 'testAndInsert', number>;
+  swOpsPerSec: SoftwareSpeed;
   hwOverSw: number | null;
 }
 

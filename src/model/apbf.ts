@@ -20,7 +20,7 @@
  * shift. A shift happens before an insert when g inserts have been made since the last shift
  * (the paper's "n mod g = 0", with the counter reset by `tick`), or on `tick`.
  */
-import { h3FromWords, h3Matrix, h3Tables } from '../ir/h3.js';
+import { h3Matrix, h3Tables } from '../ir/h3.js';
 
 export interface ApbfParams {
   k: number;
@@ -91,12 +91,21 @@ export interface QueryResult {
 
 export class ApbfModel {
   readonly layout: ApbfLayout;
-  /** columns[bank][part]: bitset of m/b bits. */
+  /** columns[bank][part]: bitset of m/b bits (views into `bits`). */
   readonly columns: Uint32Array[][];
+  /** Every column, flat: column (bank·b + part) starts at word (bank·b + part)·colWords. */
+  private readonly bits: Uint32Array;
+  private readonly colWords: number;
+  /** Column bit index of the loaded key, per (bank, part). */
+  private readonly idx: Int32Array;
+  private readonly P: number;
+  private readonly K: number;
+  private readonly Lw: number;
+  private readonly G: number;
+  private readonly b: number;
   private readonly tables: Uint32Array[][]; // [bank][unit]
   private readonly keyWords: number;
   private readonly keyBytes: number;
-  private readonly hashScratch: number[][]; // [bank][part] column bit index of the current key
   base = 0;
   /** Inserts since the last shift. */
   count = 0;
@@ -107,9 +116,20 @@ export class ApbfModel {
   constructor(readonly p: ApbfParams) {
     this.layout = apbfLayout(p);
     const L = this.layout;
-    this.columns = Array.from({ length: L.banks }, () =>
-      Array.from({ length: p.bitsPerBlock }, () => new Uint32Array(Math.ceil(L.columnBits / 32))),
+    this.colWords = Math.ceil(L.columnBits / 32);
+    this.bits = new Uint32Array(L.banks * p.bitsPerBlock * this.colWords);
+    this.columns = Array.from({ length: L.banks }, (_, bank) =>
+      Array.from({ length: p.bitsPerBlock }, (_, j) => {
+        const at = (bank * p.bitsPerBlock + j) * this.colWords;
+        return this.bits.subarray(at, at + this.colWords);
+      }),
     );
+    this.idx = new Int32Array(L.banks * p.bitsPerBlock);
+    this.P = L.banks;
+    this.K = p.k;
+    this.Lw = p.l;
+    this.G = p.generation;
+    this.b = p.bitsPerBlock;
     this.tables = Array.from({ length: L.banks }, (_, bank) =>
       Array.from({ length: L.hashUnits }, (_, u) =>
         h3Tables(
@@ -120,9 +140,37 @@ export class ApbfModel {
     );
     this.keyWords = Math.ceil(p.keyBits / 32);
     this.keyBytes = Math.ceil(p.keyBits / 8);
-    this.hashScratch = Array.from({ length: L.banks }, () => new Array<number>(p.bitsPerBlock).fill(0));
-    this.hashStamp = new Int32Array(L.banks).fill(-1);
     this.units = new Uint32Array(L.banks * L.hashUnits + 1);
+    // All hash units of all banks in one table per key byte, two units per 32-bit word where they
+    // fit in 16 bits: one pass over the key bytes computes every bank's hash (H3 is linear).
+    const unitBits = Array.from({ length: L.hashUnits }, (_, u) =>
+      Math.min(H3_UNIT_BITS, L.hashBits - H3_UNIT_BITS * u),
+    );
+    const nUnits = L.banks * L.hashUnits;
+    this.packShift = new Uint8Array(nUnits);
+    this.packWord = new Uint16Array(nUnits);
+    this.packMask = new Uint32Array(nUnits);
+    let word = 0;
+    let used = 0;
+    for (let i = 0; i < nUnits; i++) {
+      const bits = unitBits[i % L.hashUnits]!;
+      if (used > 0 && (used + bits > 32 || bits > 16 || used > 16)) {
+        word++;
+        used = 0;
+      }
+      this.packWord[i] = word;
+      this.packShift[i] = used;
+      this.packMask[i] = bits === 32 ? 0xffffffff : (1 << bits) - 1;
+      used += bits;
+    }
+    this.vec = word + 1;
+    this.acc = new Uint32Array(this.vec);
+    this.comb = new Uint32Array(this.keyBytes * 256 * this.vec);
+    for (let i = 0; i < nUnits; i++) {
+      const t = this.tables[Math.floor(i / L.hashUnits)]![i % L.hashUnits]!;
+      for (let e = 0; e < this.keyBytes * 256; e++)
+        this.comb[e * this.vec + this.packWord[i]!]! ^= t[e]! << this.packShift[i]!;
+    }
     if (L.blockIndexBits > 30 || L.offsetBits > 30) throw new RangeError('segment too large: block index over 30 bits');
   }
 
@@ -134,8 +182,43 @@ export class ApbfModel {
   private words = new Uint32Array(16);
   /** Key generation: bumps on every new key so per-bank hashes are computed once per key. */
   private keyStamp = 0;
-  private readonly hashStamp: Int32Array = new Int32Array(0);
   private readonly units: Uint32Array = new Uint32Array(0);
+  private readonly comb: Uint32Array;
+  private readonly acc: Uint32Array;
+  private readonly vec: number;
+  private readonly packWord: Uint16Array;
+  private readonly packShift: Uint8Array;
+  private readonly packMask: Uint32Array;
+  /** keyStamp for which `units` holds every bank's hash units. */
+  private unitsStamp = -1;
+
+  /** Every bank's hash units of the loaded key, in one pass over the key bytes. */
+  private hashAll(): void {
+    const acc = this.acc;
+    const V = this.vec;
+    const comb = this.comb;
+    const w = this.words;
+    acc.fill(0);
+    for (let i = 0; i < this.keyBytes; i++) {
+      const base = (i * 256 + ((w[i >>> 2]! >>> ((i & 3) << 3)) & 255)) * V;
+      for (let v = 0; v < V; v++) acc[v]! ^= comb[base + v]!;
+    }
+    const u = this.units;
+    for (let i = 0; i < this.packWord.length; i++)
+      u[i] = (acc[this.packWord[i]!]! >>> this.packShift[i]!) & this.packMask[i]!;
+    this.unitsStamp = this.keyStamp;
+    const L = this.layout;
+    const b = this.b;
+    const partBits = 2 ** L.offsetBits;
+    const idx = this.idx;
+    for (let bank = 0; bank < this.P; bank++) {
+      const base = bank * L.hashUnits;
+      // The block index may be wider than 30 bits only for absurd segment sizes (checked in the constructor).
+      const block = this.field(base, b * L.offsetBits, L.blockIndexBits);
+      for (let j = 0; j < b; j++)
+        idx[bank * b + j] = block * partBits + this.field(base, j * L.offsetBits, L.offsetBits);
+    }
+  }
 
   private loadKey(key: bigint): void {
     if (this.words.length < this.keyWords) this.words = new Uint32Array(this.keyWords);
@@ -182,30 +265,15 @@ export class ApbfModel {
     return (v & ((1 << len) - 1)) >>> 0;
   }
 
-  /** Column bit indexes of the current key in `bank` (one per part), into hashScratch[bank]. */
-  private hashBank(bank: number): number[] {
-    const out = this.hashScratch[bank]!;
-    if (this.hashStamp[bank] === this.keyStamp) return out;
-    this.hashStamp[bank] = this.keyStamp;
-    const L = this.layout;
-    const t = this.tables[bank]!;
-    const base = bank * L.hashUnits;
-    for (let u = 0; u < L.hashUnits; u++) this.units[base + u] = h3FromWords(t[u]!, this.words, this.keyBytes);
-    const b = this.p.bitsPerBlock;
-    const partBits = 2 ** L.offsetBits;
-    // The block index may be wider than 30 bits only for absurd segment sizes (checked in the constructor).
-    const block = this.field(base, b * L.offsetBits, L.blockIndexBits);
-    for (let j = 0; j < b; j++) out[j] = block * partBits + this.field(base, j * L.offsetBits, L.offsetBits);
-    return out;
-  }
-
   /** Is the key's block in segment (physical bank) set in all b parts? */
   private segmentMatch(bank: number): boolean {
-    const idx = this.hashBank(bank);
-    const cols = this.columns[bank]!;
-    for (let j = 0; j < idx.length; j++) {
-      const x = idx[j]!;
-      if (((cols[j]![x >>> 5]! >>> (x & 31)) & 1) === 0) return false;
+    if (this.unitsStamp !== this.keyStamp) this.hashAll();
+    const b = this.b;
+    const bits = this.bits;
+    const cw = this.colWords;
+    for (let j = bank * b, end = j + b; j < end; j++) {
+      const x = this.idx[j]!;
+      if (((bits[j * cw + (x >>> 5)]! >>> (x & 31)) & 1) === 0) return false;
     }
     return true;
   }
@@ -220,15 +288,18 @@ export class ApbfModel {
 
   /** Algorithm 1 on the loaded key (returns a reused object: copy what you keep). */
   private queryLoaded(): QueryResult {
-    const { k, l } = this.p;
-    let i = l;
+    const k = this.K;
+    const P = this.P;
+    let i = this.Lw;
     let p = 0;
     let c = 0;
     let accesses = 0;
     const res = this.result;
     while (i >= 0) {
       accesses++;
-      if (this.segmentMatch(this.pos(i))) {
+      let bank = this.base + i;
+      if (bank >= P) bank -= P;
+      if (this.segmentMatch(bank)) {
         c++;
         i++;
         if (p + c === k) {
@@ -278,17 +349,24 @@ export class ApbfModel {
 
   /** Insert the key already loaded (its hashes may be cached from a query of the same key). */
   private insertLoaded(): void {
-    if (this.count === this.p.generation) {
+    if (this.count === this.G) {
       this.shift();
       this.count = 0;
     }
     this.count++;
     this.inserted++;
-    for (let i = 0; i < this.p.k; i++) {
-      const bank = this.pos(i);
-      const idx = this.hashBank(bank);
-      const cols = this.columns[bank]!;
-      for (let j = 0; j < idx.length; j++) cols[j]![idx[j]! >>> 5]! |= 1 << (idx[j]! & 31);
+    if (this.unitsStamp !== this.keyStamp) this.hashAll();
+    const b = this.b;
+    const bits = this.bits;
+    const cw = this.colWords;
+    const P = this.P;
+    for (let i = 0; i < this.K; i++) {
+      let bank = this.base + i;
+      if (bank >= P) bank -= P;
+      for (let j = bank * b, end = j + b; j < end; j++) {
+        const x = this.idx[j]!;
+        bits[j * cw + (x >>> 5)]! |= 1 << (x & 31);
+      }
     }
   }
 

@@ -1,0 +1,142 @@
+/**
+ * A compiled software APBF/APBBF: the reference model's operations (src/model/apbf.ts) generated
+ * as JavaScript specialised to one config — every size a literal, the H3 byte tables of all banks
+ * combined into one table (H3 is linear, so one pass over the key bytes yields every bank's
+ * hash), accumulators in locals, the "k consecutive matches in age order" test done on a bitmask
+ * of per-bank matches. No allocation per op. Answers and bit arrays equal the reference model's
+ * (tested); it exists for speed (the software side of `bench`), the reference model for clarity.
+ *
+ * Supported when every bank's hash fits one 32-bit H3 unit (log2 of the bits per segment ≤ 32,
+ * which covers every APBF and APBBF the planner produces for FPGA block RAMs) and k + l + spares
+ * ≤ 31; `compileApbf` returns null otherwise.
+ */
+import { h3Matrix, h3Tables } from '../ir/h3.js';
+import { apbfLayout, hashSalt, type ApbfParams } from './apbf.js';
+
+export interface FastApbf {
+  /** Key as little-endian 32-bit words at keys[off..]. */
+  testAndInsert(keys: Uint32Array, off: number): boolean;
+  query(keys: Uint32Array, off: number): boolean;
+  insert(keys: Uint32Array, off: number): void;
+  /** Column bitsets, flat: column (bank·b + part) at word (bank·b + part)·colWords. */
+  readonly bits: Uint32Array;
+  /** [base, count]: the circular base index and the inserts since the last shift. */
+  readonly state: Int32Array;
+}
+
+export function compileApbf(p: ApbfParams): FastApbf | null {
+  const L = apbfLayout(p);
+  const P = L.banks;
+  const b = p.bitsPerBlock;
+  if (L.hashUnits !== 1 || L.hashBits > 32 || P > 31) return null;
+  const keyBytes = Math.ceil(p.keyBits / 8);
+  const keyWords = Math.ceil(p.keyBits / 32);
+  const hb = L.hashBits;
+  // Pack the P bank hashes into 32-bit words, two per word when they fit in 16 bits.
+  const perWord = hb <= 16 ? 2 : 1;
+  const V = Math.ceil(P / perWord);
+  const comb = new Uint32Array(keyBytes * 256 * V);
+  for (let bank = 0; bank < P; bank++) {
+    const t = h3Tables(h3Matrix(p.seed, hashSalt(bank, 0), p.keyBits, hb), p.keyBits);
+    const word = Math.floor(bank / perWord);
+    const shift = (bank % perWord) * 16;
+    for (let e = 0; e < keyBytes * 256; e++) comb[e * V + word] = (comb[e * V + word]! ^ (t[e]! << shift)) >>> 0;
+  }
+  const colWords = Math.ceil(L.columnBits / 32);
+  const bits = new Uint32Array(P * b * colWords);
+  const state = new Int32Array(2);
+  const ob = L.offsetBits;
+  const hashMask = `${(2 ** Math.min(hb, 31) - 1) >>> 0}`;
+  const lines: string[] = [];
+  const e = (s: string): void => {
+    lines.push(s);
+  };
+  // Hash of the key at keys[off..] into locals h0..h{P-1}.
+  const hashCode = (): void => {
+    for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
+    for (let v = 0; v < V; v++) e(`let a${v} = 0;`);
+    for (let i = 0; i < keyBytes; i++) {
+      e(`{ const x = (${i * 256} + ((k${i >> 2} >>> ${(i & 3) * 8}) & 255)) * ${V};`);
+      for (let v = 0; v < V; v++) e(`a${v} ^= comb[x + ${v}];`);
+      e('}');
+    }
+    for (let bank = 0; bank < P; bank++) {
+      const w = Math.floor(bank / perWord);
+      const sh = (bank % perWord) * 16;
+      e(hb === 32 ? `const h${bank} = a${w} >>> 0;` : `const h${bank} = (a${w} >>> ${sh}) & ${hashMask};`);
+    }
+  };
+  // Bit index of part j of bank `bank` from its hash: block · 2^ob + offset_j.
+  const idx = (bank: number, j: number): string => {
+    if (ob === 0) return `h${bank}`;
+    const block = `((h${bank} >>> ${b * ob}) << ${ob})`;
+    return `(${block} | ((h${bank} >>> ${j * ob}) & ${2 ** ob - 1}))`;
+  };
+  const matchCode = (): void => {
+    e('let M = 0;');
+    for (let bank = 0; bank < P; bank++) {
+      const tests = Array.from({ length: b }, (_, j) => {
+        const col = (bank * b + j) * colWords;
+        return `((bits[${col} + (${idx(bank, j)} >>> 5)] >>> (${idx(bank, j)} & 31)) & 1)`;
+      });
+      e(`M |= (${tests.join(' & ')}) << ${bank};`);
+    }
+    // Logical order: slice i is bank (base + i) mod P. Rotate right by base.
+    e(`const base = state[0];`);
+    e(`const R = ((M >>> base) | (M << (${P} - base))) & ${(2 ** P - 1) >>> 0};`);
+    // k consecutive matches starting at some i in 0..l.
+    let run = 'R';
+    for (let i = 1; i < p.k; i++) run += ` & (R >>> ${i})`;
+    e(`const hit = ((${run}) & ${(2 ** (p.l + 1) - 1) >>> 0}) !== 0;`);
+  };
+  const insertCode = (): void => {
+    e(`if (state[1] === ${p.generation}) {`);
+    e(`  const nb = (state[0] + ${P - 1}) % ${P};`);
+    e(`  state[0] = nb;`);
+    e(`  const gone = (nb + ${p.k + p.l}) % ${P};`);
+    e(`  bits.fill(0, gone * ${b * colWords}, (gone + 1) * ${b * colWords});`);
+    e(`  state[1] = 0;`);
+    e('}');
+    e('state[1]++;');
+    // Banks of logical slices 0..k-1: rotate the k low bits left by base.
+    e('const nbase = state[0];');
+    e(
+      `const W = ((${(2 ** p.k - 1) >>> 0} << nbase) | (${(2 ** p.k - 1) >>> 0} >>> (${P} - nbase))) & ${(2 ** P - 1) >>> 0};`,
+    );
+    for (let bank = 0; bank < P; bank++) {
+      const sets = Array.from({ length: b }, (_, j) => {
+        const col = (bank * b + j) * colWords;
+        return `{ const x = ${idx(bank, j)}; bits[${col} + (x >>> 5)] |= 1 << (x & 31); }`;
+      });
+      e(`if (W & ${1 << bank}) { ${sets.join(' ')} }`);
+    }
+  };
+  const fn = (body: () => void, ret: string): string => {
+    lines.length = 0;
+    hashCode();
+    body();
+    e(ret);
+    return lines.join('\n');
+  };
+  const mk = (src: string): ((keys: Uint32Array, off: number) => unknown) =>
+    new Function('bits', 'state', 'comb', `'use strict'; return function (keys, off) {\n${src}\n};`)(
+      bits,
+      state,
+      comb,
+    ) as (keys: Uint32Array, off: number) => unknown;
+  const tai = mk(
+    fn(() => {
+      matchCode();
+      insertCode();
+    }, 'return hit;'),
+  );
+  const query = mk(fn(matchCode, 'return hit;'));
+  const insert = mk(fn(insertCode, 'return undefined;'));
+  return {
+    testAndInsert: tai as (keys: Uint32Array, off: number) => boolean,
+    query: query as (keys: Uint32Array, off: number) => boolean,
+    insert: insert as (keys: Uint32Array, off: number) => void,
+    bits,
+    state,
+  };
+}
