@@ -246,13 +246,16 @@ function genComb(g: Gen, c: Cell): void {
       const ti = g.d.cells.filter((x) => x.kind === 'h3').indexOf(c);
       const kb = Math.ceil(W(c.key) / 8);
       const terms: string[] = [];
+      const table = g.L.tables[ti]!;
       for (let b = 0; b < kb; b++) {
+        // Key bytes no row selects (a partial H3 over some key bits) contribute nothing.
+        if (table.subarray(b * 256, b * 256 + 256).every((x) => x === 0)) continue;
         const word = v(c.key, b >>> 2);
         const sh = (b & 3) * 8;
         const byte = sh === 0 ? `(${word} & 255)` : `((${word} >>> ${sh}) & 255)`;
         terms.push(`T${ti}[${b * 256} + ${byte}]`);
       }
-      g.def(c.out, 0, `(${terms.join(' ^ ')}) >>> 0`);
+      g.def(c.out, 0, terms.length ? `(${terms.join(' ^ ')}) >>> 0` : '0');
       return;
     }
     case 'reg':

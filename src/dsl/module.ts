@@ -545,12 +545,18 @@ export class ModuleBuilder {
   }
 
   /** H3 hash of `key` to `outWidth` bits (1..32), matrix from (seed, salt): see src/ir/h3.ts. */
-  h3(key: Sig, outWidth: number, opts: { seed: number; salt: number }): Sig {
+  /**
+   * H3 hash of `key` (matrix from the seed and salt). With `keyMask`, only the key bits in the
+   * mask take part: hashes of a partition of the key bits XOR to the whole hash (H3 is linear),
+   * which lets a pipeline split a wide XOR tree across a register stage.
+   */
+  h3(key: Sig, outWidth: number, opts: { seed: number; salt: number; keyMask?: bigint }): Sig {
     const loc = captureLoc();
     if (!Number.isInteger(outWidth) || outWidth < 1 || outWidth > 32) {
       throw this.error(`h3 of '${key.name}': output width ${outWidth} must be 1..32`, loc);
     }
-    const rows = h3Matrix(opts.seed, opts.salt, key.width, outWidth);
+    const full = h3Matrix(opts.seed, opts.salt, key.width, outWidth);
+    const rows = opts.keyMask === undefined ? full : full.map((r) => r & opts.keyMask!);
     const out = this.newNet(outWidth, 'h3', false, loc, 'cell');
     this.addCell({ kind: 'h3', key: key.net, out, seed: opts.seed, salt: opts.salt, rows, loc });
     return new Sig(this, out, outWidth);

@@ -124,14 +124,14 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
   const sweepAddr = m.reg('sweep_addr', aBits);
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
-  const selBusy =
-    chanSel === null
-      ? channels[0]!.busy
-      : channels.reduce<Sig>((acc, ch, i) => m.mux(chanSel.eq(i), ch.busy, acc), m.const(0, 1));
 
   const occ = m.reg('occupancy', bitsFor(RESPONSE_QUEUE));
-  const blocked = sweepBusy.or(wantShift.and(selBusy));
-  const inReady = occ.lt(RESPONSE_QUEUE).and(blocked.not());
+  // Registered from next-state values, so in_ready is a shallow function of registers and in_op:
+  // room in the response queue, and whether the spare a shift would reuse is still being cleared.
+  const occRoom = m.reg('occ_room', 1, { reset: 1 });
+  const selBusyReg = m.reg('sel_busy', 1);
+  const blocked = sweepBusy.or(wantShift.and(selBusyReg));
+  const inReady = occRoom.and(blocked.not());
   const accept = inValid.and(inReady);
   const shiftNow = accept.and(wantShift);
   const clearNow = accept.and(isClear);
@@ -148,24 +148,45 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   validMask.next(m.mux(clearNow, maskConst(P, 0, l), m.mux(shiftNow, rotR(validMask), validMask)));
   writeMask.next(m.mux(clearNow, maskConst(P, 0, k - 1), writeMaskAfter));
   newestSpare.next(m.mux(clearNow, maskConst(P, k + l, k + l), m.mux(shiftNow, nextSpare, newestSpare)));
-  if (chanSel)
-    chanSel.next(m.mux(clearNow, 0, m.mux(shiftNow, m.mux(chanSel.eq(c.spares - 1), 0, chanSel.add(1)), chanSel)));
+  const chanSelNext = chanSel
+    ? m.mux(clearNow, 0, m.mux(shiftNow, m.mux(chanSel.eq(c.spares - 1), 0, chanSel.add(1)), chanSel))
+    : null;
+  if (chanSel && chanSelNext) chanSel.next(chanSelNext);
 
   const lastAddr = depth - 1;
   const chanActive: Sig[] = [];
+  const busyNext: Sig[] = [];
   channels.forEach((ch, i) => {
     const start = chanSel === null ? shiftNow : shiftNow.and(chanSel.eq(i));
-    const active = ch.busy.and(ch.delay.eq(0));
+    // busy && delay == 0, registered from the next-state values (keeps the compare off the
+    // block RAM write-enable path).
+    const active = m.reg(`clr${i}_active`, 1);
     chanActive.push(active);
     const done = active.and(ch.addr.eq(lastAddr));
-    ch.busy.next(m.mux(clearNow, 0, m.mux(start, 1, m.mux(done, 0, ch.busy))));
-    ch.delay.next(m.mux(start, CLEAR_DELAY, m.mux(ch.busy.and(ch.delay.ne(0)), ch.delay.sub(1), ch.delay)));
+    const bn = m.mux(clearNow, 0, m.mux(start, 1, m.mux(done, 0, ch.busy)));
+    busyNext.push(bn);
+    ch.busy.next(bn);
+    const delayNext = m.mux(start, CLEAR_DELAY, m.mux(ch.busy.and(ch.delay.ne(0)), ch.delay.sub(1), ch.delay));
+    ch.delay.next(delayNext);
+    active.next(bn.and(delayNext.eq(0)));
     ch.addr.next(m.mux(start, 0, m.mux(active, ch.addr.add(1), ch.addr)));
     ch.target.next(m.mux(start, nextSpare, ch.target));
   });
-  const sweepActive = sweepBusy.and(sweepDelay.eq(0));
-  sweepBusy.next(m.mux(clearNow, 1, m.mux(sweepActive.and(sweepAddr.eq(lastAddr)), 0, sweepBusy)));
-  sweepDelay.next(m.mux(clearNow, CLEAR_DELAY, m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay)));
+  selBusyReg.next(
+    chanSelNext === null
+      ? busyNext[0]!
+      : busyNext.reduce<Sig>((acc, bn, i) => m.mux(chanSelNext.eq(i), bn, acc), m.const(0, 1)),
+  );
+  const sweepActive = m.reg('sweep_active', 1);
+  const sweepBusyNext = m.mux(clearNow, 1, m.mux(sweepActive.and(sweepAddr.eq(lastAddr)), 0, sweepBusy));
+  sweepBusy.next(sweepBusyNext);
+  const sweepDelayNext = m.mux(
+    clearNow,
+    CLEAR_DELAY,
+    m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay),
+  );
+  sweepDelay.next(sweepDelayNext);
+  sweepActive.next(sweepBusyNext.and(sweepDelayNext.eq(0)));
   sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
 
   // ---- stage 1: request registers ------------------------------------------------------------
@@ -200,12 +221,22 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const segMatch: Sig[] = [];
   for (let p = 0; p < P; p++) {
     m.scope(`bank${p}`, () => {
+      // The H3 XOR trees are split in key chunks of 32 bits, registered, and XORed after the
+      // register: each tree before it is half as deep for 64-bit keys.
+      const chunks = Math.ceil(c.keyBits / 32);
       const units: Sig[] = [];
       for (let u = 0; u < L.hashUnits; u++) {
         const bits = Math.min(H3_UNIT_BITS, L.hashBits - H3_UNIT_BITS * u);
-        units.push(m.h3(s1.key, bits, { seed: c.seed, salt: hashSalt(p, u) }));
+        const parts = Array.from({ length: chunks }, (_, q) => {
+          const lo = 32 * q;
+          const hi = Math.min(c.keyBits, lo + 32);
+          const keyMask = ((1n << BigInt(hi - lo)) - 1n) << BigInt(lo);
+          const part = m.h3(s1.key, bits, { seed: c.seed, salt: hashSalt(p, u), keyMask });
+          return m.pipe(part, 1, chunks === 1 ? `hash${u}` : `hash${u}_part${q}`, { reset: null });
+        });
+        units.push(parts.reduce((x, y) => x.xor(y)));
       }
-      const hash = m.pipe(m.cat(...units.reverse()), 1, 'hash', { reset: null });
+      const hash = m.cat(...units.reverse());
       const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
       // Clearing: any channel targeting this bank, or the sweep.
       const chanHere = channels.map((ch, i) => chanActive[i]!.and(ch.target.bit(p)));
@@ -276,7 +307,9 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   rp.next(m.mux(pop, rp.add(1), rp));
   const idx = rp.slice(qBits - 1, 0);
   const head = entries.reduce<Sig>((acc, e, i) => m.mux(idx.eq(i), e, acc), entries[0]!);
-  occ.next(m.mux(accept.and(pop.not()), occ.add(1), m.mux(pop.and(accept.not()), occ.sub(1), occ)));
+  const occNext = m.mux(accept.and(pop.not()), occ.add(1), m.mux(pop.and(accept.not()), occ.sub(1), occ));
+  occ.next(occNext);
+  occRoom.next(occNext.lt(RESPONSE_QUEUE));
 
   m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');

@@ -167,11 +167,37 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const s1 = stage(1, s0);
   const omit = (r: Record<string, Sig>, ...names: string[]): Record<string, Sig> =>
     Object.fromEntries(Object.entries(r).filter(([n]) => !names.includes(n)));
-  const s2 = stage(2, omit(s1, 'key'));
-  const s3 = stage(3, s2);
-  const s4base = stage(4, omit(s3, 'scanAddr', 'tscan'));
-
   const tOmega1Gap = c.tEps - c.tOmega; // 2^tb − (TΩ + 1)
+  /**
+   * The timestamps T whose age (tp − T) mod (TΩ + 1) is at least `minAge`: the modular interval
+   * [tp + 1, tp − minAge] (it wraps when lo > hi). Computed a stage early and registered, so the
+   * scanner and the expiry test only compare T against two registered bounds.
+   */
+  const staleWindow = (tp: Sig, minAge: number): { lo: Sig; hi: Sig } => ({
+    lo: m.mux(tp.eq(c.tOmega), 0, tp.add(1)),
+    hi: m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)),
+  });
+  const s1x: Record<string, Sig> = { ...omit(s1, 'key') };
+  const scanWin = staleWindow(s1.tscan!, c.markAge);
+  s1x.scanLo = scanWin.lo;
+  s1x.scanHi = scanWin.hi;
+  s1x.scanWrap = scanWin.lo.gt(scanWin.hi);
+  // Expiry at query time: age >= ⌈(w − b)/B⌉ + 1, which is markAge or markAge − 1 (see `low`).
+  const rem = c.window % B;
+  const low1 = bcnt !== null && rem > 0 ? s1.b!.ge(rem) : null; // ⌈(w−b)/B⌉ = ⌈w/B⌉ − 1
+  const expA = staleWindow(s1.tplus!, c.markAge);
+  const expB = low1 === null ? expA : staleWindow(s1.tplus!, c.markAge - 1);
+  const expLo = low1 === null ? expA.lo : m.mux(low1, expB.lo, expA.lo);
+  const expHi = low1 === null ? expA.hi : m.mux(low1, expB.hi, expA.hi);
+  s1x.expLo = expLo;
+  s1x.expHi = expHi;
+  s1x.expWrap = expLo.gt(expHi);
+  const s2 = stage(2, s1x);
+  const s3 = stage(3, s2);
+  const s4base = stage(4, omit(s3, 'scanAddr', 'tscan', 'scanLo', 'scanHi', 'scanWrap'));
+  const inWindow = (T: Sig, lo: Sig, hi: Sig, wrap: Sig): Sig =>
+    m.mux(wrap, T.ge(lo).or(T.le(hi)), T.ge(lo).and(T.le(hi)));
+
   /** (tp − T) mod (TΩ + 1) for T, tp in 0..TΩ. */
   const ageOf = (tp: Sig, T: Sig): Sig => {
     const diff = tp.sub(T);
@@ -251,7 +277,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       const laBits: Sig[] = [];
       for (let i = 0; i < t; i++) {
         const lane = laneA(scanWord, i);
-        markBits.push(ageOf(s3.tscan!, lane.slice(tb - 1, 0)).ge(c.markAge));
+        markBits.push(inWindow(lane.slice(tb - 1, 0), s3.scanLo!, s3.scanHi!, s3.scanWrap!));
         laBits.push(lane.bit(tb));
       }
       const markVec = m.cat(...[...markBits].reverse());
@@ -273,17 +299,15 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
 
   // ---- A+4: ages and expiry ------------------------------------------------------------------
   const s4 = s4base;
-  const rem = c.window % B;
-  const low = bcnt !== null && rem > 0 ? s4.b!.ge(rem) : null; // ⌈(w−b)/B⌉ = ⌈w/B⌉ − 1
   const exp5: Sig[] = [];
   const age5: Sig[] = [];
   for (let j = 0; j < k; j++) {
     const age = ageOf(s4.tplus!, time4[j]!);
-    const over = low === null ? age.ge(c.markAge) : age.ge(m.mux(low, c.markAge - 1, m.const(c.markAge, tb)));
+    const over = inWindow(time4[j]!, s4.expLo!, s4.expHi!, s4.expWrap!);
     exp5.push(m.pipe(live4[j]!.not().or(over), 1, `s5_exp${j}`, { reset: null }));
     age5.push(m.pipe(age.slice(Math.min(tb, LB) - 1, 0).zext(LB), 1, `s5_age${j}`, { reset: null }));
   }
-  const s5 = stage(5, omit(s4, 'tplus'));
+  const s5 = stage(5, omit(s4, 'tplus', 'expLo', 'expHi', 'expWrap'));
 
   // ---- A+5: λ = max age, c = how many hold it ---------------------------------------------
   let level = age5;
