@@ -2,8 +2,9 @@
  * RTL generator for APBF and APBBF pipelines (II = 1, fixed latency, in-order responses).
  *
  * Ports (all synchronous to clk):
- *   in_valid, in_ready      request handshake; in_ready is low only while a reset/clear sweep
- *                           runs, while the response queue is full (back-pressure), or when a shift
+ *   in_valid, in_ready      request handshake; in_ready (a register) is low only while a
+ *                           reset/clear sweep runs, or when the two-entry input skid buffer is
+ *                           full because the response queue is full (back-pressure) or a shift
  *                           would reuse a spare bank whose clearing has not finished (never under
  *                           the zero-stall bound checked by the config)
  *   in_op[2:0]              0 query, 1 insert, 2 test-and-insert, 3 tick (forced shift), 4 clear
@@ -12,16 +13,18 @@
  *   out_tag, out_hit        the request's tag; hit = membership (query, test-and-insert: as of
  *                           before the op's own insert), 0 for the other ops
  *
- * Pipeline (a request accepted in cycle A):
- *   A    accept: generation counter, shift decision, window/write masks (registered, rotated on
+ * Pipeline (a request accepted in cycle A, i.e. in_valid && in_ready at a rising edge):
+ *   A    input skid buffer (two entries, so in_ready is a register and the op arrives decoded)
+ *   A+1  accept: generation counter, shift decision, window/write masks (registered, rotated on
  *        each shift: the circular base index is kept as precomputed masks, never as an adder)
- *   A+1  H3 hashes of the key for every bank (registered)
- *   A+2  block RAM read of every bank column, one word each
- *   A+3  forward the previous cycle's write to the same word if any; test the bits; inserts write
+ *   A+2  H3 hashes of the key for every bank (split in 32-bit key chunks, registered)
+ *   A+3  block RAM read of every bank column, one word each
+ *   A+4  forward the previous cycle's write to the same word if any; test the bits; inserts write
  *        the word with their bits set (read-modify-write, a whole word)
- *   A+4  "k consecutive matching segments" = OR over valid windows of AND over k segments;
- *        the response enters the response queue
- *   A+5  out_valid (latency LATENCY = 5 cycles when out_ready is high)
+ *   A+5  "k consecutive matching segments" = OR over valid windows of AND over k segments
+ *        (registered)
+ *   A+6  the response enters the response queue
+ *   A+7  out_valid (latency LATENCY = 7 cycles when out_ready is high)
  *
  * Aging without stalls: P = k+l+spares banks. On a shift the bank leaving the window becomes a
  * spare and a clear channel zeroes it in the background through its write port (which no insert
@@ -35,7 +38,7 @@ import { apbfLayout, hashSalt, H3_UNIT_BITS } from '../model/apbf.js';
 import { CLEAR_DELAY, type ApbfDerived } from './config.js';
 
 export const OP = { query: 0, insert: 1, testAndInsert: 2, tick: 3, clear: 4 } as const;
-export const LATENCY = 5;
+export const LATENCY = 7;
 export const RESPONSE_QUEUE = 8;
 
 function bitsFor(maxValue: number): number {
@@ -96,16 +99,45 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const inTag = m.input('in_tag', c.tagBits, 'tag, returned with the response');
   const outReady = m.input('out_ready', 1, 'response consumer ready');
 
+  // ---- input skid buffer: in_ready is a register, ops arrive decoded -----------------------
+  // Two entries: `head` feeds the accept stage; `skid` holds a request that arrived while the
+  // head could not move. in_ready = skid empty. Adds one cycle of latency, no stall.
+  // in_ready = skid empty and no reset/clear sweep running (both registers); defined below.
+  const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
+  const readyWire = m.wire('in_ready_w', 1);
+  const wireAccept = inValid.and(readyWire);
+  const decoded = m.cat(
+    inOp.eq(OP.insert).or(inOp.eq(OP.testAndInsert)),
+    inOp.eq(OP.query).or(inOp.eq(OP.testAndInsert)),
+    inOp.eq(OP.tick),
+    inOp.eq(OP.clear),
+    inTag,
+    inKey,
+  );
+  const reqW = decoded.width;
+  const headValid = m.reg('in_head_valid', 1);
+  const inHead = m.reg('in_head', reqW, { reset: null });
+  const skidValid = m.reg('in_skid_valid', 1);
+  const skid = m.reg('in_skid', reqW, { reset: null });
+  const extAccept = wireAccept;
+  const field = (lo: number, w: number): Sig => inHead.slice(lo + w - 1, lo);
+  const hKey = field(0, c.keyBits);
+  const hTag = field(c.keyBits, c.tagBits);
+  const flags = c.keyBits + c.tagBits;
+  const isClear = inHead.bit(flags);
+  const isTick = inHead.bit(flags + 1);
+  const isQuery = inHead.bit(flags + 2);
+  const isIns = inHead.bit(flags + 3);
+
   // ---- accept stage: generation control ------------------------------------------------------
-  const isIns = inOp.eq(OP.insert).or(inOp.eq(OP.testAndInsert));
-  const isQuery = inOp.eq(OP.query).or(inOp.eq(OP.testAndInsert));
-  const isTick = inOp.eq(OP.tick);
-  const isClear = inOp.eq(OP.clear);
   const cntBits = bitsFor(c.generation);
   const count = m.reg('gen_count', cntBits);
   // count == g, registered (computed from the next count) to keep the compare off the accept path.
   const genFull = m.reg('gen_full', 1);
-  const wantShift = isIns.and(genFull).or(isTick);
+  // Whether the head request shifts if accepted (insert at a full generation, or tick), kept in
+  // a register computed from the next head and the next count, so accept and the shift enables
+  // are two LUT levels from registers.
+  const wantShift = m.reg('head_shifts', 1);
 
   const validMask = m.reg('window_mask', P, { reset: maskConst(P, 0, l) });
   const writeMask = m.reg('write_mask', P, { reset: maskConst(P, 0, k - 1) });
@@ -120,7 +152,6 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     addr: m.reg(`clr${i}_addr`, aBits),
     target: m.reg(`clr${i}_target`, P),
   }));
-  const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
   const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
   const sweepAddr = m.reg('sweep_addr', aBits);
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
@@ -131,8 +162,17 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const occRoom = m.reg('occ_room', 1, { reset: 1 });
   const selBusyReg = m.reg('sel_busy', 1);
   const blocked = sweepBusy.or(wantShift.and(selBusyReg));
-  const inReady = occRoom.and(blocked.not());
-  const accept = inValid.and(inReady);
+  const intReady = occRoom.and(blocked.not());
+  const accept = headValid.and(intReady);
+  // Skid buffer moves: the head leaves on accept (or is empty) and refills from skid or input.
+  const headFree = accept.or(headValid.not());
+  headValid.next(m.mux(headFree, skidValid.or(extAccept), 1));
+  const headNext = m.mux(headFree, m.mux(skidValid, skid, decoded), inHead);
+  inHead.next(headNext);
+  skidValid.next(m.mux(skidValid, headFree.not(), extAccept.and(headFree.not())));
+  skid.next(m.mux(skidValid, skid, decoded));
+  const inReady = skidValid.not().and(sweepBusy.not());
+  readyWire.assign(inReady);
   const shiftNow = accept.and(wantShift);
   const clearNow = accept.and(isClear);
 
@@ -142,7 +182,14 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     m.mux(accept.and(isIns), m.mux(genFull, 1, count.add(1)), count),
   );
   count.next(countNext);
-  genFull.next(countNext.eq(c.generation));
+  const genFullNext = countNext.eq(c.generation);
+  genFull.next(genFullNext);
+  wantShift.next(
+    headNext
+      .bit(flags + 3)
+      .and(genFullNext)
+      .or(headNext.bit(flags + 1)),
+  );
   const writeMaskAfter = m.mux(shiftNow, rotR(writeMask), writeMask);
   const nextSpare = rotR(newestSpare);
   validMask.next(m.mux(clearNow, maskConst(P, 0, l), m.mux(shiftNow, rotR(validMask), validMask)));
@@ -194,8 +241,8 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     valid: m.pipe(accept, 1, 's1_valid'),
     ins: m.pipe(isIns, 1, 's1_ins'),
     query: m.pipe(isQuery, 1, 's1_query'),
-    tag: m.pipe(inTag, 1, 's1_tag', { reset: null }),
-    key: m.pipe(inKey, 1, 's1_key', { reset: null }),
+    tag: m.pipe(hTag, 1, 's1_tag', { reset: null }),
+    key: m.pipe(hKey, 1, 's1_key', { reset: null }),
     window: m.pipe(validMask, 1, 's1_window', { reset: null }),
     write: m.pipe(writeMaskAfter, 1, 's1_write', { reset: null }),
   };
@@ -288,17 +335,22 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     for (let i = 0; i < k; i++) all = all.and(s4.match.bit((p + i) % P));
     windows.push(all);
   }
-  const hit = windows.reduce((x, y) => x.or(y)).and(s4.query);
+  // Registered before the response queue (A+6), off the queue's write-enable paths.
+  const hit = m.pipe(windows.reduce((x, y) => x.or(y)).and(s4.query), 1, 's5_hit', { reset: null });
+  const s5 = {
+    valid: m.pipe(s4.valid, 1, 's5_valid'),
+    tag: m.pipe(s4.tag, 1, 's5_tag', { reset: null }),
+  };
 
   // ---- response queue (registers) ----------------------------------------------------------
   const qBits = Math.log2(RESPONSE_QUEUE);
   const wp = m.reg('rq_wp', qBits + 1);
   const rp = m.reg('rq_rp', qBits + 1);
-  const push = s4.valid;
+  const push = s5.valid;
   const entries: Sig[] = [];
   for (let i = 0; i < RESPONSE_QUEUE; i++) {
     const e = m.reg(`rq_entry${i}`, c.tagBits + 1, { reset: null, en: push.and(wp.slice(qBits - 1, 0).eq(i)) });
-    e.next(m.cat(s4.tag, hit));
+    e.next(m.cat(s5.tag, hit));
     entries.push(e);
   }
   const outValid = wp.ne(rp);

@@ -220,18 +220,24 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       const rdS = marks.read(addr2, s2.valid!);
       const rdScan = scanMem.read(s2.scanAddr!, s2.valid!.and(s2.ins!));
       const addr3 = m.pipe(addr2, 1, 'addr', { reset: null });
+      // Address matches for stage 3, compared a cycle early and registered: the op in stage 2
+      // against the op in stage 3 (whose writes the forwarding registers will hold) and against
+      // its own scan word.
+      const scanAddr3 = s3.scanAddr!;
+      const opHitA = m.pipe(addr2.eq(addr3), 1, 'fwd_op_hit', { reset: null });
+      const opHitS = m.pipe(addr2.eq(scanAddr3), 1, 'fwd_op_hit_marks', { reset: null });
+      const scanHitA = m.pipe(s2.scanAddr!.eq(addr3), 1, 'fwd_scan_hit', { reset: null });
+      const sameWord = m.pipe(addr2.eq(s2.scanAddr!), 1, 'scan_same_word', { reset: null });
       const lane3 = laneBits === 0 ? null : m.pipe(hash.slice(laneBits - 1, 0), 1, 'lane', { reset: null });
 
       // Previous cycle's writes.
       const fAValid = m.reg('fwd_timers_valid', 1);
-      const fAAddr = m.reg('fwd_timers_addr', aBits, { reset: null });
       const fAData = m.reg('fwd_timers_data', AW, { reset: null });
       const fSValid = m.reg('fwd_marks_valid', 1);
-      const fSAddr = m.reg('fwd_marks_addr', aBits, { reset: null });
       const fSMask = m.reg('fwd_marks_mask', t, { reset: null });
       const fSData = m.reg('fwd_marks_data', t, { reset: null });
-      const wordA = forwarding ? m.mux(fAValid.and(fAAddr.eq(addr3)), fAData, rdA) : rdA;
-      const sHit = fSValid.and(fSAddr.eq(addr3));
+      const wordA = forwarding ? m.mux(fAValid.and(opHitA), fAData, rdA) : rdA;
+      const sHit = fSValid.and(opHitS);
       const wordS = forwarding ? m.mux(sHit, rdS.and(fSMask.not()).or(fSData.and(fSMask)), rdS) : rdS;
 
       const laneA = (w: Sig, i: number): Sig => w.slice((i + 1) * lw - 1, i * lw);
@@ -266,13 +272,11 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       timers.write(aAddr, aData, aEn);
       scanMem.write(aAddr, aData, aEn);
       fAValid.next(insWrite);
-      fAAddr.next(addr3);
       fAData.next(newA);
 
       // Expiry scanner: one word per insert, after the insert (which it sees when in the same word).
-      const scanAddr3 = s3.scanAddr!;
-      const scanFwd = forwarding ? m.mux(fAValid.and(fAAddr.eq(scanAddr3)), fAData, rdScan) : rdScan;
-      const scanWord = m.mux(addr3.eq(scanAddr3), newA, scanFwd);
+      const scanFwd = forwarding ? m.mux(fAValid.and(scanHitA), fAData, rdScan) : rdScan;
+      const scanWord = m.mux(sameWord, newA, scanFwd);
       const markBits: Sig[] = [];
       const laBits: Sig[] = [];
       for (let i = 0; i < t; i++) {
@@ -291,7 +295,6 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
         m.mux(sweepActive, ones, markVec),
       );
       fSValid.next(scanWrite);
-      fSAddr.next(scanAddr3);
       fSMask.next(markVec);
       fSData.next(laVec);
     });
