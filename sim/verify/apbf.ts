@@ -132,7 +132,7 @@ export interface DriveResult {
 
 const DEFAULT_MIX: Record<OpName, number> = { query: 4, insert: 4, testAndInsert: 2, tick: 0, clear: 0 };
 
-export function driveApbf(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)): DriveResult {
+function* driveApbfSteps(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)): Generator<void, DriveResult, void> {
   const sim = new CompiledSim(design, { poisonCollisions: true });
   const model = new ApbfModel(c);
   const exact = o.exactWindow ? new ExactWindow(c.window) : null;
@@ -247,8 +247,28 @@ export function driveApbf(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)
     }
     sim.step();
     res.cycles++;
+    if ((res.cycles & 0x3fff) === 0) yield; // lets an async caller breathe every 16384 cycles
   }
   return res;
+}
+
+/** Runs the whole stream synchronously. */
+export function driveApbf(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)): DriveResult {
+  const it = driveApbfSteps(c, o, design);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same, yielding to the event loop every 16384 cycles (long runs inside test workers). */
+export async function driveApbfAsync(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)): Promise<DriveResult> {
+  const it = driveApbfSteps(c, o, design);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Bank-by-bank comparison of the simulator's block RAMs with the model's live segments. */
@@ -299,7 +319,7 @@ export async function verifyApbf(
   c: ApbfDerived,
   o: DriveOptions & { icarus?: boolean; verilator?: boolean },
 ): Promise<VerifyResult> {
-  const drive = driveApbf(c, { ...o, record: true });
+  const drive = await driveApbfAsync(c, { ...o, record: true });
   const memory = compareMemories(drive, c);
   const rtl = await rtlComparisons(drive, o);
   const mismatches = drive.modelMismatches.length + memory.mismatches.length + rtl.reduce((s, x) => s + x.count, 0);

@@ -69,7 +69,11 @@ export interface TbfDriveResult {
 
 const DEFAULT_MIX: Record<TbfOpName, number> = { query: 4, insert: 4, testAndInsert: 2, clear: 0 };
 
-export function driveTbf(c: TbfDerived, o: TbfDriveOptions, design = buildTbf(c)): TbfDriveResult {
+function* driveTbfSteps(
+  c: TbfDerived,
+  o: TbfDriveOptions,
+  design = buildTbf(c),
+): Generator<void, TbfDriveResult, void> {
   const sim = new CompiledSim(design, { poisonCollisions: true });
   const model = new TbfModel(c);
   const exact = o.exactWindow ? new ExactWindow(c.window) : null;
@@ -241,8 +245,28 @@ export function driveTbf(c: TbfDerived, o: TbfDriveOptions, design = buildTbf(c)
     }
     sim.step();
     res.cycles++;
+    if ((res.cycles & 0x3fff) === 0) yield; // lets an async caller breathe every 16384 cycles
   }
   return res;
+}
+
+/** Runs the whole stream synchronously. */
+export function driveTbf(c: TbfDerived, o: TbfDriveOptions, design = buildTbf(c)): TbfDriveResult {
+  const it = driveTbfSteps(c, o, design);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** The same, yielding to the event loop every 16384 cycles (long runs inside test workers). */
+export async function driveTbfAsync(c: TbfDerived, o: TbfDriveOptions, design = buildTbf(c)): Promise<TbfDriveResult> {
+  const it = driveTbfSteps(c, o, design);
+  for (;;) {
+    const r = it.next();
+    if (r.done) return r.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** Every timer of the simulator's banks (L_A ≠ L_S ? T : Tε) vs the model's; both copies equal. */
@@ -287,7 +311,7 @@ export async function verifyTbf(
   o: TbfDriveOptions & { icarus?: boolean; verilator?: boolean },
   design?: Design,
 ): Promise<TbfVerifyResult> {
-  const drive = driveTbf(c, { ...o, record: true }, design);
+  const drive = await driveTbfAsync(c, { ...o, record: true }, design);
   const memory = compareTimers(drive, c);
   const rtl = await rtlComparisons(drive, o);
   const mismatches = drive.modelMismatches.length + memory.mismatches.length + rtl.reduce((s, x) => s + x.count, 0);

@@ -79,6 +79,11 @@ export function registerExperimentCommands(p: Command): void {
       if (!(EXPERIMENTS as readonly string[]).includes(name))
         throw new UsageError(`experiment: '${name}' is not one of ${EXPERIMENTS.join(', ')}`);
       const o = runOptions(f);
+      if (name === 'btbf-penalty' && o.engine === 'sim')
+        throw new UsageError(
+          'btbf-penalty runs on the model: its §6.1.2 parameters (any bank size and block size) are not hardware configs; ' +
+            'measure the RTL decision unit with: bloomforge simulate CFG --penalties random',
+        );
       const bar = new cliProgress.SingleBar(
         { format: `${name} [{bar}] {percentage}%`, clearOnComplete: true },
         cliProgress.Presets.shades_classic,
