@@ -52,6 +52,7 @@ function parametersOf(c: FilterDerived): Record<string, unknown> {
       seed: c.seed,
       target: c.target,
       lambdaBits: lambdaBits(c),
+      ...(c.planned ? { planned: c.planned } : {}),
       ...(c.decision
         ? {
             decision: {

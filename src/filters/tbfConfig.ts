@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { ConfigError, zodMessage } from './config.js';
+import { planTbf, tbfPlanConfig } from '../analysis/tbfPlanner.js';
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 const pow2 = (max: number) =>
@@ -53,10 +54,12 @@ export const TbfConfigSchema = z
   .object({
     name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a legal Verilog identifier'),
     filter: z.enum(['tbf', 'btbf']),
-    k: positiveInt(16),
-    timersPerBank: pow2(1 << 22),
-    timerBits: z.number().int().min(2).max(30),
+    k: positiveInt(16).optional(),
+    timersPerBank: pow2(1 << 22).optional(),
+    timerBits: z.number().int().min(2).max(30).optional(),
     window: positiveInt(1 << 24),
+    /** Instead of k, timersPerBank, timerBits (and blockSize): the planner picks them for this fp. */
+    fp: z.number().gt(0).lt(1).optional(),
     blockSize: pow2(1 << 16).optional(),
     padding: z
       .number()
@@ -105,6 +108,8 @@ export interface TbfDerived {
   tOmega: number;
   tEps: number;
   decision: TbfDecisionDerived | null;
+  /** Set when the planner chose the sizes from `window` and `fp`. */
+  planned?: { window: number; fp: number };
 }
 
 /** Estimated iCE40 SB_RAM40_4K count of one timer bank (two timer copies + the mark bits). */
@@ -117,10 +122,44 @@ export function tbfBankBlockRams(timersPerBank: number, timerBits: number, t: nu
 export function deriveTbf(raw: unknown, source = 'config'): TbfDerived {
   const parsed = TbfConfigSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(`${source}: ${zodMessage(parsed.error)}`);
-  const c = parsed.data;
+  const c0 = parsed.data;
   const fail = (field: string, msg: string): never => {
     throw new ConfigError(`${source}: field '${field}': ${msg}`);
   };
+  if (c0.fp !== undefined) {
+    const given = (['k', 'timersPerBank', 'timerBits', 'blockSize', 'padding', 'timersPerWord'] as const).find(
+      (f) => c0[f] !== undefined,
+    );
+    if (given) fail(given, 'with fp the planner chooses every size; leave it out');
+    let planned: Record<string, unknown>;
+    try {
+      planned = tbfPlanConfig(
+        planTbf({
+          filter: c0.filter,
+          window: c0.window,
+          fp: c0.fp,
+          target: c0.target,
+          name: c0.name,
+          keyBits: c0.keyBits,
+          seed: c0.seed,
+        }),
+      );
+    } catch (e) {
+      throw new ConfigError(`${source}: ${(e as Error).message}`);
+    }
+    const { description: _d, ...sizes } = planned;
+    void _d;
+    const d = deriveTbf(
+      { ...sizes, ...(c0.tagBits ? { tagBits: c0.tagBits } : {}), ...(c0.decision ? { decision: c0.decision } : {}) },
+      source,
+    );
+    return { ...d, target: c0.target ?? d.target, planned: { window: c0.window, fp: c0.fp } };
+  }
+  if (c0.k === undefined || c0.timersPerBank === undefined || c0.timerBits === undefined) {
+    const missing = c0.k === undefined ? 'k' : c0.timersPerBank === undefined ? 'timersPerBank' : 'timerBits';
+    return fail(missing, 'required (or give fp and let the planner choose the sizes)');
+  }
+  const c = { ...c0, k: c0.k, timersPerBank: c0.timersPerBank, timerBits: c0.timerBits };
   if (c.filter === 'tbf' && c.blockSize !== undefined && c.blockSize !== 1)
     fail('blockSize', 'only for filter btbf (the TBF advances T+ on every insertion)');
   if (c.filter === 'btbf' && c.blockSize === undefined) fail('blockSize', 'required for filter btbf');

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/filters/config.js';
 import { deriveFilter } from '../../src/filters/index.js';
 import { deriveTbf, tbfBankBlockRams } from '../../src/filters/tbfConfig.js';
+import { standardFalsePositiveRate } from '../../src/analysis/tbf.js';
 
 const base = {
   name: 'b',
@@ -49,7 +50,42 @@ describe('TBF/BTBF configs', () => {
     expect(c.filter).toBe('btbf');
   });
 
+  it('window and fp instead of sizes: the planner fills them in and the result is recorded', () => {
+    const c = deriveTbf({ name: 'p', filter: 'btbf', window: 400, fp: 0.01, keyBits: 64, seed: 3 });
+    expect(c.planned).toEqual({ window: 400, fp: 0.01 });
+    expect(c.window).toBe(400);
+    expect(
+      standardFalsePositiveRate({
+        k: c.k,
+        timersPerHash: c.timersPerBank,
+        layout: 'partitioned',
+        window: c.window,
+        blockSize: c.blockSize,
+      }),
+    ).toBeLessThanOrEqual(0.01);
+    expect(c.seed).toBe(3);
+  });
+
   const bad: [string, Record<string, unknown>, RegExp][] = [
+    ['sizes beside fp', { fp: 0.01 }, /field 'k': with fp the planner chooses every size; leave it out/],
+    [
+      'no sizes and no fp',
+      { k: undefined, timersPerBank: undefined, timerBits: undefined },
+      /field 'k': required \(or give fp/,
+    ],
+    [
+      'fp that cannot fit the target',
+      {
+        k: undefined,
+        timersPerBank: undefined,
+        timerBits: undefined,
+        blockSize: undefined,
+        window: 100000,
+        fp: 1e-4,
+        target: 'ice40-hx8k',
+      },
+      /no btbf meets the constraints: --target binds/,
+    ],
     ['unknown field', { colour: 1 }, /unknown field 'colour'/],
     ['blockSize missing for btbf', { blockSize: undefined }, /field 'blockSize': required for filter btbf/],
     ['blockSize for tbf', { filter: 'tbf', blockSize: 4 }, /field 'blockSize': only for filter btbf/],
