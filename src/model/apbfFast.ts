@@ -6,9 +6,8 @@
  * of per-bank matches. No allocation per op. Answers and bit arrays equal the reference model's
  * (tested); it exists for speed (the software side of `bench`), the reference model for clarity.
  *
- * Supported when every bank's hash fits one 32-bit H3 unit (log2 of the bits per segment ≤ 32,
- * which covers every APBF and APBBF the planner produces for FPGA block RAMs) and k + l + spares
- * ≤ 31; `compileApbf` returns null otherwise.
+ * Supported for k + l + spares ≤ 31 banks, hashes of up to four 32-bit H3 units and block
+ * indexes of up to 30 bits; `compileApbf` returns null otherwise.
  */
 import { h3Matrix, h3Tables } from '../ir/h3.js';
 import { apbfLayout, hashSalt, type ApbfParams } from './apbf.js';
@@ -28,25 +27,29 @@ export function compileApbf(p: ApbfParams): FastApbf | null {
   const L = apbfLayout(p);
   const P = L.banks;
   const b = p.bitsPerBlock;
-  if (L.hashUnits !== 1 || L.hashBits > 32 || P > 31) return null;
+  if (P > 31 || L.hashUnits > 4 || L.blockIndexBits > 30) return null;
   const keyBytes = Math.ceil(p.keyBits / 8);
   const keyWords = Math.ceil(p.keyBits / 32);
   const hb = L.hashBits;
-  // Pack the P bank hashes into 32-bit words, two per word when they fit in 16 bits.
-  const perWord = hb <= 16 ? 2 : 1;
-  const V = Math.ceil(P / perWord);
+  const U = L.hashUnits;
+  const unitBits = Array.from({ length: U }, (_, u) => Math.min(32, hb - 32 * u));
+  // Pack the P·U hash units into 32-bit words, two per word when every unit fits in 16 bits.
+  const perWord = U === 1 && hb <= 16 ? 2 : 1;
+  const V = Math.ceil((P * U) / perWord);
   const comb = new Uint32Array(keyBytes * 256 * V);
   for (let bank = 0; bank < P; bank++) {
-    const t = h3Tables(h3Matrix(p.seed, hashSalt(bank, 0), p.keyBits, hb), p.keyBits);
-    const word = Math.floor(bank / perWord);
-    const shift = (bank % perWord) * 16;
-    for (let e = 0; e < keyBytes * 256; e++) comb[e * V + word] = (comb[e * V + word]! ^ (t[e]! << shift)) >>> 0;
+    for (let u = 0; u < U; u++) {
+      const t = h3Tables(h3Matrix(p.seed, hashSalt(bank, u), p.keyBits, unitBits[u]!), p.keyBits);
+      const slot = bank * U + u;
+      const word = Math.floor(slot / perWord);
+      const shift = (slot % perWord) * 16;
+      for (let e = 0; e < keyBytes * 256; e++) comb[e * V + word] = (comb[e * V + word]! ^ (t[e]! << shift)) >>> 0;
+    }
   }
   const colWords = Math.ceil(L.columnBits / 32);
   const bits = new Uint32Array(P * b * colWords);
   const state = new Int32Array(2);
   const ob = L.offsetBits;
-  const hashMask = `${(2 ** Math.min(hb, 31) - 1) >>> 0}`;
   const lines: string[] = [];
   const e = (s: string): void => {
     lines.push(s);
@@ -61,16 +64,33 @@ export function compileApbf(p: ApbfParams): FastApbf | null {
       e('}');
     }
     for (let bank = 0; bank < P; bank++) {
-      const w = Math.floor(bank / perWord);
-      const sh = (bank % perWord) * 16;
-      e(hb === 32 ? `const h${bank} = a${w} >>> 0;` : `const h${bank} = (a${w} >>> ${sh}) & ${hashMask};`);
+      for (let u = 0; u < U; u++) {
+        const slot = bank * U + u;
+        const w = Math.floor(slot / perWord);
+        const sh = (slot % perWord) * 16;
+        const bits = unitBits[u]!;
+        e(
+          bits === 32
+            ? `const h${bank}_${u} = a${w} >>> 0;`
+            : `const h${bank}_${u} = (a${w} >>> ${sh}) & ${(2 ** bits - 1) >>> 0};`,
+        );
+      }
     }
+  };
+  /** Bits [lo, lo + len) of bank `bank`'s hash (len <= 30), as an expression. */
+  const field = (bank: number, lo: number, len: number): string => {
+    if (len === 0) return '0';
+    const q = lo >>> 5;
+    const r = lo & 31;
+    const mask = (2 ** len - 1) >>> 0;
+    if (r + len <= 32) return `((h${bank}_${q} >>> ${r}) & ${mask})`;
+    return `(((h${bank}_${q} >>> ${r}) | (h${bank}_${q + 1} << ${32 - r})) & ${mask})`;
   };
   // Bit index of part j of bank `bank` from its hash: block · 2^ob + offset_j.
   const idx = (bank: number, j: number): string => {
-    if (ob === 0) return `h${bank}`;
-    const block = `((h${bank} >>> ${b * ob}) << ${ob})`;
-    return `(${block} | ((h${bank} >>> ${j * ob}) & ${2 ** ob - 1}))`;
+    const block = field(bank, b * ob, L.blockIndexBits);
+    if (ob === 0) return block;
+    return `((${block} << ${ob}) | ${field(bank, j * ob, ob)})`;
   };
   const matchCode = (): void => {
     e('let M = 0;');

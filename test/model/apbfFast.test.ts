@@ -10,6 +10,11 @@ const configs: [string, Record<string, unknown>][] = [
   ['apbf_k4_l3 (preset)', loadPreset('apbf_k4_l3') as Record<string, unknown>],
   ['apbf k=10 l=7 (preset)', loadPreset('apbf_k10_l7') as Record<string, unknown>],
   [
+    'apbbf (2, 5, 512, 4) (preset, 33-bit bank hash: two H3 units)',
+    loadPreset('apbbf_k2_l5_b512_4') as Record<string, unknown>,
+  ],
+  ['apbbf (3, 8, 512, 8) (preset, 54-bit bank hash)', loadPreset('apbbf_k3_l8_b512_8') as Record<string, unknown>],
+  [
     'apbf k=3 l=2, 96-bit keys, small slices',
     { name: 'a', filter: 'apbf', k: 3, l: 2, sliceBits: 256, keyBits: 96, seed: 9 },
   ],
