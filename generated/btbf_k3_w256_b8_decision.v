@@ -640,6 +640,11 @@ module btbf_k3_w256_b8_decision (
   wire [17:0] mux_47;
   wire slice_35;
   wire [17:0] mux_48;
+  wire [7:0] slice_36;
+  wire slice_37;
+  wire [5:0] slice_38;
+  wire [1:0] slice_39;
+  wire slice_40;
   wire not_5;
   wire and_31;
   wire [4:0] const_79;
@@ -650,11 +655,6 @@ module btbf_k3_w256_b8_decision (
   wire [4:0] sub_10;
   wire [4:0] mux_49;
   wire [4:0] mux_50;
-  wire [7:0] slice_36;
-  wire slice_37;
-  wire [5:0] slice_38;
-  wire [1:0] slice_39;
-  wire slice_40;
   assign in_ready = and_0;
   assign out_valid = ne_1;
   assign out_tag = slice_36;
@@ -1114,6 +1114,11 @@ module btbf_k3_w256_b8_decision (
   assign mux_47 = slice_34 ? mux_45 : mux_44;
   assign slice_35 = slice_20[3];
   assign mux_48 = slice_35 ? mux_47 : mux_46;
+  assign slice_36 = mux_48[17:10];
+  assign slice_37 = mux_48[9];
+  assign slice_38 = mux_48[8:3];
+  assign slice_39 = mux_48[2:1];
+  assign slice_40 = mux_48[0];
   assign not_5 = ~and_30;
   assign and_31 = and_1 & not_5;
   assign const_79 = 5'h1;
@@ -1124,11 +1129,6 @@ module btbf_k3_w256_b8_decision (
   assign sub_10 = occupancy - const_80;
   assign mux_49 = and_32 ? sub_10 : occupancy;
   assign mux_50 = and_31 ? add_14 : mux_49;
-  assign slice_36 = mux_48[17:10];
-  assign slice_37 = mux_48[9];
-  assign slice_38 = mux_48[8:3];
-  assign slice_39 = mux_48[2:1];
-  assign slice_40 = mux_48[0];
   always @(posedge clk) begin
     if (rst) tplus <= 8'h0;
     else tplus <= mux_2;

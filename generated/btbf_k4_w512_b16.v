@@ -937,6 +937,10 @@ module btbf_k4_w512_b16 (
   wire [17:0] mux_47;
   wire slice_35;
   wire [17:0] mux_48;
+  wire [7:0] slice_36;
+  wire slice_37;
+  wire [5:0] slice_38;
+  wire [2:0] slice_39;
   wire not_6;
   wire and_31;
   wire [4:0] const_69;
@@ -947,10 +951,6 @@ module btbf_k4_w512_b16 (
   wire [4:0] sub_11;
   wire [4:0] mux_49;
   wire [4:0] mux_50;
-  wire [7:0] slice_36;
-  wire slice_37;
-  wire [5:0] slice_38;
-  wire [2:0] slice_39;
   assign in_ready = and_0;
   assign out_valid = ne_1;
   assign out_tag = slice_36;
@@ -1721,6 +1721,10 @@ module btbf_k4_w512_b16 (
   assign mux_47 = slice_34 ? mux_45 : mux_44;
   assign slice_35 = slice_20[3];
   assign mux_48 = slice_35 ? mux_47 : mux_46;
+  assign slice_36 = mux_48[17:10];
+  assign slice_37 = mux_48[9];
+  assign slice_38 = mux_48[8:3];
+  assign slice_39 = mux_48[2:0];
   assign not_6 = ~and_30;
   assign and_31 = and_1 & not_6;
   assign const_69 = 5'h1;
@@ -1731,10 +1735,6 @@ module btbf_k4_w512_b16 (
   assign sub_11 = occupancy - const_70;
   assign mux_49 = and_32 ? sub_11 : occupancy;
   assign mux_50 = and_31 ? add_16 : mux_49;
-  assign slice_36 = mux_48[17:10];
-  assign slice_37 = mux_48[9];
-  assign slice_38 = mux_48[8:3];
-  assign slice_39 = mux_48[2:0];
   always @(posedge clk) begin
     if (rst) tplus <= 8'h0;
     else tplus <= mux_2;

@@ -930,6 +930,10 @@ module tbf_k4_w256 (
   wire [20:0] mux_45;
   wire slice_35;
   wire [20:0] mux_46;
+  wire [7:0] slice_36;
+  wire slice_37;
+  wire [8:0] slice_38;
+  wire [2:0] slice_39;
   wire not_6;
   wire and_31;
   wire [4:0] const_67;
@@ -940,10 +944,6 @@ module tbf_k4_w256 (
   wire [4:0] sub_11;
   wire [4:0] mux_47;
   wire [4:0] mux_48;
-  wire [7:0] slice_36;
-  wire slice_37;
-  wire [8:0] slice_38;
-  wire [2:0] slice_39;
   assign in_ready = and_0;
   assign out_valid = ne_1;
   assign out_tag = slice_36;
@@ -1708,6 +1708,10 @@ module tbf_k4_w256 (
   assign mux_45 = slice_34 ? mux_43 : mux_42;
   assign slice_35 = slice_20[3];
   assign mux_46 = slice_35 ? mux_45 : mux_44;
+  assign slice_36 = mux_46[20:13];
+  assign slice_37 = mux_46[12];
+  assign slice_38 = mux_46[11:3];
+  assign slice_39 = mux_46[2:0];
   assign not_6 = ~and_30;
   assign and_31 = and_1 & not_6;
   assign const_67 = 5'h1;
@@ -1718,10 +1722,6 @@ module tbf_k4_w256 (
   assign sub_11 = occupancy - const_68;
   assign mux_47 = and_32 ? sub_11 : occupancy;
   assign mux_48 = and_31 ? add_15 : mux_47;
-  assign slice_36 = mux_46[20:13];
-  assign slice_37 = mux_46[12];
-  assign slice_38 = mux_46[11:3];
-  assign slice_39 = mux_46[2:0];
   always @(posedge clk) begin
     if (rst) tplus <= 11'h0;
     else tplus <= mux_2;

@@ -17,6 +17,7 @@ import { runIcarus } from '../cosim/icarus.js';
 import { runVerilator } from '../cosim/verilator.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
 import { Rng } from '../stimulus.js';
+import { runSteps, runStepsAsync } from './steps.js';
 
 export type OpName = keyof typeof OP;
 
@@ -254,21 +255,12 @@ function* driveApbfSteps(c: ApbfDerived, o: DriveOptions, design = buildApbf(c))
 
 /** Runs the whole stream synchronously. */
 export function driveApbf(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)): DriveResult {
-  const it = driveApbfSteps(c, o, design);
-  for (;;) {
-    const r = it.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(driveApbfSteps(c, o, design));
 }
 
 /** The same, yielding to the event loop every 16384 cycles (long runs inside test workers). */
 export async function driveApbfAsync(c: ApbfDerived, o: DriveOptions, design = buildApbf(c)): Promise<DriveResult> {
-  const it = driveApbfSteps(c, o, design);
-  for (;;) {
-    const r = it.next();
-    if (r.done) return r.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  return runStepsAsync(driveApbfSteps(c, o, design));
 }
 
 /** Bank-by-bank comparison of the simulator's block RAMs with the model's live segments. */

@@ -16,6 +16,7 @@ import { CompiledSim } from '../compiled.js';
 import type { Comparison } from '../cosim/compare.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
 import { Rng } from '../stimulus.js';
+import { runSteps, runStepsAsync } from './steps.js';
 import { rtlComparisons, uniformWorkload, type Workload } from './apbf.js';
 
 export type TbfOpName = keyof typeof TBF_OP;
@@ -252,21 +253,12 @@ function* driveTbfSteps(
 
 /** Runs the whole stream synchronously. */
 export function driveTbf(c: TbfDerived, o: TbfDriveOptions, design = buildTbf(c)): TbfDriveResult {
-  const it = driveTbfSteps(c, o, design);
-  for (;;) {
-    const r = it.next();
-    if (r.done) return r.value;
-  }
+  return runSteps(driveTbfSteps(c, o, design));
 }
 
 /** The same, yielding to the event loop every 16384 cycles (long runs inside test workers). */
 export async function driveTbfAsync(c: TbfDerived, o: TbfDriveOptions, design = buildTbf(c)): Promise<TbfDriveResult> {
-  const it = driveTbfSteps(c, o, design);
-  for (;;) {
-    const r = it.next();
-    if (r.done) return r.value;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  return runStepsAsync(driveTbfSteps(c, o, design));
 }
 
 /** Every timer of the simulator's banks (L_A ≠ L_S ? T : Tε) vs the model's; both copies equal. */

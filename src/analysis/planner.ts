@@ -128,7 +128,8 @@ const cost =
       ? [c.blockRams, c.memoryBits, c.config.k + c.config.l]
       : [c.memoryBits, c.blockRams, c.config.k + c.config.l];
 
-function less(a: number[], b: number[]): boolean {
+/** Lexicographic order on cost vectors. */
+export function less(a: number[], b: number[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
   return false;
 }

@@ -9,6 +9,7 @@
 import { ConfigError } from '../filters/config.js';
 import { deriveTbf, tbfBankBlockRams, type TbfDerived } from '../filters/tbfConfig.js';
 import { analyzeTbf } from './tbfSummary.js';
+import { less } from './planner.js';
 
 export interface TbfPlanConstraints {
   filter: 'tbf' | 'btbf';
@@ -115,10 +116,6 @@ export function planTbf(k: TbfPlanConstraints): TbfPlan {
   }
   const key = (c: TbfCandidate): number[] =>
     k.target ? [c.blockRams, c.memoryBits, c.config.k] : [c.memoryBits, c.blockRams, c.config.k];
-  const less = (a: number[], b: number[]): boolean => {
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
-    return false;
-  };
   const winner = ok.reduce((best, c) => (less(key(c), key(best)) ? c : best));
   const nearMisses = all
     .filter((c) => c.rejected !== null && c.fp < 10 * k.fp)

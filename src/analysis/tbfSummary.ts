@@ -6,7 +6,8 @@
  * timer (the hardware reads all k in parallel), and the scan figures.
  */
 import type { TbfDerived } from '../filters/tbfConfig.js';
-import { lambdaMax, standardFalsePositiveRate, tbfBitsPerItem, untouched, type BtbfShape } from './tbf.js';
+import { lambdaMax, standardFalsePositiveRate, tbfBitsPerItem, untouched } from './tbf.js';
+import { btbfShape } from '../model/tbfDecision.js';
 
 export interface TbfAnalysis {
   filter: string;
@@ -32,13 +33,7 @@ export interface TbfAnalysis {
 }
 
 export function analyzeTbf(c: TbfDerived): TbfAnalysis {
-  const s: BtbfShape = {
-    k: c.k,
-    timersPerHash: c.timersPerBank,
-    layout: 'partitioned',
-    window: c.window,
-    blockSize: c.blockSize,
-  };
+  const s = btbfShape(c);
   let live = 0;
   for (let b = 0; b < c.blockSize; b++) live += 1 - untouched(s, (j) => j, lambdaMax(s, b) * c.blockSize + b);
   live /= c.blockSize;

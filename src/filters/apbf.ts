@@ -35,15 +35,12 @@
 import { ModuleBuilder, type Sig } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from '../model/apbf.js';
+import { bitsFor, responseQueue } from './common.js';
 import { CLEAR_DELAY, type ApbfDerived } from './config.js';
 
 export const OP = { query: 0, insert: 1, testAndInsert: 2, tick: 3, clear: 4 } as const;
 export const LATENCY = 7;
 export const RESPONSE_QUEUE = 8;
-
-function bitsFor(maxValue: number): number {
-  return Math.max(1, Math.ceil(Math.log2(maxValue + 1)));
-}
 
 /** P-bit mask with the bits of logical positions `from..to` (inclusive) set, base 0. */
 function maskConst(P: number, from: number, to: number): bigint {
@@ -343,29 +340,15 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   };
 
   // ---- response queue (registers) ----------------------------------------------------------
-  const qBits = Math.log2(RESPONSE_QUEUE);
-  const wp = m.reg('rq_wp', qBits + 1);
-  const rp = m.reg('rq_rp', qBits + 1);
-  const push = s5.valid;
-  const entries: Sig[] = [];
-  for (let i = 0; i < RESPONSE_QUEUE; i++) {
-    const e = m.reg(`rq_entry${i}`, c.tagBits + 1, { reset: null, en: push.and(wp.slice(qBits - 1, 0).eq(i)) });
-    e.next(m.cat(s5.tag, hit));
-    entries.push(e);
-  }
-  const outValid = wp.ne(rp);
-  const pop = outValid.and(outReady);
-  wp.next(m.mux(push, wp.add(1), wp));
-  rp.next(m.mux(pop, rp.add(1), rp));
-  const idx = rp.slice(qBits - 1, 0);
-  const head = entries.reduce<Sig>((acc, e, i) => m.mux(idx.eq(i), e, acc), entries[0]!);
+  const rq = responseQueue(m, RESPONSE_QUEUE, s5.valid, [s5.tag, hit], outReady);
+  const { outValid, pop } = rq;
   const occNext = m.mux(accept.and(pop.not()), occ.add(1), m.mux(pop.and(accept.not()), occ.sub(1), occ));
   occ.next(occNext);
   occRoom.next(occNext.lt(RESPONSE_QUEUE));
 
   m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');
-  m.output('out_tag', head.slice(c.tagBits, 1), 'tag of the request');
-  m.output('out_hit', head.bit(0), 'membership answer (0 for insert, tick, clear)');
+  m.output('out_tag', rq.head[0]!, 'tag of the request');
+  m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert, tick, clear)');
   return m.build();
 }

@@ -43,6 +43,7 @@ import { ModuleBuilder, type Sig } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
 import { tbfSalt } from '../model/tbf.js';
 import { decisionLayout, decisionTable } from '../model/tbfDecision.js';
+import { bitsFor, muxTree, responseQueue } from './common.js';
 import { CLEAR_DELAY } from './config.js';
 import type { TbfDerived } from './tbfConfig.js';
 
@@ -51,10 +52,6 @@ export const TBF_RESPONSE_QUEUE = 16;
 
 export function tbfLatency(c: TbfDerived): number {
   return c.decision ? 8 : 7;
-}
-
-function bitsFor(maxValue: number): number {
-  return Math.max(1, Math.ceil(Math.log2(maxValue + 1)));
 }
 
 export function tbfMemoryName(bank: number, which: 'timers' | 'scan' | 'marks'): string {
@@ -177,7 +174,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     lo: m.mux(tp.eq(c.tOmega), 0, tp.add(1)),
     hi: m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)),
   });
-  const s1x: Record<string, Sig> = { ...omit(s1, 'key') };
+  const s1x: Record<string, Sig> = { ...omit(s1, 'key', 'tscan') };
   const scanWin = staleWindow(s1.tscan!, c.markAge);
   s1x.scanLo = scanWin.lo;
   s1x.scanHi = scanWin.hi;
@@ -194,7 +191,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   s1x.expWrap = expLo.gt(expHi);
   const s2 = stage(2, s1x);
   const s3 = stage(3, s2);
-  const s4base = stage(4, omit(s3, 'scanAddr', 'tscan', 'scanLo', 'scanHi', 'scanWrap'));
+  const s4base = stage(4, omit(s3, 'scanAddr', 'scanLo', 'scanHi', 'scanWrap'));
   const inWindow = (T: Sig, lo: Sig, hi: Sig, wrap: Sig): Sig =>
     m.mux(wrap, T.ge(lo).or(T.le(hi)), T.ge(lo).and(T.le(hi)));
 
@@ -242,17 +239,9 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
 
       const laneA = (w: Sig, i: number): Sig => w.slice((i + 1) * lw - 1, i * lw);
       const lanesA = Array.from({ length: t }, (_, i) => laneA(wordA, i));
-      const select = (xs: Sig[], sel: Sig | null): Sig => {
-        let level = xs;
-        for (let bit = 0; level.length > 1; bit++) {
-          const next: Sig[] = [];
-          for (let i = 0; i < level.length; i += 2) next.push(m.mux(sel!.bit(bit), level[i + 1]!, level[i]!));
-          level = next;
-        }
-        return level[0]!;
-      };
-      const myA = select(lanesA, lane3);
-      const myLS = select(
+      const myA = muxTree(m, lanesA, lane3);
+      const myLS = muxTree(
+        m,
         Array.from({ length: t }, (_, i) => wordS.bit(i)),
         lane3,
       );
@@ -385,45 +374,17 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   }
 
   // ---- response queue ------------------------------------------------------------------------
-  const RQ = TBF_RESPONSE_QUEUE;
-  const qBits = Math.log2(RQ);
-  const wp = m.reg('rq_wp', qBits + 1);
-  const rp = m.reg('rq_rp', qBits + 1);
-  const push = last.valid!;
   const fields = [last.tag!, last.hit!, last.lambda!, last.c!, ...(decision ? [decision] : [])];
-  const entryW = fields.reduce((s, f) => s + f.width, 0);
-  const entries: Sig[] = [];
-  for (let i = 0; i < RQ; i++) {
-    const e = m.reg(`rq_entry${i}`, entryW, { reset: null, en: push.and(wp.slice(qBits - 1, 0).eq(i)) });
-    e.next(m.cat(...fields));
-    entries.push(e);
-  }
-  const outValid = wp.ne(rp);
-  const pop = outValid.and(outReady);
-  wp.next(m.mux(push, wp.add(1), wp));
-  rp.next(m.mux(pop, rp.add(1), rp));
-  const idx = rp.slice(qBits - 1, 0);
-  let sel: Sig[] = entries;
-  for (let bit = 0; sel.length > 1; bit++) {
-    const next: Sig[] = [];
-    for (let i = 0; i < sel.length; i += 2) next.push(m.mux(idx.bit(bit), sel[i + 1]!, sel[i]!));
-    sel = next;
-  }
-  const head = sel[0]!;
+  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid!, fields, outReady);
+  const { outValid, pop } = rq;
   occ.next(m.mux(accept.and(pop.not()), occ.add(1), m.mux(pop.and(accept.not()), occ.sub(1), occ)));
 
-  let hi = entryW - 1;
-  const take = (w: number): Sig => {
-    const s = head.slice(hi, hi - w + 1);
-    hi -= w;
-    return s;
-  };
   m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');
-  m.output('out_tag', take(c.tagBits), 'tag of the request');
-  m.output('out_hit', take(1), 'standard answer: no timer of R_x expired (0 for insert, clear)');
-  m.output('out_lambda', take(LB), 'λx: age of the oldest timestamp in R_x; all ones = expired');
-  m.output('out_c', take(cBits), 'cx: timers of R_x at age λx (expired: timers expired)');
-  if (decision) m.output('out_decision', take(1), 'penalty-optimal answer of the decision unit');
+  m.output('out_tag', rq.head[0]!, 'tag of the request');
+  m.output('out_hit', rq.head[1]!, 'standard answer: no timer of R_x expired (0 for insert, clear)');
+  m.output('out_lambda', rq.head[2]!, 'λx: age of the oldest timestamp in R_x; all ones = expired');
+  m.output('out_c', rq.head[3]!, 'cx: timers of R_x at age λx (expired: timers expired)');
+  if (decision) m.output('out_decision', rq.head[4]!, 'penalty-optimal answer of the decision unit');
   return m.build();
 }

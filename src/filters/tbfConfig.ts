@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { ConfigError, zodMessage } from './config.js';
+import type { TbfParams } from '../model/tbf.js';
 import { planTbf, tbfPlanConfig } from '../analysis/tbfPlanner.js';
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
@@ -86,18 +87,10 @@ export interface TbfDecisionDerived {
   posteriorBits: number;
 }
 
-export interface TbfDerived {
+export interface TbfDerived extends TbfParams {
   name: string;
   filter: 'tbf' | 'btbf';
-  k: number;
-  timersPerBank: number;
-  timerBits: number;
-  window: number;
-  blockSize: number;
-  padding: number;
   timersPerWord: number;
-  keyBits: number;
-  seed: number;
   tagBits: number;
   target: string;
   layout: 'partitioned';

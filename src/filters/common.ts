@@ -1,0 +1,54 @@
+/** Pieces the filter pipeline generators share. */
+import type { ModuleBuilder, Sig } from '../dsl/module.js';
+
+/** Bits to hold 0..maxValue (at least 1). */
+export function bitsFor(maxValue: number): number {
+  return Math.max(1, Math.ceil(Math.log2(maxValue + 1)));
+}
+
+/** xs[sel] as a balanced tree of 2:1 muxes (xs.length a power of two, sel log2(xs.length) bits). */
+export function muxTree(m: ModuleBuilder, xs: Sig[], sel: Sig | null): Sig {
+  let level = xs;
+  for (let bit = 0; level.length > 1; bit++) {
+    const next: Sig[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(m.mux(sel!.bit(bit), level[i + 1]!, level[i]!));
+    level = next;
+  }
+  return level[0]!;
+}
+
+/**
+ * In-order response queue of `depth` register entries (a power of two): `push` writes the
+ * concatenated `fields` (first field in the most significant bits); the head is valid while the
+ * queue is not empty and leaves when `outReady`. Returns the head's fields, `outValid` and `pop`.
+ */
+export function responseQueue(
+  m: ModuleBuilder,
+  depth: number,
+  push: Sig,
+  fields: Sig[],
+  outReady: Sig,
+): { outValid: Sig; pop: Sig; head: Sig[] } {
+  const qBits = Math.log2(depth);
+  const wp = m.reg('rq_wp', qBits + 1);
+  const rp = m.reg('rq_rp', qBits + 1);
+  const entryW = fields.reduce((s, f) => s + f.width, 0);
+  const entries: Sig[] = [];
+  for (let i = 0; i < depth; i++) {
+    const e = m.reg(`rq_entry${i}`, entryW, { reset: null, en: push.and(wp.slice(qBits - 1, 0).eq(i)) });
+    e.next(m.cat(...fields));
+    entries.push(e);
+  }
+  const outValid = wp.ne(rp);
+  const pop = outValid.and(outReady);
+  wp.next(m.mux(push, wp.add(1), wp));
+  rp.next(m.mux(pop, rp.add(1), rp));
+  const word = muxTree(m, entries, rp.slice(qBits - 1, 0));
+  let hi = entryW - 1;
+  const head = fields.map((f) => {
+    const s = word.slice(hi, hi - f.width + 1);
+    hi -= f.width;
+    return s;
+  });
+  return { outValid, pop, head };
+}
