@@ -13,18 +13,24 @@
  *   out_tag, out_hit        the request's tag; hit = membership (query, test-and-insert: as of
  *                           before the op's own insert), 0 for the other ops
  *
- * Pipeline (a request accepted in cycle A, i.e. in_valid && in_ready at a rising edge):
+ * Pipeline (a request accepted in cycle A, i.e. in_valid && in_ready at a rising edge). Every
+ * stage boundary is a register; the stages were cut where nextpnr's critical path pointed:
  *   A    input skid buffer (two entries, so in_ready is a register and the op arrives decoded)
  *   A+1  accept: generation counter, shift decision, window/write masks (registered, rotated on
- *        each shift: the circular base index is kept as precomputed masks, never as an adder)
- *   A+2  H3 hashes of the key for every bank (split in 32-bit key chunks, registered)
- *   A+3  block RAM read of every bank column, one word each
- *   A+4  forward the previous cycle's write to the same word if any; test the bits; inserts write
- *        the word with their bits set (read-modify-write, a whole word)
- *   A+5  "k consecutive matching segments" = OR over valid windows of AND over k segments
- *        (registered)
- *   A+6  the response enters the response queue
- *   A+7  out_valid (latency LATENCY = 7 cycles when out_ready is high)
+ *        each shift: the circular base index is kept as precomputed masks, never as an adder);
+ *        accept itself is one LUT4 of registers (queue room and "no sweep" are precomputed)
+ *   A+2  H3 hashes of the key for every bank, in 16-bit key chunks (each chunk registered)
+ *   A+3  the chunks are XORed and the full hash registered
+ *   A+4  block RAM read of every bank column, one word each
+ *   A+5  the block RAM word is registered (corrected by a write that landed at the read's edge)
+ *   A+6  forward the previous cycle's write to the same word if any; test the bit; inserts write
+ *        the word with their bit set (read-modify-write, a whole word); per-column match
+ *        registered
+ *   A+7  window p = valid(p) AND k consecutive segments match (registered per window)
+ *   A+8  hit = OR over windows (registered)
+ *   A+9  the response enters the response queue (RESPONSE_QUEUE = 16 entries, enough for a
+ *        full pipeline so a ready consumer never causes a stall)
+ *   A+10 out_valid (latency LATENCY = 10 cycles when out_ready is high)
  *
  * Aging without stalls: P = k+l+spares banks. On a shift the bank leaving the window becomes a
  * spare and a clear channel zeroes it in the background through its write port (which no insert
@@ -35,12 +41,14 @@
 import { ModuleBuilder, type Sig } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from '../model/apbf.js';
-import { bitsFor, responseQueue } from './common.js';
+import { bitsFor, responseQueue, thermometer } from './common.js';
 import { CLEAR_DELAY, type ApbfDerived } from './config.js';
 
 export const OP = { query: 0, insert: 1, testAndInsert: 2, tick: 3, clear: 4 } as const;
-export const LATENCY = 7;
-export const RESPONSE_QUEUE = 8;
+export const LATENCY = 10;
+export const RESPONSE_QUEUE = 16;
+/** Key bits per registered piece of an H3 hash. */
+const HASH_CHUNK = 16;
 
 /** P-bit mask with the bits of logical positions `from..to` (inclusive) set, base 0. */
 function maskConst(P: number, from: number, to: number): bigint {
@@ -98,18 +106,19 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
 
   // ---- input skid buffer: in_ready is a register, ops arrive decoded -----------------------
   // Two entries: `head` feeds the accept stage; `skid` holds a request that arrived while the
-  // head could not move. in_ready = skid empty. Adds one cycle of latency, no stall.
-  // in_ready = skid empty and no reset/clear sweep running (both registers); defined below.
+  // head could not move. in_ready = skid empty and no reset/clear sweep running (both
+  // registers). Adds one cycle of latency, no stall. Only the decoded op flags move between
+  // head and skid; key and tag sit in a two-entry store written in arrival order and read in
+  // accept order, so the wide data registers never wait on accept.
   const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
-  const readyWire = m.wire('in_ready_w', 1);
-  const wireAccept = inValid.and(readyWire);
+  // in_ready: skid empty and no sweep, one register computed from both next states.
+  const inReady = m.reg('in_ready_q', 1);
+  const wireAccept = inValid.and(inReady);
   const decoded = m.cat(
     inOp.eq(OP.insert).or(inOp.eq(OP.testAndInsert)),
     inOp.eq(OP.query).or(inOp.eq(OP.testAndInsert)),
     inOp.eq(OP.tick),
     inOp.eq(OP.clear),
-    inTag,
-    inKey,
   );
   const reqW = decoded.width;
   const headValid = m.reg('in_head_valid', 1);
@@ -117,14 +126,21 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const skidValid = m.reg('in_skid_valid', 1);
   const skid = m.reg('in_skid', reqW, { reset: null });
   const extAccept = wireAccept;
-  const field = (lo: number, w: number): Sig => inHead.slice(lo + w - 1, lo);
-  const hKey = field(0, c.keyBits);
-  const hTag = field(c.keyBits, c.tagBits);
-  const flags = c.keyBits + c.tagBits;
-  const isClear = inHead.bit(flags);
-  const isTick = inHead.bit(flags + 1);
-  const isQuery = inHead.bit(flags + 2);
-  const isIns = inHead.bit(flags + 3);
+  const dataWp = m.reg('in_data_wp', 1);
+  const dataRp = m.reg('in_data_rp', 1);
+  const entries = [0, 1].map((i) => {
+    const e = m.reg(`in_data${i}`, c.tagBits + c.keyBits, { reset: null, en: extAccept.and(dataWp.eq(i)) });
+    e.next(m.cat(inTag, inKey));
+    return e;
+  });
+  const headData = m.mux(dataRp, entries[1]!, entries[0]!);
+  const hKey = headData.slice(c.keyBits - 1, 0);
+  const hTag = headData.slice(c.keyBits + c.tagBits - 1, c.keyBits);
+  dataWp.next(m.mux(extAccept, dataWp.not(), dataWp));
+  const isClear = inHead.bit(0);
+  const isTick = inHead.bit(1);
+  const isQuery = inHead.bit(2);
+  const isIns = inHead.bit(3);
 
   // ---- accept stage: generation control ------------------------------------------------------
   const cntBits = bitsFor(c.generation);
@@ -145,7 +161,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const dBits = bitsFor(CLEAR_DELAY);
   const channels = Array.from({ length: c.spares }, (_, i) => ({
     busy: m.reg(`clr${i}_busy`, 1),
-    delay: m.reg(`clr${i}_delay`, dBits),
+    delay: m.reg(`clr${i}_delay`, dBits, { reset: CLEAR_DELAY }),
     addr: m.reg(`clr${i}_addr`, aBits),
     target: m.reg(`clr${i}_target`, P),
   }));
@@ -153,45 +169,63 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const sweepAddr = m.reg('sweep_addr', aBits);
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
 
-  const occ = m.reg('occupancy', bitsFor(RESPONSE_QUEUE));
-  // Registered from next-state values, so in_ready is a shallow function of registers and in_op:
-  // room in the response queue, and whether the spare a shift would reuse is still being cleared.
-  const occRoom = m.reg('occ_room', 1, { reset: 1 });
+  // Requests in flight or queued, as a thermometer (bit i: more than i).
+  const occ = thermometer(m, 'occupancy', RESPONSE_QUEUE);
+  // The head is accepted when there is room in the response queue, no sweep runs, and it does
+  // not shift onto a spare still being cleared: four registers (room and no sweep are one,
+  // computed from the next-state values), so accept is one LUT4.
+  const headGo = m.reg('head_go', 1); // head valid, queue room, no sweep
+  const headCounts = m.reg('head_counts', 1); // head is an insert, tick or clear
   const selBusyReg = m.reg('sel_busy', 1);
-  const blocked = sweepBusy.or(wantShift.and(selBusyReg));
-  const intReady = occRoom.and(blocked.not());
-  const accept = headValid.and(intReady);
+  const notHeld = wantShift.and(selBusyReg).not();
+  const accept = headGo.and(notHeld);
   // Skid buffer moves: the head leaves on accept (or is empty) and refills from skid or input.
   const headFree = accept.or(headValid.not());
-  headValid.next(m.mux(headFree, skidValid.or(extAccept), 1));
+  const headValidNext = m.mux(headFree, skidValid.or(extAccept), 1);
+  headValid.next(headValidNext);
   const headNext = m.mux(headFree, m.mux(skidValid, skid, decoded), inHead);
   inHead.next(headNext);
-  skidValid.next(m.mux(skidValid, headFree.not(), extAccept.and(headFree.not())));
+  const skidValidNext = m.mux(skidValid, headFree.not(), extAccept.and(headFree.not()));
+  skidValid.next(skidValidNext);
   skid.next(m.mux(skidValid, skid, decoded));
-  const inReady = skidValid.not().and(sweepBusy.not());
-  readyWire.assign(inReady);
-  const shiftNow = accept.and(wantShift);
-  const clearNow = accept.and(isClear);
+  // accept && wantShift, and accept && clear (a clear never shifts), each written as one LUT4
+  // of registers so the enables of the masks and channels do not wait on accept.
+  const shiftNow = headGo.and(wantShift).and(selBusyReg.not());
+  const clearNow = headGo.and(isClear);
 
-  const countNext = m.mux(
-    accept.and(isClear.or(isTick)),
-    0,
-    m.mux(accept.and(isIns), m.mux(genFull, 1, count.add(1)), count),
-  );
-  count.next(countNext);
-  const genFullNext = countNext.eq(c.generation);
+  const restart = accept.and(isClear.or(isTick));
+  const counts = accept.and(isIns);
+  // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
+  const countEn = headGo.and(headCounts).and(notHeld);
+  count.next(m.mux(countEn, m.mux(isIns, m.mux(genFull, 1, count.add(1)), 0), count));
+  headCounts.next(headNext.bit(3).or(headNext.bit(1)).or(headNext.bit(0)));
+  // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
+  // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
+  const g = c.generation;
+  const genLast = m.reg('gen_last', 1, { reset: g === 1 ? 1 : 0 });
+  const genFullNext = m.mux(restart, 0, m.mux(counts, m.mux(genFull, g === 1 ? 1 : 0, genLast), genFull));
   genFull.next(genFullNext);
-  wantShift.next(
-    headNext
-      .bit(flags + 3)
-      .and(genFullNext)
-      .or(headNext.bit(flags + 1)),
+  genLast.next(
+    m.mux(
+      restart,
+      g === 1 ? 1 : 0,
+      m.mux(counts, m.mux(genFull, g === 2 ? 1 : 0, g >= 2 ? count.eq(g - 2) : m.const(0, 1)), genLast),
+    ),
   );
-  const writeMaskAfter = m.mux(shiftNow, rotR(writeMask), writeMask);
-  const nextSpare = rotR(newestSpare);
-  validMask.next(m.mux(clearNow, maskConst(P, 0, l), m.mux(shiftNow, rotR(validMask), validMask)));
-  writeMask.next(m.mux(clearNow, maskConst(P, 0, k - 1), writeMaskAfter));
-  newestSpare.next(m.mux(clearNow, maskConst(P, k + l, k + l), m.mux(shiftNow, nextSpare, newestSpare)));
+  wantShift.next(headNext.bit(3).and(genFullNext).or(headNext.bit(1)));
+  dataRp.next(m.mux(accept, dataRp.not(), dataRp));
+  // The mask registers take a shift or a clear one cycle after the accept that made it
+  // (`shift_q`, `clear_q`), so their enables come straight from registers; the accept stage
+  // uses the effective masks (rotated when a shift is pending). After a clear no request is
+  // accepted until the sweep ends, so a pending clear needs no such correction.
+  const shiftQ = m.pipe(shiftNow, 1, 'shift_q');
+  const clearQ = m.pipe(clearNow, 1, 'clear_q');
+  const validNow = m.mux(shiftQ, rotR(validMask), validMask);
+  const writeNow = m.mux(shiftQ, rotR(writeMask), writeMask);
+  const writeMaskAfter = m.mux(shiftNow, rotR(writeNow), writeNow);
+  validMask.next(m.mux(clearQ, maskConst(P, 0, l), validNow));
+  writeMask.next(m.mux(clearQ, maskConst(P, 0, k - 1), writeNow));
+  newestSpare.next(m.mux(clearQ, maskConst(P, k + l, k + l), m.mux(shiftQ, rotR(newestSpare), newestSpare)));
   const chanSelNext = chanSel
     ? m.mux(clearNow, 0, m.mux(shiftNow, m.mux(chanSel.eq(c.spares - 1), 0, chanSel.add(1)), chanSel))
     : null;
@@ -202,6 +236,9 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const busyNext: Sig[] = [];
   channels.forEach((ch, i) => {
     const start = chanSel === null ? shiftNow : shiftNow.and(chanSel.eq(i));
+    // The cycle after its start the channel learns its bank: the spare after the newest, read
+    // while the mask registers still hold the values from before the shift.
+    const startQ = m.pipe(start, 1, `clr${i}_start_q`);
     // busy && delay == 0, registered from the next-state values (keeps the compare off the
     // block RAM write-enable path).
     const active = m.reg(`clr${i}_active`, 1);
@@ -210,12 +247,19 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     const bn = m.mux(clearNow, 0, m.mux(start, 1, m.mux(done, 0, ch.busy)));
     busyNext.push(bn);
     ch.busy.next(bn);
-    const delayNext = m.mux(start, CLEAR_DELAY, m.mux(ch.busy.and(ch.delay.ne(0)), ch.delay.sub(1), ch.delay));
+    // The delay idles at CLEAR_DELAY (reloaded when a run ends or a clear aborts it) and counts
+    // down while busy; the address wraps to 0 after the last word. Neither waits on a start.
+    const delayNext = m.mux(
+      clearNow.or(done),
+      CLEAR_DELAY,
+      m.mux(ch.busy.and(ch.delay.ne(0)), ch.delay.sub(1), ch.delay),
+    );
     ch.delay.next(delayNext);
     active.next(bn.and(delayNext.eq(0)));
-    ch.addr.next(m.mux(start, 0, m.mux(active, ch.addr.add(1), ch.addr)));
-    ch.target.next(m.mux(start, nextSpare, ch.target));
+    ch.addr.next(m.mux(clearNow, 0, m.mux(active, ch.addr.add(1), ch.addr)));
+    ch.target.next(m.mux(startQ, rotR(newestSpare), ch.target));
   });
+  // Whether the spare the next shift reuses is still being cleared.
   selBusyReg.next(
     chanSelNext === null
       ? busyNext[0]!
@@ -224,6 +268,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const sweepActive = m.reg('sweep_active', 1);
   const sweepBusyNext = m.mux(clearNow, 1, m.mux(sweepActive.and(sweepAddr.eq(lastAddr)), 0, sweepBusy));
   sweepBusy.next(sweepBusyNext);
+  inReady.next(skidValidNext.or(sweepBusyNext).not());
   const sweepDelayNext = m.mux(
     clearNow,
     CLEAR_DELAY,
@@ -240,54 +285,69 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     query: m.pipe(isQuery, 1, 's1_query'),
     tag: m.pipe(hTag, 1, 's1_tag', { reset: null }),
     key: m.pipe(hKey, 1, 's1_key', { reset: null }),
-    window: m.pipe(validMask, 1, 's1_window', { reset: null }),
+    window: m.pipe(validNow, 1, 's1_window', { reset: null }),
     write: m.pipe(writeMaskAfter, 1, 's1_write', { reset: null }),
   };
 
-  // ---- stage 2: hashes, registered -----------------------------------------------------------
-  const s2 = {
-    valid: m.pipe(s1.valid, 1, 's2_valid'),
-    ins: m.pipe(s1.ins, 1, 's2_ins'),
-    query: m.pipe(s1.query, 1, 's2_query'),
-    tag: m.pipe(s1.tag, 1, 's2_tag', { reset: null }),
-    window: m.pipe(s1.window, 1, 's2_window', { reset: null }),
-    write: m.pipe(s1.write, 1, 's2_write', { reset: null }),
-  };
-  const s3 = {
-    valid: m.pipe(s2.valid, 1, 's3_valid'),
-    ins: m.pipe(s2.ins, 1, 's3_ins'),
-    query: m.pipe(s2.query, 1, 's3_query'),
-    tag: m.pipe(s2.tag, 1, 's3_tag', { reset: null }),
-    window: m.pipe(s2.window, 1, 's3_window', { reset: null }),
-    write: m.pipe(s2.write, 1, 's3_write', { reset: null }),
-  };
+  // ---- stages 2..4: the request's fields travel with it ----------------------------------
+  interface Stage {
+    valid: Sig;
+    ins: Sig;
+    query: Sig;
+    tag: Sig;
+    window: Sig;
+    write: Sig;
+  }
+  const advance = (prev: Stage, n: number): Stage => ({
+    valid: m.pipe(prev.valid, 1, `s${n}_valid`),
+    ins: m.pipe(prev.ins, 1, `s${n}_ins`),
+    query: m.pipe(prev.query, 1, `s${n}_query`),
+    tag: m.pipe(prev.tag, 1, `s${n}_tag`, { reset: null }),
+    window: m.pipe(prev.window, 1, `s${n}_window`, { reset: null }),
+    write: m.pipe(prev.write, 1, `s${n}_write`, { reset: null }),
+  });
+  const s2 = advance(s1, 2); // hash pieces registered
+  const s3 = advance(s2, 3); // hashes registered, block RAM read
+  const s4 = advance(s3, 4); // block RAM data registered
+  const s5 = advance(s4, 5); // read-modify-write, segment matches
 
   const segMatch: Sig[] = [];
   for (let p = 0; p < P; p++) {
     m.scope(`bank${p}`, () => {
-      // The H3 XOR trees are split in key chunks of 32 bits, registered, and XORed after the
-      // register: each tree before it is half as deep for 64-bit keys.
-      const chunks = Math.ceil(c.keyBits / 32);
+      // The H3 XOR trees are split in key chunks of HASH_CHUNK bits, registered, and XORed
+      // after the register: a tree over at most 16 key bits is two LUT4 levels.
+      const chunks = Math.ceil(c.keyBits / HASH_CHUNK);
       const units: Sig[] = [];
       for (let u = 0; u < L.hashUnits; u++) {
         const bits = Math.min(H3_UNIT_BITS, L.hashBits - H3_UNIT_BITS * u);
         const parts = Array.from({ length: chunks }, (_, q) => {
-          const lo = 32 * q;
-          const hi = Math.min(c.keyBits, lo + 32);
+          const lo = HASH_CHUNK * q;
+          const hi = Math.min(c.keyBits, lo + HASH_CHUNK);
           const keyMask = ((1n << BigInt(hi - lo)) - 1n) << BigInt(lo);
           const part = m.h3(s1.key, bits, { seed: c.seed, salt: hashSalt(p, u), keyMask });
           return m.pipe(part, 1, chunks === 1 ? `hash${u}` : `hash${u}_part${q}`, { reset: null });
         });
         units.push(parts.reduce((x, y) => x.xor(y)));
       }
-      const hash = m.cat(...units.reverse());
+      const hash = m.pipe(m.cat(...units.reverse()), 1, 'hash', { reset: null });
       const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
-      // Clearing: any channel targeting this bank, or the sweep.
+      // Clearing: any channel targeting this bank, or the sweep. Enable and address pass two
+      // registers per bank (the zero lands two cycles after the channel issues it, still before
+      // an op accepted after the channel finishes reads the bank), as does the insert's enable,
+      // so the write port and the forwarding register see one LUT level from registers.
       const chanHere = channels.map((ch, i) => chanActive[i]!.and(ch.target.bit(p)));
-      const clrWrite = chanHere.reduce((x, y) => x.or(y), sweepActive);
+      const clrWriteNext = m.pipe(
+        chanHere.reduce((x, y) => x.or(y), sweepActive),
+        1,
+        'clr_issue',
+      );
+      const clrWrite = m.pipe(clrWriteNext, 1, 'clr_write');
       const chanAddr = channels.reduce<Sig>((acc, ch, i) => acc.or(m.mux(chanHere[i]!, ch.addr, 0)), m.const(0, aBits));
-      const clrAddr = m.mux(sweepActive, sweepAddr, chanAddr);
-      const insWrite = s3.valid.and(s3.ins).and(s3.write.bit(p));
+      const clrAddr = m.pipe(m.mux(sweepActive, sweepAddr, chanAddr), 2, 'clr_addr', { reset: null });
+      const insWriteNext = s4.valid.and(s4.ins).and(s4.write.bit(p));
+      const insWrite = m.pipe(insWriteNext, 1, 'ins_write');
+      // The write enable, insert or clear, in one register.
+      const writeEn = m.pipe(insWriteNext.or(clrWriteNext), 1, 'write_en');
       const partMatch: Sig[] = [];
       for (let j = 0; j < b; j++) {
         const inColumn = <T>(fn: () => T): T => (b === 1 ? fn() : m.scope(`col${j}`, fn));
@@ -297,54 +357,73 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
           const addr = colIdx.slice(wBits + aBits - 1, wBits);
           const bit = colIdx.slice(wBits - 1, 0);
           const mem = m.memory('ram', { width: W, depth, readDuringWrite: 'undefined' });
-          const rd = mem.read(addr, s2.valid);
+          const rd = mem.read(addr, s3.valid);
           const addr3 = m.pipe(addr, 1, 'addr', { reset: null });
-          const bit3 = m.pipe(bit, 1, 'bit', { reset: null });
-          // Forward the write made in the previous cycle (its read collided with it).
-          const fwdValid = m.reg('fwd_valid', 1);
-          const fwdAddr = m.reg('fwd_addr', aBits, { reset: null });
+          const addr4 = m.pipe(addr3, 1, 'addr5', { reset: null });
+          const onehot = m.pipe(m.const(1, W).shl(bit), 2, 'onehot', { reset: null });
+          // The block RAM output is registered (stage 3) and the read-modify-write happens in
+          // stage 4, so two writes can land after an op's read: the one at the read's own clock
+          // edge (from the op two ahead) and the next (from the op one ahead). `fwd_data` holds
+          // the word written by stage 4 in the previous cycle (zeroed in a cycle when the clear
+          // channel writes this bank; no insert writes a bank being cleared, so the two never
+          // meet). Stage 3 takes it in place of the block RAM word when the op two ahead wrote the
+          // same word (`hit_a`), stage 4 when the op one ahead did (`hit_b`); both compares are
+          // registered a cycle early. Every bit is one LUT4 between registers and RAM ports.
           const fwdData = m.reg('fwd_data', W, { reset: null });
-          const word = forwarding ? m.mux(fwdValid.and(fwdAddr.eq(addr3)), fwdData, rd) : rd;
-          const onehot = m.const(1, W).shl(bit3);
-          const newWord = word.or(onehot);
-          partMatch.push(word.and(onehot).any());
-          fwdValid.next(insWrite);
-          fwdAddr.next(addr3);
-          fwdData.next(newWord);
-          mem.write(m.mux(clrWrite, clrAddr, addr3), m.mux(clrWrite, 0, newWord), clrWrite.or(insWrite));
+          const off = m.const(0, 1);
+          const hitA = m.pipe(forwarding ? insWrite.and(addr4.eq(addr)) : off, 1, 'hit_a');
+          // addr5 == addr4 now is addr4 == addr3 a cycle ago: compared then, registered.
+          const sameNext = m.pipe(addr3.eq(addr), 1, 'same_next');
+          const hitBNext = forwarding ? insWrite.and(sameNext) : off;
+          const hitB = m.pipe(hitBNext, 1, 'hit_b');
+          const rdq = m.pipe(m.mux(hitA, fwdData, rd), 1, 'rdq', { reset: null });
+          const word = m.mux(hitB, fwdData, rdq);
+          // Registered per column; the columns of a bank are ANDed in stage 7.
+          partMatch.push(m.pipe(word.and(onehot).any(), 1, 's6_match', { reset: null }));
+          const keep = m.pipe(clrWriteNext.not(), 1, 'keep');
+          const takeFwd = m.pipe(clrWriteNext.or(hitBNext), 1, 'take_fwd');
+          const newWord = m.mux(takeFwd, fwdData, rdq).or(m.mux(keep, onehot, 0));
+          fwdData.next(m.mux(clrWriteNext, 0, newWord));
+          mem.write(m.mux(clrWrite, clrAddr, addr4), newWord, writeEn);
         });
       }
       segMatch.push(partMatch.reduce((x, y) => x.and(y)));
     });
   }
 
-  // ---- stage 4: k consecutive matches in age order ---------------------------------------
-  const s4 = {
-    valid: m.pipe(s3.valid, 1, 's4_valid'),
-    query: m.pipe(s3.query, 1, 's4_query'),
-    tag: m.pipe(s3.tag, 1, 's4_tag', { reset: null }),
-    window: m.pipe(s3.window, 1, 's4_window', { reset: null }),
-    match: m.pipe(m.cat(...[...segMatch].reverse()), 1, 's4_match', { reset: null }),
-  };
-  const windows: Sig[] = [];
-  for (let p = 0; p < P; p++) {
-    let all = s4.window.bit(p);
-    for (let i = 0; i < k; i++) all = all.and(s4.match.bit((p + i) % P));
-    windows.push(all);
-  }
-  // Registered before the response queue (A+6), off the queue's write-enable paths.
-  const hit = m.pipe(windows.reduce((x, y) => x.or(y)).and(s4.query), 1, 's5_hit', { reset: null });
-  const s5 = {
-    valid: m.pipe(s4.valid, 1, 's5_valid'),
-    tag: m.pipe(s4.tag, 1, 's5_tag', { reset: null }),
-  };
+  // ---- stages 6..8: k consecutive matches in age order -----------------------------------
+  const s6 = advance(s5, 6);
+  const match = m.cat(...[...segMatch].reverse());
+  // Stage 7: window p holds when it is valid and its k segments match (registered per window);
+  // stage 8: the hit is the OR over windows (registered before the response queue).
+  const windows = m.pipe(
+    m.cat(
+      ...Array.from({ length: P }, (_, p) => {
+        let all = s6.window.bit(p);
+        for (let i = 0; i < k; i++) all = all.and(match.bit((p + i) % P));
+        return all;
+      }).reverse(),
+    ),
+    1,
+    's7_windows',
+    { reset: null },
+  );
+  const s7 = advance(s6, 7);
+  const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
+  const s8 = advance(s7, 8);
 
   // ---- response queue (registers) ----------------------------------------------------------
-  const rq = responseQueue(m, RESPONSE_QUEUE, s5.valid, [s5.tag, hit], outReady);
+  const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], outReady);
   const { outValid, pop } = rq;
-  const occNext = m.mux(accept.and(pop.not()), occ.add(1), m.mux(pop.and(accept.not()), occ.sub(1), occ));
-  occ.next(occNext);
-  occRoom.next(occNext.lt(RESPONSE_QUEUE));
+  const occNext = occ.step(accept, pop);
+  headGo.next(
+    headValidNext.and(
+      occNext
+        .bit(RESPONSE_QUEUE - 1)
+        .or(sweepBusyNext)
+        .not(),
+    ),
+  );
 
   m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');

@@ -18,6 +18,33 @@ export function muxTree(m: ModuleBuilder, xs: Sig[], sel: Sig | null): Sig {
 }
 
 /**
+ * A count 0..max kept as a thermometer code (bit i set iff count > i). `step(inc, dec)` sets its
+ * next state (both in one cycle: unchanged) and returns it. Each bit's next state is one small
+ * function, so "count > i" is a register and never an adder followed by a compare.
+ */
+export function thermometer(
+  m: ModuleBuilder,
+  name: string,
+  max: number,
+): { value: Sig; step: (inc: Sig, dec: Sig) => Sig } {
+  const t = m.reg(name, max);
+  const step = (inc: Sig, dec: Sig): Sig => {
+    const up = inc.and(dec.not());
+    const down = dec.and(inc.not());
+    const bits: Sig[] = [];
+    for (let i = 0; i < max; i++) {
+      const below = i === 0 ? m.const(1, 1) : t.bit(i - 1);
+      const above = i === max - 1 ? m.const(0, 1) : t.bit(i + 1);
+      bits.push(m.mux(up, below, m.mux(down, above, t.bit(i))));
+    }
+    const next = m.cat(...bits.reverse());
+    t.next(next);
+    return next;
+  };
+  return { value: t, step };
+}
+
+/**
  * In-order response queue of `depth` register entries (a power of two): `push` writes the
  * concatenated `fields` (first field in the most significant bits); the head is valid while the
  * queue is not empty and leaves when `outReady`. Returns the head's fields, `outValid` and `pop`.
@@ -39,8 +66,11 @@ export function responseQueue(
     e.next(m.cat(...fields));
     entries.push(e);
   }
-  const outValid = wp.ne(rp);
+  // Entries held, as a thermometer: out_valid is a register (count > 0), not a pointer compare.
+  const count = thermometer(m, 'rq_count', depth);
+  const outValid = count.value.bit(0);
   const pop = outValid.and(outReady);
+  count.step(push, pop);
   wp.next(m.mux(push, wp.add(1), wp));
   rp.next(m.mux(pop, rp.add(1), rp));
   const word = muxTree(m, entries, rp.slice(qBits - 1, 0));
