@@ -24,7 +24,7 @@
 // slack: 2828
 // spares: 1
 // window: 7070
-// wordBits: 16
+// wordBits: 4
 `default_nettype none
 
 module apbbf_k2_l5_b512_4 (
@@ -91,10 +91,10 @@ module apbbf_k2_l5_b512_4 (
   reg [7:0] newest_spare = 8'h80;
   reg clr0_busy = 1'h0;
   reg [2:0] clr0_delay = 3'h4;
-  reg [7:0] clr0_addr = 8'h0;
+  reg [9:0] clr0_addr = 10'h0;
   reg [7:0] clr0_target = 8'h0;
   reg [2:0] sweep_delay = 3'h4;
-  reg [7:0] sweep_addr = 8'h0;
+  reg [9:0] sweep_addr = 10'h0;
   reg [15:0] occupancy = 16'h0;
   reg head_go = 1'h0;
   reg head_counts = 1'h0;
@@ -180,7 +180,7 @@ module apbbf_k2_l5_b512_4 (
   wire [7:0] mux_23;
   reg clr0_start_q_p1 = 1'h0;
   reg clr0_active = 1'h0;
-  wire [7:0] const_20;
+  wire [9:0] const_20;
   wire eq_9;
   wire and_14;
   wire const_21;
@@ -201,17 +201,17 @@ module apbbf_k2_l5_b512_4 (
   wire [2:0] const_27;
   wire eq_10;
   wire and_16;
-  wire [7:0] const_28;
-  wire [7:0] add_1;
-  wire [7:0] mux_29;
-  wire [7:0] const_29;
-  wire [7:0] mux_30;
+  wire [9:0] const_28;
+  wire [9:0] add_1;
+  wire [9:0] mux_29;
+  wire [9:0] const_29;
+  wire [9:0] mux_30;
   wire slice_19;
   wire [6:0] slice_20;
   wire [7:0] cat_7;
   wire [7:0] mux_31;
   reg sweep_active = 1'h0;
-  wire [7:0] const_30;
+  wire [9:0] const_30;
   wire eq_11;
   wire and_17;
   wire const_31;
@@ -231,11 +231,11 @@ module apbbf_k2_l5_b512_4 (
   wire [2:0] const_36;
   wire eq_12;
   wire and_19;
-  wire [7:0] const_37;
-  wire [7:0] add_2;
-  wire [7:0] mux_36;
-  wire [7:0] const_38;
-  wire [7:0] mux_37;
+  wire [9:0] const_37;
+  wire [9:0] add_2;
+  wire [9:0] mux_36;
+  wire [9:0] const_38;
+  wire [9:0] mux_37;
   reg s1_valid_p1 = 1'h0;
   reg s1_ins_p1 = 1'h0;
   reg s1_query_p1 = 1'h0;
@@ -295,13 +295,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank0_or_0;
   reg bank0_clr_issue_p1 = 1'h0;
   reg bank0_clr_write_p1 = 1'h0;
-  wire [7:0] bank0_const_0;
-  wire [7:0] bank0_const_1;
-  wire [7:0] bank0_mux_0;
-  wire [7:0] bank0_or_1;
-  wire [7:0] bank0_mux_1;
-  reg [7:0] bank0_clr_addr_p1 = 8'h0;
-  reg [7:0] bank0_clr_addr_p2 = 8'h0;
+  wire [9:0] bank0_const_0;
+  wire [9:0] bank0_const_1;
+  wire [9:0] bank0_mux_0;
+  wire [9:0] bank0_or_1;
+  wire [9:0] bank0_mux_1;
+  reg [9:0] bank0_clr_addr_p1 = 10'h0;
+  reg [9:0] bank0_clr_addr_p2 = 10'h0;
   wire bank0_and_1;
   wire bank0_slice_2;
   wire bank0_and_2;
@@ -310,15 +310,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank0_write_en_p1 = 1'h0;
   wire [6:0] bank0_col0_slice_0;
   wire [11:0] bank0_col0_cat_0;
-  wire [7:0] bank0_col0_slice_1;
-  wire [3:0] bank0_col0_slice_2;
-  reg [7:0] bank0_col0_addr_p1 = 8'h0;
-  reg [7:0] bank0_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank0_col0_const_0;
-  wire [15:0] bank0_col0_shl_0;
-  reg [15:0] bank0_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank0_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank0_col0_fwd_data = 16'h0;
+  wire [9:0] bank0_col0_slice_1;
+  wire [1:0] bank0_col0_slice_2;
+  reg [9:0] bank0_col0_addr_p1 = 10'h0;
+  reg [9:0] bank0_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank0_col0_const_0;
+  wire [3:0] bank0_col0_shl_0;
+  reg [3:0] bank0_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank0_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank0_col0_fwd_data = 4'h0;
   wire bank0_col0_eq_0;
   wire bank0_col0_and_0;
   reg bank0_col0_hit_a_p1 = 1'h0;
@@ -326,34 +326,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank0_col0_same_next_p1 = 1'h0;
   wire bank0_col0_and_1;
   reg bank0_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank0_col0_mux_0;
-  reg [15:0] bank0_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank0_col0_mux_1;
-  wire [15:0] bank0_col0_and_2;
+  wire [3:0] bank0_col0_mux_0;
+  reg [3:0] bank0_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank0_col0_mux_1;
+  wire [3:0] bank0_col0_and_2;
   wire bank0_col0_reduce_or_0;
   reg bank0_col0_s6_match_p1 = 1'h0;
   wire bank0_col0_not_0;
   reg bank0_col0_keep_p1 = 1'h0;
   wire bank0_col0_or_0;
   reg bank0_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank0_col0_mux_2;
-  wire [15:0] bank0_col0_const_1;
-  wire [15:0] bank0_col0_mux_3;
-  wire [15:0] bank0_col0_or_1;
-  wire [15:0] bank0_col0_const_2;
-  wire [15:0] bank0_col0_mux_4;
-  wire [7:0] bank0_col0_mux_5;
+  wire [3:0] bank0_col0_mux_2;
+  wire [3:0] bank0_col0_const_1;
+  wire [3:0] bank0_col0_mux_3;
+  wire [3:0] bank0_col0_or_1;
+  wire [3:0] bank0_col0_const_2;
+  wire [3:0] bank0_col0_mux_4;
+  wire [9:0] bank0_col0_mux_5;
   wire [6:0] bank0_col1_slice_0;
   wire [11:0] bank0_col1_cat_0;
-  wire [7:0] bank0_col1_slice_1;
-  wire [3:0] bank0_col1_slice_2;
-  reg [7:0] bank0_col1_addr_p1 = 8'h0;
-  reg [7:0] bank0_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank0_col1_const_0;
-  wire [15:0] bank0_col1_shl_0;
-  reg [15:0] bank0_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank0_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank0_col1_fwd_data = 16'h0;
+  wire [9:0] bank0_col1_slice_1;
+  wire [1:0] bank0_col1_slice_2;
+  reg [9:0] bank0_col1_addr_p1 = 10'h0;
+  reg [9:0] bank0_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank0_col1_const_0;
+  wire [3:0] bank0_col1_shl_0;
+  reg [3:0] bank0_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank0_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank0_col1_fwd_data = 4'h0;
   wire bank0_col1_eq_0;
   wire bank0_col1_and_0;
   reg bank0_col1_hit_a_p1 = 1'h0;
@@ -361,34 +361,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank0_col1_same_next_p1 = 1'h0;
   wire bank0_col1_and_1;
   reg bank0_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank0_col1_mux_0;
-  reg [15:0] bank0_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank0_col1_mux_1;
-  wire [15:0] bank0_col1_and_2;
+  wire [3:0] bank0_col1_mux_0;
+  reg [3:0] bank0_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank0_col1_mux_1;
+  wire [3:0] bank0_col1_and_2;
   wire bank0_col1_reduce_or_0;
   reg bank0_col1_s6_match_p1 = 1'h0;
   wire bank0_col1_not_0;
   reg bank0_col1_keep_p1 = 1'h0;
   wire bank0_col1_or_0;
   reg bank0_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank0_col1_mux_2;
-  wire [15:0] bank0_col1_const_1;
-  wire [15:0] bank0_col1_mux_3;
-  wire [15:0] bank0_col1_or_1;
-  wire [15:0] bank0_col1_const_2;
-  wire [15:0] bank0_col1_mux_4;
-  wire [7:0] bank0_col1_mux_5;
+  wire [3:0] bank0_col1_mux_2;
+  wire [3:0] bank0_col1_const_1;
+  wire [3:0] bank0_col1_mux_3;
+  wire [3:0] bank0_col1_or_1;
+  wire [3:0] bank0_col1_const_2;
+  wire [3:0] bank0_col1_mux_4;
+  wire [9:0] bank0_col1_mux_5;
   wire [6:0] bank0_col2_slice_0;
   wire [11:0] bank0_col2_cat_0;
-  wire [7:0] bank0_col2_slice_1;
-  wire [3:0] bank0_col2_slice_2;
-  reg [7:0] bank0_col2_addr_p1 = 8'h0;
-  reg [7:0] bank0_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank0_col2_const_0;
-  wire [15:0] bank0_col2_shl_0;
-  reg [15:0] bank0_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank0_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank0_col2_fwd_data = 16'h0;
+  wire [9:0] bank0_col2_slice_1;
+  wire [1:0] bank0_col2_slice_2;
+  reg [9:0] bank0_col2_addr_p1 = 10'h0;
+  reg [9:0] bank0_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank0_col2_const_0;
+  wire [3:0] bank0_col2_shl_0;
+  reg [3:0] bank0_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank0_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank0_col2_fwd_data = 4'h0;
   wire bank0_col2_eq_0;
   wire bank0_col2_and_0;
   reg bank0_col2_hit_a_p1 = 1'h0;
@@ -396,34 +396,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank0_col2_same_next_p1 = 1'h0;
   wire bank0_col2_and_1;
   reg bank0_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank0_col2_mux_0;
-  reg [15:0] bank0_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank0_col2_mux_1;
-  wire [15:0] bank0_col2_and_2;
+  wire [3:0] bank0_col2_mux_0;
+  reg [3:0] bank0_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank0_col2_mux_1;
+  wire [3:0] bank0_col2_and_2;
   wire bank0_col2_reduce_or_0;
   reg bank0_col2_s6_match_p1 = 1'h0;
   wire bank0_col2_not_0;
   reg bank0_col2_keep_p1 = 1'h0;
   wire bank0_col2_or_0;
   reg bank0_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank0_col2_mux_2;
-  wire [15:0] bank0_col2_const_1;
-  wire [15:0] bank0_col2_mux_3;
-  wire [15:0] bank0_col2_or_1;
-  wire [15:0] bank0_col2_const_2;
-  wire [15:0] bank0_col2_mux_4;
-  wire [7:0] bank0_col2_mux_5;
+  wire [3:0] bank0_col2_mux_2;
+  wire [3:0] bank0_col2_const_1;
+  wire [3:0] bank0_col2_mux_3;
+  wire [3:0] bank0_col2_or_1;
+  wire [3:0] bank0_col2_const_2;
+  wire [3:0] bank0_col2_mux_4;
+  wire [9:0] bank0_col2_mux_5;
   wire [6:0] bank0_col3_slice_0;
   wire [11:0] bank0_col3_cat_0;
-  wire [7:0] bank0_col3_slice_1;
-  wire [3:0] bank0_col3_slice_2;
-  reg [7:0] bank0_col3_addr_p1 = 8'h0;
-  reg [7:0] bank0_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank0_col3_const_0;
-  wire [15:0] bank0_col3_shl_0;
-  reg [15:0] bank0_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank0_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank0_col3_fwd_data = 16'h0;
+  wire [9:0] bank0_col3_slice_1;
+  wire [1:0] bank0_col3_slice_2;
+  reg [9:0] bank0_col3_addr_p1 = 10'h0;
+  reg [9:0] bank0_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank0_col3_const_0;
+  wire [3:0] bank0_col3_shl_0;
+  reg [3:0] bank0_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank0_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank0_col3_fwd_data = 4'h0;
   wire bank0_col3_eq_0;
   wire bank0_col3_and_0;
   reg bank0_col3_hit_a_p1 = 1'h0;
@@ -431,23 +431,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank0_col3_same_next_p1 = 1'h0;
   wire bank0_col3_and_1;
   reg bank0_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank0_col3_mux_0;
-  reg [15:0] bank0_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank0_col3_mux_1;
-  wire [15:0] bank0_col3_and_2;
+  wire [3:0] bank0_col3_mux_0;
+  reg [3:0] bank0_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank0_col3_mux_1;
+  wire [3:0] bank0_col3_and_2;
   wire bank0_col3_reduce_or_0;
   reg bank0_col3_s6_match_p1 = 1'h0;
   wire bank0_col3_not_0;
   reg bank0_col3_keep_p1 = 1'h0;
   wire bank0_col3_or_0;
   reg bank0_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank0_col3_mux_2;
-  wire [15:0] bank0_col3_const_1;
-  wire [15:0] bank0_col3_mux_3;
-  wire [15:0] bank0_col3_or_1;
-  wire [15:0] bank0_col3_const_2;
-  wire [15:0] bank0_col3_mux_4;
-  wire [7:0] bank0_col3_mux_5;
+  wire [3:0] bank0_col3_mux_2;
+  wire [3:0] bank0_col3_const_1;
+  wire [3:0] bank0_col3_mux_3;
+  wire [3:0] bank0_col3_or_1;
+  wire [3:0] bank0_col3_const_2;
+  wire [3:0] bank0_col3_mux_4;
+  wire [9:0] bank0_col3_mux_5;
   wire bank0_and_3;
   wire bank0_and_4;
   wire bank0_and_5;
@@ -481,13 +481,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank1_or_0;
   reg bank1_clr_issue_p1 = 1'h0;
   reg bank1_clr_write_p1 = 1'h0;
-  wire [7:0] bank1_const_0;
-  wire [7:0] bank1_const_1;
-  wire [7:0] bank1_mux_0;
-  wire [7:0] bank1_or_1;
-  wire [7:0] bank1_mux_1;
-  reg [7:0] bank1_clr_addr_p1 = 8'h0;
-  reg [7:0] bank1_clr_addr_p2 = 8'h0;
+  wire [9:0] bank1_const_0;
+  wire [9:0] bank1_const_1;
+  wire [9:0] bank1_mux_0;
+  wire [9:0] bank1_or_1;
+  wire [9:0] bank1_mux_1;
+  reg [9:0] bank1_clr_addr_p1 = 10'h0;
+  reg [9:0] bank1_clr_addr_p2 = 10'h0;
   wire bank1_and_1;
   wire bank1_slice_2;
   wire bank1_and_2;
@@ -496,15 +496,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank1_write_en_p1 = 1'h0;
   wire [6:0] bank1_col0_slice_0;
   wire [11:0] bank1_col0_cat_0;
-  wire [7:0] bank1_col0_slice_1;
-  wire [3:0] bank1_col0_slice_2;
-  reg [7:0] bank1_col0_addr_p1 = 8'h0;
-  reg [7:0] bank1_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank1_col0_const_0;
-  wire [15:0] bank1_col0_shl_0;
-  reg [15:0] bank1_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank1_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank1_col0_fwd_data = 16'h0;
+  wire [9:0] bank1_col0_slice_1;
+  wire [1:0] bank1_col0_slice_2;
+  reg [9:0] bank1_col0_addr_p1 = 10'h0;
+  reg [9:0] bank1_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank1_col0_const_0;
+  wire [3:0] bank1_col0_shl_0;
+  reg [3:0] bank1_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank1_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank1_col0_fwd_data = 4'h0;
   wire bank1_col0_eq_0;
   wire bank1_col0_and_0;
   reg bank1_col0_hit_a_p1 = 1'h0;
@@ -512,34 +512,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank1_col0_same_next_p1 = 1'h0;
   wire bank1_col0_and_1;
   reg bank1_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank1_col0_mux_0;
-  reg [15:0] bank1_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank1_col0_mux_1;
-  wire [15:0] bank1_col0_and_2;
+  wire [3:0] bank1_col0_mux_0;
+  reg [3:0] bank1_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank1_col0_mux_1;
+  wire [3:0] bank1_col0_and_2;
   wire bank1_col0_reduce_or_0;
   reg bank1_col0_s6_match_p1 = 1'h0;
   wire bank1_col0_not_0;
   reg bank1_col0_keep_p1 = 1'h0;
   wire bank1_col0_or_0;
   reg bank1_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank1_col0_mux_2;
-  wire [15:0] bank1_col0_const_1;
-  wire [15:0] bank1_col0_mux_3;
-  wire [15:0] bank1_col0_or_1;
-  wire [15:0] bank1_col0_const_2;
-  wire [15:0] bank1_col0_mux_4;
-  wire [7:0] bank1_col0_mux_5;
+  wire [3:0] bank1_col0_mux_2;
+  wire [3:0] bank1_col0_const_1;
+  wire [3:0] bank1_col0_mux_3;
+  wire [3:0] bank1_col0_or_1;
+  wire [3:0] bank1_col0_const_2;
+  wire [3:0] bank1_col0_mux_4;
+  wire [9:0] bank1_col0_mux_5;
   wire [6:0] bank1_col1_slice_0;
   wire [11:0] bank1_col1_cat_0;
-  wire [7:0] bank1_col1_slice_1;
-  wire [3:0] bank1_col1_slice_2;
-  reg [7:0] bank1_col1_addr_p1 = 8'h0;
-  reg [7:0] bank1_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank1_col1_const_0;
-  wire [15:0] bank1_col1_shl_0;
-  reg [15:0] bank1_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank1_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank1_col1_fwd_data = 16'h0;
+  wire [9:0] bank1_col1_slice_1;
+  wire [1:0] bank1_col1_slice_2;
+  reg [9:0] bank1_col1_addr_p1 = 10'h0;
+  reg [9:0] bank1_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank1_col1_const_0;
+  wire [3:0] bank1_col1_shl_0;
+  reg [3:0] bank1_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank1_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank1_col1_fwd_data = 4'h0;
   wire bank1_col1_eq_0;
   wire bank1_col1_and_0;
   reg bank1_col1_hit_a_p1 = 1'h0;
@@ -547,34 +547,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank1_col1_same_next_p1 = 1'h0;
   wire bank1_col1_and_1;
   reg bank1_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank1_col1_mux_0;
-  reg [15:0] bank1_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank1_col1_mux_1;
-  wire [15:0] bank1_col1_and_2;
+  wire [3:0] bank1_col1_mux_0;
+  reg [3:0] bank1_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank1_col1_mux_1;
+  wire [3:0] bank1_col1_and_2;
   wire bank1_col1_reduce_or_0;
   reg bank1_col1_s6_match_p1 = 1'h0;
   wire bank1_col1_not_0;
   reg bank1_col1_keep_p1 = 1'h0;
   wire bank1_col1_or_0;
   reg bank1_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank1_col1_mux_2;
-  wire [15:0] bank1_col1_const_1;
-  wire [15:0] bank1_col1_mux_3;
-  wire [15:0] bank1_col1_or_1;
-  wire [15:0] bank1_col1_const_2;
-  wire [15:0] bank1_col1_mux_4;
-  wire [7:0] bank1_col1_mux_5;
+  wire [3:0] bank1_col1_mux_2;
+  wire [3:0] bank1_col1_const_1;
+  wire [3:0] bank1_col1_mux_3;
+  wire [3:0] bank1_col1_or_1;
+  wire [3:0] bank1_col1_const_2;
+  wire [3:0] bank1_col1_mux_4;
+  wire [9:0] bank1_col1_mux_5;
   wire [6:0] bank1_col2_slice_0;
   wire [11:0] bank1_col2_cat_0;
-  wire [7:0] bank1_col2_slice_1;
-  wire [3:0] bank1_col2_slice_2;
-  reg [7:0] bank1_col2_addr_p1 = 8'h0;
-  reg [7:0] bank1_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank1_col2_const_0;
-  wire [15:0] bank1_col2_shl_0;
-  reg [15:0] bank1_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank1_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank1_col2_fwd_data = 16'h0;
+  wire [9:0] bank1_col2_slice_1;
+  wire [1:0] bank1_col2_slice_2;
+  reg [9:0] bank1_col2_addr_p1 = 10'h0;
+  reg [9:0] bank1_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank1_col2_const_0;
+  wire [3:0] bank1_col2_shl_0;
+  reg [3:0] bank1_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank1_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank1_col2_fwd_data = 4'h0;
   wire bank1_col2_eq_0;
   wire bank1_col2_and_0;
   reg bank1_col2_hit_a_p1 = 1'h0;
@@ -582,34 +582,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank1_col2_same_next_p1 = 1'h0;
   wire bank1_col2_and_1;
   reg bank1_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank1_col2_mux_0;
-  reg [15:0] bank1_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank1_col2_mux_1;
-  wire [15:0] bank1_col2_and_2;
+  wire [3:0] bank1_col2_mux_0;
+  reg [3:0] bank1_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank1_col2_mux_1;
+  wire [3:0] bank1_col2_and_2;
   wire bank1_col2_reduce_or_0;
   reg bank1_col2_s6_match_p1 = 1'h0;
   wire bank1_col2_not_0;
   reg bank1_col2_keep_p1 = 1'h0;
   wire bank1_col2_or_0;
   reg bank1_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank1_col2_mux_2;
-  wire [15:0] bank1_col2_const_1;
-  wire [15:0] bank1_col2_mux_3;
-  wire [15:0] bank1_col2_or_1;
-  wire [15:0] bank1_col2_const_2;
-  wire [15:0] bank1_col2_mux_4;
-  wire [7:0] bank1_col2_mux_5;
+  wire [3:0] bank1_col2_mux_2;
+  wire [3:0] bank1_col2_const_1;
+  wire [3:0] bank1_col2_mux_3;
+  wire [3:0] bank1_col2_or_1;
+  wire [3:0] bank1_col2_const_2;
+  wire [3:0] bank1_col2_mux_4;
+  wire [9:0] bank1_col2_mux_5;
   wire [6:0] bank1_col3_slice_0;
   wire [11:0] bank1_col3_cat_0;
-  wire [7:0] bank1_col3_slice_1;
-  wire [3:0] bank1_col3_slice_2;
-  reg [7:0] bank1_col3_addr_p1 = 8'h0;
-  reg [7:0] bank1_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank1_col3_const_0;
-  wire [15:0] bank1_col3_shl_0;
-  reg [15:0] bank1_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank1_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank1_col3_fwd_data = 16'h0;
+  wire [9:0] bank1_col3_slice_1;
+  wire [1:0] bank1_col3_slice_2;
+  reg [9:0] bank1_col3_addr_p1 = 10'h0;
+  reg [9:0] bank1_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank1_col3_const_0;
+  wire [3:0] bank1_col3_shl_0;
+  reg [3:0] bank1_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank1_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank1_col3_fwd_data = 4'h0;
   wire bank1_col3_eq_0;
   wire bank1_col3_and_0;
   reg bank1_col3_hit_a_p1 = 1'h0;
@@ -617,23 +617,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank1_col3_same_next_p1 = 1'h0;
   wire bank1_col3_and_1;
   reg bank1_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank1_col3_mux_0;
-  reg [15:0] bank1_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank1_col3_mux_1;
-  wire [15:0] bank1_col3_and_2;
+  wire [3:0] bank1_col3_mux_0;
+  reg [3:0] bank1_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank1_col3_mux_1;
+  wire [3:0] bank1_col3_and_2;
   wire bank1_col3_reduce_or_0;
   reg bank1_col3_s6_match_p1 = 1'h0;
   wire bank1_col3_not_0;
   reg bank1_col3_keep_p1 = 1'h0;
   wire bank1_col3_or_0;
   reg bank1_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank1_col3_mux_2;
-  wire [15:0] bank1_col3_const_1;
-  wire [15:0] bank1_col3_mux_3;
-  wire [15:0] bank1_col3_or_1;
-  wire [15:0] bank1_col3_const_2;
-  wire [15:0] bank1_col3_mux_4;
-  wire [7:0] bank1_col3_mux_5;
+  wire [3:0] bank1_col3_mux_2;
+  wire [3:0] bank1_col3_const_1;
+  wire [3:0] bank1_col3_mux_3;
+  wire [3:0] bank1_col3_or_1;
+  wire [3:0] bank1_col3_const_2;
+  wire [3:0] bank1_col3_mux_4;
+  wire [9:0] bank1_col3_mux_5;
   wire bank1_and_3;
   wire bank1_and_4;
   wire bank1_and_5;
@@ -667,13 +667,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank2_or_0;
   reg bank2_clr_issue_p1 = 1'h0;
   reg bank2_clr_write_p1 = 1'h0;
-  wire [7:0] bank2_const_0;
-  wire [7:0] bank2_const_1;
-  wire [7:0] bank2_mux_0;
-  wire [7:0] bank2_or_1;
-  wire [7:0] bank2_mux_1;
-  reg [7:0] bank2_clr_addr_p1 = 8'h0;
-  reg [7:0] bank2_clr_addr_p2 = 8'h0;
+  wire [9:0] bank2_const_0;
+  wire [9:0] bank2_const_1;
+  wire [9:0] bank2_mux_0;
+  wire [9:0] bank2_or_1;
+  wire [9:0] bank2_mux_1;
+  reg [9:0] bank2_clr_addr_p1 = 10'h0;
+  reg [9:0] bank2_clr_addr_p2 = 10'h0;
   wire bank2_and_1;
   wire bank2_slice_2;
   wire bank2_and_2;
@@ -682,15 +682,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank2_write_en_p1 = 1'h0;
   wire [6:0] bank2_col0_slice_0;
   wire [11:0] bank2_col0_cat_0;
-  wire [7:0] bank2_col0_slice_1;
-  wire [3:0] bank2_col0_slice_2;
-  reg [7:0] bank2_col0_addr_p1 = 8'h0;
-  reg [7:0] bank2_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank2_col0_const_0;
-  wire [15:0] bank2_col0_shl_0;
-  reg [15:0] bank2_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank2_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank2_col0_fwd_data = 16'h0;
+  wire [9:0] bank2_col0_slice_1;
+  wire [1:0] bank2_col0_slice_2;
+  reg [9:0] bank2_col0_addr_p1 = 10'h0;
+  reg [9:0] bank2_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank2_col0_const_0;
+  wire [3:0] bank2_col0_shl_0;
+  reg [3:0] bank2_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank2_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank2_col0_fwd_data = 4'h0;
   wire bank2_col0_eq_0;
   wire bank2_col0_and_0;
   reg bank2_col0_hit_a_p1 = 1'h0;
@@ -698,34 +698,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank2_col0_same_next_p1 = 1'h0;
   wire bank2_col0_and_1;
   reg bank2_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank2_col0_mux_0;
-  reg [15:0] bank2_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank2_col0_mux_1;
-  wire [15:0] bank2_col0_and_2;
+  wire [3:0] bank2_col0_mux_0;
+  reg [3:0] bank2_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank2_col0_mux_1;
+  wire [3:0] bank2_col0_and_2;
   wire bank2_col0_reduce_or_0;
   reg bank2_col0_s6_match_p1 = 1'h0;
   wire bank2_col0_not_0;
   reg bank2_col0_keep_p1 = 1'h0;
   wire bank2_col0_or_0;
   reg bank2_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank2_col0_mux_2;
-  wire [15:0] bank2_col0_const_1;
-  wire [15:0] bank2_col0_mux_3;
-  wire [15:0] bank2_col0_or_1;
-  wire [15:0] bank2_col0_const_2;
-  wire [15:0] bank2_col0_mux_4;
-  wire [7:0] bank2_col0_mux_5;
+  wire [3:0] bank2_col0_mux_2;
+  wire [3:0] bank2_col0_const_1;
+  wire [3:0] bank2_col0_mux_3;
+  wire [3:0] bank2_col0_or_1;
+  wire [3:0] bank2_col0_const_2;
+  wire [3:0] bank2_col0_mux_4;
+  wire [9:0] bank2_col0_mux_5;
   wire [6:0] bank2_col1_slice_0;
   wire [11:0] bank2_col1_cat_0;
-  wire [7:0] bank2_col1_slice_1;
-  wire [3:0] bank2_col1_slice_2;
-  reg [7:0] bank2_col1_addr_p1 = 8'h0;
-  reg [7:0] bank2_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank2_col1_const_0;
-  wire [15:0] bank2_col1_shl_0;
-  reg [15:0] bank2_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank2_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank2_col1_fwd_data = 16'h0;
+  wire [9:0] bank2_col1_slice_1;
+  wire [1:0] bank2_col1_slice_2;
+  reg [9:0] bank2_col1_addr_p1 = 10'h0;
+  reg [9:0] bank2_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank2_col1_const_0;
+  wire [3:0] bank2_col1_shl_0;
+  reg [3:0] bank2_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank2_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank2_col1_fwd_data = 4'h0;
   wire bank2_col1_eq_0;
   wire bank2_col1_and_0;
   reg bank2_col1_hit_a_p1 = 1'h0;
@@ -733,34 +733,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank2_col1_same_next_p1 = 1'h0;
   wire bank2_col1_and_1;
   reg bank2_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank2_col1_mux_0;
-  reg [15:0] bank2_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank2_col1_mux_1;
-  wire [15:0] bank2_col1_and_2;
+  wire [3:0] bank2_col1_mux_0;
+  reg [3:0] bank2_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank2_col1_mux_1;
+  wire [3:0] bank2_col1_and_2;
   wire bank2_col1_reduce_or_0;
   reg bank2_col1_s6_match_p1 = 1'h0;
   wire bank2_col1_not_0;
   reg bank2_col1_keep_p1 = 1'h0;
   wire bank2_col1_or_0;
   reg bank2_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank2_col1_mux_2;
-  wire [15:0] bank2_col1_const_1;
-  wire [15:0] bank2_col1_mux_3;
-  wire [15:0] bank2_col1_or_1;
-  wire [15:0] bank2_col1_const_2;
-  wire [15:0] bank2_col1_mux_4;
-  wire [7:0] bank2_col1_mux_5;
+  wire [3:0] bank2_col1_mux_2;
+  wire [3:0] bank2_col1_const_1;
+  wire [3:0] bank2_col1_mux_3;
+  wire [3:0] bank2_col1_or_1;
+  wire [3:0] bank2_col1_const_2;
+  wire [3:0] bank2_col1_mux_4;
+  wire [9:0] bank2_col1_mux_5;
   wire [6:0] bank2_col2_slice_0;
   wire [11:0] bank2_col2_cat_0;
-  wire [7:0] bank2_col2_slice_1;
-  wire [3:0] bank2_col2_slice_2;
-  reg [7:0] bank2_col2_addr_p1 = 8'h0;
-  reg [7:0] bank2_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank2_col2_const_0;
-  wire [15:0] bank2_col2_shl_0;
-  reg [15:0] bank2_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank2_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank2_col2_fwd_data = 16'h0;
+  wire [9:0] bank2_col2_slice_1;
+  wire [1:0] bank2_col2_slice_2;
+  reg [9:0] bank2_col2_addr_p1 = 10'h0;
+  reg [9:0] bank2_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank2_col2_const_0;
+  wire [3:0] bank2_col2_shl_0;
+  reg [3:0] bank2_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank2_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank2_col2_fwd_data = 4'h0;
   wire bank2_col2_eq_0;
   wire bank2_col2_and_0;
   reg bank2_col2_hit_a_p1 = 1'h0;
@@ -768,34 +768,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank2_col2_same_next_p1 = 1'h0;
   wire bank2_col2_and_1;
   reg bank2_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank2_col2_mux_0;
-  reg [15:0] bank2_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank2_col2_mux_1;
-  wire [15:0] bank2_col2_and_2;
+  wire [3:0] bank2_col2_mux_0;
+  reg [3:0] bank2_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank2_col2_mux_1;
+  wire [3:0] bank2_col2_and_2;
   wire bank2_col2_reduce_or_0;
   reg bank2_col2_s6_match_p1 = 1'h0;
   wire bank2_col2_not_0;
   reg bank2_col2_keep_p1 = 1'h0;
   wire bank2_col2_or_0;
   reg bank2_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank2_col2_mux_2;
-  wire [15:0] bank2_col2_const_1;
-  wire [15:0] bank2_col2_mux_3;
-  wire [15:0] bank2_col2_or_1;
-  wire [15:0] bank2_col2_const_2;
-  wire [15:0] bank2_col2_mux_4;
-  wire [7:0] bank2_col2_mux_5;
+  wire [3:0] bank2_col2_mux_2;
+  wire [3:0] bank2_col2_const_1;
+  wire [3:0] bank2_col2_mux_3;
+  wire [3:0] bank2_col2_or_1;
+  wire [3:0] bank2_col2_const_2;
+  wire [3:0] bank2_col2_mux_4;
+  wire [9:0] bank2_col2_mux_5;
   wire [6:0] bank2_col3_slice_0;
   wire [11:0] bank2_col3_cat_0;
-  wire [7:0] bank2_col3_slice_1;
-  wire [3:0] bank2_col3_slice_2;
-  reg [7:0] bank2_col3_addr_p1 = 8'h0;
-  reg [7:0] bank2_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank2_col3_const_0;
-  wire [15:0] bank2_col3_shl_0;
-  reg [15:0] bank2_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank2_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank2_col3_fwd_data = 16'h0;
+  wire [9:0] bank2_col3_slice_1;
+  wire [1:0] bank2_col3_slice_2;
+  reg [9:0] bank2_col3_addr_p1 = 10'h0;
+  reg [9:0] bank2_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank2_col3_const_0;
+  wire [3:0] bank2_col3_shl_0;
+  reg [3:0] bank2_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank2_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank2_col3_fwd_data = 4'h0;
   wire bank2_col3_eq_0;
   wire bank2_col3_and_0;
   reg bank2_col3_hit_a_p1 = 1'h0;
@@ -803,23 +803,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank2_col3_same_next_p1 = 1'h0;
   wire bank2_col3_and_1;
   reg bank2_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank2_col3_mux_0;
-  reg [15:0] bank2_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank2_col3_mux_1;
-  wire [15:0] bank2_col3_and_2;
+  wire [3:0] bank2_col3_mux_0;
+  reg [3:0] bank2_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank2_col3_mux_1;
+  wire [3:0] bank2_col3_and_2;
   wire bank2_col3_reduce_or_0;
   reg bank2_col3_s6_match_p1 = 1'h0;
   wire bank2_col3_not_0;
   reg bank2_col3_keep_p1 = 1'h0;
   wire bank2_col3_or_0;
   reg bank2_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank2_col3_mux_2;
-  wire [15:0] bank2_col3_const_1;
-  wire [15:0] bank2_col3_mux_3;
-  wire [15:0] bank2_col3_or_1;
-  wire [15:0] bank2_col3_const_2;
-  wire [15:0] bank2_col3_mux_4;
-  wire [7:0] bank2_col3_mux_5;
+  wire [3:0] bank2_col3_mux_2;
+  wire [3:0] bank2_col3_const_1;
+  wire [3:0] bank2_col3_mux_3;
+  wire [3:0] bank2_col3_or_1;
+  wire [3:0] bank2_col3_const_2;
+  wire [3:0] bank2_col3_mux_4;
+  wire [9:0] bank2_col3_mux_5;
   wire bank2_and_3;
   wire bank2_and_4;
   wire bank2_and_5;
@@ -853,13 +853,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank3_or_0;
   reg bank3_clr_issue_p1 = 1'h0;
   reg bank3_clr_write_p1 = 1'h0;
-  wire [7:0] bank3_const_0;
-  wire [7:0] bank3_const_1;
-  wire [7:0] bank3_mux_0;
-  wire [7:0] bank3_or_1;
-  wire [7:0] bank3_mux_1;
-  reg [7:0] bank3_clr_addr_p1 = 8'h0;
-  reg [7:0] bank3_clr_addr_p2 = 8'h0;
+  wire [9:0] bank3_const_0;
+  wire [9:0] bank3_const_1;
+  wire [9:0] bank3_mux_0;
+  wire [9:0] bank3_or_1;
+  wire [9:0] bank3_mux_1;
+  reg [9:0] bank3_clr_addr_p1 = 10'h0;
+  reg [9:0] bank3_clr_addr_p2 = 10'h0;
   wire bank3_and_1;
   wire bank3_slice_2;
   wire bank3_and_2;
@@ -868,15 +868,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank3_write_en_p1 = 1'h0;
   wire [6:0] bank3_col0_slice_0;
   wire [11:0] bank3_col0_cat_0;
-  wire [7:0] bank3_col0_slice_1;
-  wire [3:0] bank3_col0_slice_2;
-  reg [7:0] bank3_col0_addr_p1 = 8'h0;
-  reg [7:0] bank3_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank3_col0_const_0;
-  wire [15:0] bank3_col0_shl_0;
-  reg [15:0] bank3_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank3_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank3_col0_fwd_data = 16'h0;
+  wire [9:0] bank3_col0_slice_1;
+  wire [1:0] bank3_col0_slice_2;
+  reg [9:0] bank3_col0_addr_p1 = 10'h0;
+  reg [9:0] bank3_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank3_col0_const_0;
+  wire [3:0] bank3_col0_shl_0;
+  reg [3:0] bank3_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank3_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank3_col0_fwd_data = 4'h0;
   wire bank3_col0_eq_0;
   wire bank3_col0_and_0;
   reg bank3_col0_hit_a_p1 = 1'h0;
@@ -884,34 +884,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank3_col0_same_next_p1 = 1'h0;
   wire bank3_col0_and_1;
   reg bank3_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank3_col0_mux_0;
-  reg [15:0] bank3_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank3_col0_mux_1;
-  wire [15:0] bank3_col0_and_2;
+  wire [3:0] bank3_col0_mux_0;
+  reg [3:0] bank3_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank3_col0_mux_1;
+  wire [3:0] bank3_col0_and_2;
   wire bank3_col0_reduce_or_0;
   reg bank3_col0_s6_match_p1 = 1'h0;
   wire bank3_col0_not_0;
   reg bank3_col0_keep_p1 = 1'h0;
   wire bank3_col0_or_0;
   reg bank3_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank3_col0_mux_2;
-  wire [15:0] bank3_col0_const_1;
-  wire [15:0] bank3_col0_mux_3;
-  wire [15:0] bank3_col0_or_1;
-  wire [15:0] bank3_col0_const_2;
-  wire [15:0] bank3_col0_mux_4;
-  wire [7:0] bank3_col0_mux_5;
+  wire [3:0] bank3_col0_mux_2;
+  wire [3:0] bank3_col0_const_1;
+  wire [3:0] bank3_col0_mux_3;
+  wire [3:0] bank3_col0_or_1;
+  wire [3:0] bank3_col0_const_2;
+  wire [3:0] bank3_col0_mux_4;
+  wire [9:0] bank3_col0_mux_5;
   wire [6:0] bank3_col1_slice_0;
   wire [11:0] bank3_col1_cat_0;
-  wire [7:0] bank3_col1_slice_1;
-  wire [3:0] bank3_col1_slice_2;
-  reg [7:0] bank3_col1_addr_p1 = 8'h0;
-  reg [7:0] bank3_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank3_col1_const_0;
-  wire [15:0] bank3_col1_shl_0;
-  reg [15:0] bank3_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank3_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank3_col1_fwd_data = 16'h0;
+  wire [9:0] bank3_col1_slice_1;
+  wire [1:0] bank3_col1_slice_2;
+  reg [9:0] bank3_col1_addr_p1 = 10'h0;
+  reg [9:0] bank3_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank3_col1_const_0;
+  wire [3:0] bank3_col1_shl_0;
+  reg [3:0] bank3_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank3_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank3_col1_fwd_data = 4'h0;
   wire bank3_col1_eq_0;
   wire bank3_col1_and_0;
   reg bank3_col1_hit_a_p1 = 1'h0;
@@ -919,34 +919,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank3_col1_same_next_p1 = 1'h0;
   wire bank3_col1_and_1;
   reg bank3_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank3_col1_mux_0;
-  reg [15:0] bank3_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank3_col1_mux_1;
-  wire [15:0] bank3_col1_and_2;
+  wire [3:0] bank3_col1_mux_0;
+  reg [3:0] bank3_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank3_col1_mux_1;
+  wire [3:0] bank3_col1_and_2;
   wire bank3_col1_reduce_or_0;
   reg bank3_col1_s6_match_p1 = 1'h0;
   wire bank3_col1_not_0;
   reg bank3_col1_keep_p1 = 1'h0;
   wire bank3_col1_or_0;
   reg bank3_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank3_col1_mux_2;
-  wire [15:0] bank3_col1_const_1;
-  wire [15:0] bank3_col1_mux_3;
-  wire [15:0] bank3_col1_or_1;
-  wire [15:0] bank3_col1_const_2;
-  wire [15:0] bank3_col1_mux_4;
-  wire [7:0] bank3_col1_mux_5;
+  wire [3:0] bank3_col1_mux_2;
+  wire [3:0] bank3_col1_const_1;
+  wire [3:0] bank3_col1_mux_3;
+  wire [3:0] bank3_col1_or_1;
+  wire [3:0] bank3_col1_const_2;
+  wire [3:0] bank3_col1_mux_4;
+  wire [9:0] bank3_col1_mux_5;
   wire [6:0] bank3_col2_slice_0;
   wire [11:0] bank3_col2_cat_0;
-  wire [7:0] bank3_col2_slice_1;
-  wire [3:0] bank3_col2_slice_2;
-  reg [7:0] bank3_col2_addr_p1 = 8'h0;
-  reg [7:0] bank3_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank3_col2_const_0;
-  wire [15:0] bank3_col2_shl_0;
-  reg [15:0] bank3_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank3_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank3_col2_fwd_data = 16'h0;
+  wire [9:0] bank3_col2_slice_1;
+  wire [1:0] bank3_col2_slice_2;
+  reg [9:0] bank3_col2_addr_p1 = 10'h0;
+  reg [9:0] bank3_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank3_col2_const_0;
+  wire [3:0] bank3_col2_shl_0;
+  reg [3:0] bank3_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank3_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank3_col2_fwd_data = 4'h0;
   wire bank3_col2_eq_0;
   wire bank3_col2_and_0;
   reg bank3_col2_hit_a_p1 = 1'h0;
@@ -954,34 +954,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank3_col2_same_next_p1 = 1'h0;
   wire bank3_col2_and_1;
   reg bank3_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank3_col2_mux_0;
-  reg [15:0] bank3_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank3_col2_mux_1;
-  wire [15:0] bank3_col2_and_2;
+  wire [3:0] bank3_col2_mux_0;
+  reg [3:0] bank3_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank3_col2_mux_1;
+  wire [3:0] bank3_col2_and_2;
   wire bank3_col2_reduce_or_0;
   reg bank3_col2_s6_match_p1 = 1'h0;
   wire bank3_col2_not_0;
   reg bank3_col2_keep_p1 = 1'h0;
   wire bank3_col2_or_0;
   reg bank3_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank3_col2_mux_2;
-  wire [15:0] bank3_col2_const_1;
-  wire [15:0] bank3_col2_mux_3;
-  wire [15:0] bank3_col2_or_1;
-  wire [15:0] bank3_col2_const_2;
-  wire [15:0] bank3_col2_mux_4;
-  wire [7:0] bank3_col2_mux_5;
+  wire [3:0] bank3_col2_mux_2;
+  wire [3:0] bank3_col2_const_1;
+  wire [3:0] bank3_col2_mux_3;
+  wire [3:0] bank3_col2_or_1;
+  wire [3:0] bank3_col2_const_2;
+  wire [3:0] bank3_col2_mux_4;
+  wire [9:0] bank3_col2_mux_5;
   wire [6:0] bank3_col3_slice_0;
   wire [11:0] bank3_col3_cat_0;
-  wire [7:0] bank3_col3_slice_1;
-  wire [3:0] bank3_col3_slice_2;
-  reg [7:0] bank3_col3_addr_p1 = 8'h0;
-  reg [7:0] bank3_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank3_col3_const_0;
-  wire [15:0] bank3_col3_shl_0;
-  reg [15:0] bank3_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank3_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank3_col3_fwd_data = 16'h0;
+  wire [9:0] bank3_col3_slice_1;
+  wire [1:0] bank3_col3_slice_2;
+  reg [9:0] bank3_col3_addr_p1 = 10'h0;
+  reg [9:0] bank3_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank3_col3_const_0;
+  wire [3:0] bank3_col3_shl_0;
+  reg [3:0] bank3_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank3_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank3_col3_fwd_data = 4'h0;
   wire bank3_col3_eq_0;
   wire bank3_col3_and_0;
   reg bank3_col3_hit_a_p1 = 1'h0;
@@ -989,23 +989,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank3_col3_same_next_p1 = 1'h0;
   wire bank3_col3_and_1;
   reg bank3_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank3_col3_mux_0;
-  reg [15:0] bank3_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank3_col3_mux_1;
-  wire [15:0] bank3_col3_and_2;
+  wire [3:0] bank3_col3_mux_0;
+  reg [3:0] bank3_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank3_col3_mux_1;
+  wire [3:0] bank3_col3_and_2;
   wire bank3_col3_reduce_or_0;
   reg bank3_col3_s6_match_p1 = 1'h0;
   wire bank3_col3_not_0;
   reg bank3_col3_keep_p1 = 1'h0;
   wire bank3_col3_or_0;
   reg bank3_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank3_col3_mux_2;
-  wire [15:0] bank3_col3_const_1;
-  wire [15:0] bank3_col3_mux_3;
-  wire [15:0] bank3_col3_or_1;
-  wire [15:0] bank3_col3_const_2;
-  wire [15:0] bank3_col3_mux_4;
-  wire [7:0] bank3_col3_mux_5;
+  wire [3:0] bank3_col3_mux_2;
+  wire [3:0] bank3_col3_const_1;
+  wire [3:0] bank3_col3_mux_3;
+  wire [3:0] bank3_col3_or_1;
+  wire [3:0] bank3_col3_const_2;
+  wire [3:0] bank3_col3_mux_4;
+  wire [9:0] bank3_col3_mux_5;
   wire bank3_and_3;
   wire bank3_and_4;
   wire bank3_and_5;
@@ -1039,13 +1039,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank4_or_0;
   reg bank4_clr_issue_p1 = 1'h0;
   reg bank4_clr_write_p1 = 1'h0;
-  wire [7:0] bank4_const_0;
-  wire [7:0] bank4_const_1;
-  wire [7:0] bank4_mux_0;
-  wire [7:0] bank4_or_1;
-  wire [7:0] bank4_mux_1;
-  reg [7:0] bank4_clr_addr_p1 = 8'h0;
-  reg [7:0] bank4_clr_addr_p2 = 8'h0;
+  wire [9:0] bank4_const_0;
+  wire [9:0] bank4_const_1;
+  wire [9:0] bank4_mux_0;
+  wire [9:0] bank4_or_1;
+  wire [9:0] bank4_mux_1;
+  reg [9:0] bank4_clr_addr_p1 = 10'h0;
+  reg [9:0] bank4_clr_addr_p2 = 10'h0;
   wire bank4_and_1;
   wire bank4_slice_2;
   wire bank4_and_2;
@@ -1054,15 +1054,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank4_write_en_p1 = 1'h0;
   wire [6:0] bank4_col0_slice_0;
   wire [11:0] bank4_col0_cat_0;
-  wire [7:0] bank4_col0_slice_1;
-  wire [3:0] bank4_col0_slice_2;
-  reg [7:0] bank4_col0_addr_p1 = 8'h0;
-  reg [7:0] bank4_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank4_col0_const_0;
-  wire [15:0] bank4_col0_shl_0;
-  reg [15:0] bank4_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank4_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank4_col0_fwd_data = 16'h0;
+  wire [9:0] bank4_col0_slice_1;
+  wire [1:0] bank4_col0_slice_2;
+  reg [9:0] bank4_col0_addr_p1 = 10'h0;
+  reg [9:0] bank4_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank4_col0_const_0;
+  wire [3:0] bank4_col0_shl_0;
+  reg [3:0] bank4_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank4_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank4_col0_fwd_data = 4'h0;
   wire bank4_col0_eq_0;
   wire bank4_col0_and_0;
   reg bank4_col0_hit_a_p1 = 1'h0;
@@ -1070,34 +1070,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank4_col0_same_next_p1 = 1'h0;
   wire bank4_col0_and_1;
   reg bank4_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank4_col0_mux_0;
-  reg [15:0] bank4_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank4_col0_mux_1;
-  wire [15:0] bank4_col0_and_2;
+  wire [3:0] bank4_col0_mux_0;
+  reg [3:0] bank4_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank4_col0_mux_1;
+  wire [3:0] bank4_col0_and_2;
   wire bank4_col0_reduce_or_0;
   reg bank4_col0_s6_match_p1 = 1'h0;
   wire bank4_col0_not_0;
   reg bank4_col0_keep_p1 = 1'h0;
   wire bank4_col0_or_0;
   reg bank4_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank4_col0_mux_2;
-  wire [15:0] bank4_col0_const_1;
-  wire [15:0] bank4_col0_mux_3;
-  wire [15:0] bank4_col0_or_1;
-  wire [15:0] bank4_col0_const_2;
-  wire [15:0] bank4_col0_mux_4;
-  wire [7:0] bank4_col0_mux_5;
+  wire [3:0] bank4_col0_mux_2;
+  wire [3:0] bank4_col0_const_1;
+  wire [3:0] bank4_col0_mux_3;
+  wire [3:0] bank4_col0_or_1;
+  wire [3:0] bank4_col0_const_2;
+  wire [3:0] bank4_col0_mux_4;
+  wire [9:0] bank4_col0_mux_5;
   wire [6:0] bank4_col1_slice_0;
   wire [11:0] bank4_col1_cat_0;
-  wire [7:0] bank4_col1_slice_1;
-  wire [3:0] bank4_col1_slice_2;
-  reg [7:0] bank4_col1_addr_p1 = 8'h0;
-  reg [7:0] bank4_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank4_col1_const_0;
-  wire [15:0] bank4_col1_shl_0;
-  reg [15:0] bank4_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank4_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank4_col1_fwd_data = 16'h0;
+  wire [9:0] bank4_col1_slice_1;
+  wire [1:0] bank4_col1_slice_2;
+  reg [9:0] bank4_col1_addr_p1 = 10'h0;
+  reg [9:0] bank4_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank4_col1_const_0;
+  wire [3:0] bank4_col1_shl_0;
+  reg [3:0] bank4_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank4_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank4_col1_fwd_data = 4'h0;
   wire bank4_col1_eq_0;
   wire bank4_col1_and_0;
   reg bank4_col1_hit_a_p1 = 1'h0;
@@ -1105,34 +1105,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank4_col1_same_next_p1 = 1'h0;
   wire bank4_col1_and_1;
   reg bank4_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank4_col1_mux_0;
-  reg [15:0] bank4_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank4_col1_mux_1;
-  wire [15:0] bank4_col1_and_2;
+  wire [3:0] bank4_col1_mux_0;
+  reg [3:0] bank4_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank4_col1_mux_1;
+  wire [3:0] bank4_col1_and_2;
   wire bank4_col1_reduce_or_0;
   reg bank4_col1_s6_match_p1 = 1'h0;
   wire bank4_col1_not_0;
   reg bank4_col1_keep_p1 = 1'h0;
   wire bank4_col1_or_0;
   reg bank4_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank4_col1_mux_2;
-  wire [15:0] bank4_col1_const_1;
-  wire [15:0] bank4_col1_mux_3;
-  wire [15:0] bank4_col1_or_1;
-  wire [15:0] bank4_col1_const_2;
-  wire [15:0] bank4_col1_mux_4;
-  wire [7:0] bank4_col1_mux_5;
+  wire [3:0] bank4_col1_mux_2;
+  wire [3:0] bank4_col1_const_1;
+  wire [3:0] bank4_col1_mux_3;
+  wire [3:0] bank4_col1_or_1;
+  wire [3:0] bank4_col1_const_2;
+  wire [3:0] bank4_col1_mux_4;
+  wire [9:0] bank4_col1_mux_5;
   wire [6:0] bank4_col2_slice_0;
   wire [11:0] bank4_col2_cat_0;
-  wire [7:0] bank4_col2_slice_1;
-  wire [3:0] bank4_col2_slice_2;
-  reg [7:0] bank4_col2_addr_p1 = 8'h0;
-  reg [7:0] bank4_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank4_col2_const_0;
-  wire [15:0] bank4_col2_shl_0;
-  reg [15:0] bank4_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank4_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank4_col2_fwd_data = 16'h0;
+  wire [9:0] bank4_col2_slice_1;
+  wire [1:0] bank4_col2_slice_2;
+  reg [9:0] bank4_col2_addr_p1 = 10'h0;
+  reg [9:0] bank4_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank4_col2_const_0;
+  wire [3:0] bank4_col2_shl_0;
+  reg [3:0] bank4_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank4_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank4_col2_fwd_data = 4'h0;
   wire bank4_col2_eq_0;
   wire bank4_col2_and_0;
   reg bank4_col2_hit_a_p1 = 1'h0;
@@ -1140,34 +1140,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank4_col2_same_next_p1 = 1'h0;
   wire bank4_col2_and_1;
   reg bank4_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank4_col2_mux_0;
-  reg [15:0] bank4_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank4_col2_mux_1;
-  wire [15:0] bank4_col2_and_2;
+  wire [3:0] bank4_col2_mux_0;
+  reg [3:0] bank4_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank4_col2_mux_1;
+  wire [3:0] bank4_col2_and_2;
   wire bank4_col2_reduce_or_0;
   reg bank4_col2_s6_match_p1 = 1'h0;
   wire bank4_col2_not_0;
   reg bank4_col2_keep_p1 = 1'h0;
   wire bank4_col2_or_0;
   reg bank4_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank4_col2_mux_2;
-  wire [15:0] bank4_col2_const_1;
-  wire [15:0] bank4_col2_mux_3;
-  wire [15:0] bank4_col2_or_1;
-  wire [15:0] bank4_col2_const_2;
-  wire [15:0] bank4_col2_mux_4;
-  wire [7:0] bank4_col2_mux_5;
+  wire [3:0] bank4_col2_mux_2;
+  wire [3:0] bank4_col2_const_1;
+  wire [3:0] bank4_col2_mux_3;
+  wire [3:0] bank4_col2_or_1;
+  wire [3:0] bank4_col2_const_2;
+  wire [3:0] bank4_col2_mux_4;
+  wire [9:0] bank4_col2_mux_5;
   wire [6:0] bank4_col3_slice_0;
   wire [11:0] bank4_col3_cat_0;
-  wire [7:0] bank4_col3_slice_1;
-  wire [3:0] bank4_col3_slice_2;
-  reg [7:0] bank4_col3_addr_p1 = 8'h0;
-  reg [7:0] bank4_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank4_col3_const_0;
-  wire [15:0] bank4_col3_shl_0;
-  reg [15:0] bank4_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank4_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank4_col3_fwd_data = 16'h0;
+  wire [9:0] bank4_col3_slice_1;
+  wire [1:0] bank4_col3_slice_2;
+  reg [9:0] bank4_col3_addr_p1 = 10'h0;
+  reg [9:0] bank4_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank4_col3_const_0;
+  wire [3:0] bank4_col3_shl_0;
+  reg [3:0] bank4_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank4_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank4_col3_fwd_data = 4'h0;
   wire bank4_col3_eq_0;
   wire bank4_col3_and_0;
   reg bank4_col3_hit_a_p1 = 1'h0;
@@ -1175,23 +1175,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank4_col3_same_next_p1 = 1'h0;
   wire bank4_col3_and_1;
   reg bank4_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank4_col3_mux_0;
-  reg [15:0] bank4_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank4_col3_mux_1;
-  wire [15:0] bank4_col3_and_2;
+  wire [3:0] bank4_col3_mux_0;
+  reg [3:0] bank4_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank4_col3_mux_1;
+  wire [3:0] bank4_col3_and_2;
   wire bank4_col3_reduce_or_0;
   reg bank4_col3_s6_match_p1 = 1'h0;
   wire bank4_col3_not_0;
   reg bank4_col3_keep_p1 = 1'h0;
   wire bank4_col3_or_0;
   reg bank4_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank4_col3_mux_2;
-  wire [15:0] bank4_col3_const_1;
-  wire [15:0] bank4_col3_mux_3;
-  wire [15:0] bank4_col3_or_1;
-  wire [15:0] bank4_col3_const_2;
-  wire [15:0] bank4_col3_mux_4;
-  wire [7:0] bank4_col3_mux_5;
+  wire [3:0] bank4_col3_mux_2;
+  wire [3:0] bank4_col3_const_1;
+  wire [3:0] bank4_col3_mux_3;
+  wire [3:0] bank4_col3_or_1;
+  wire [3:0] bank4_col3_const_2;
+  wire [3:0] bank4_col3_mux_4;
+  wire [9:0] bank4_col3_mux_5;
   wire bank4_and_3;
   wire bank4_and_4;
   wire bank4_and_5;
@@ -1225,13 +1225,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank5_or_0;
   reg bank5_clr_issue_p1 = 1'h0;
   reg bank5_clr_write_p1 = 1'h0;
-  wire [7:0] bank5_const_0;
-  wire [7:0] bank5_const_1;
-  wire [7:0] bank5_mux_0;
-  wire [7:0] bank5_or_1;
-  wire [7:0] bank5_mux_1;
-  reg [7:0] bank5_clr_addr_p1 = 8'h0;
-  reg [7:0] bank5_clr_addr_p2 = 8'h0;
+  wire [9:0] bank5_const_0;
+  wire [9:0] bank5_const_1;
+  wire [9:0] bank5_mux_0;
+  wire [9:0] bank5_or_1;
+  wire [9:0] bank5_mux_1;
+  reg [9:0] bank5_clr_addr_p1 = 10'h0;
+  reg [9:0] bank5_clr_addr_p2 = 10'h0;
   wire bank5_and_1;
   wire bank5_slice_2;
   wire bank5_and_2;
@@ -1240,15 +1240,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank5_write_en_p1 = 1'h0;
   wire [6:0] bank5_col0_slice_0;
   wire [11:0] bank5_col0_cat_0;
-  wire [7:0] bank5_col0_slice_1;
-  wire [3:0] bank5_col0_slice_2;
-  reg [7:0] bank5_col0_addr_p1 = 8'h0;
-  reg [7:0] bank5_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank5_col0_const_0;
-  wire [15:0] bank5_col0_shl_0;
-  reg [15:0] bank5_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank5_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank5_col0_fwd_data = 16'h0;
+  wire [9:0] bank5_col0_slice_1;
+  wire [1:0] bank5_col0_slice_2;
+  reg [9:0] bank5_col0_addr_p1 = 10'h0;
+  reg [9:0] bank5_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank5_col0_const_0;
+  wire [3:0] bank5_col0_shl_0;
+  reg [3:0] bank5_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank5_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank5_col0_fwd_data = 4'h0;
   wire bank5_col0_eq_0;
   wire bank5_col0_and_0;
   reg bank5_col0_hit_a_p1 = 1'h0;
@@ -1256,34 +1256,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank5_col0_same_next_p1 = 1'h0;
   wire bank5_col0_and_1;
   reg bank5_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank5_col0_mux_0;
-  reg [15:0] bank5_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank5_col0_mux_1;
-  wire [15:0] bank5_col0_and_2;
+  wire [3:0] bank5_col0_mux_0;
+  reg [3:0] bank5_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank5_col0_mux_1;
+  wire [3:0] bank5_col0_and_2;
   wire bank5_col0_reduce_or_0;
   reg bank5_col0_s6_match_p1 = 1'h0;
   wire bank5_col0_not_0;
   reg bank5_col0_keep_p1 = 1'h0;
   wire bank5_col0_or_0;
   reg bank5_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank5_col0_mux_2;
-  wire [15:0] bank5_col0_const_1;
-  wire [15:0] bank5_col0_mux_3;
-  wire [15:0] bank5_col0_or_1;
-  wire [15:0] bank5_col0_const_2;
-  wire [15:0] bank5_col0_mux_4;
-  wire [7:0] bank5_col0_mux_5;
+  wire [3:0] bank5_col0_mux_2;
+  wire [3:0] bank5_col0_const_1;
+  wire [3:0] bank5_col0_mux_3;
+  wire [3:0] bank5_col0_or_1;
+  wire [3:0] bank5_col0_const_2;
+  wire [3:0] bank5_col0_mux_4;
+  wire [9:0] bank5_col0_mux_5;
   wire [6:0] bank5_col1_slice_0;
   wire [11:0] bank5_col1_cat_0;
-  wire [7:0] bank5_col1_slice_1;
-  wire [3:0] bank5_col1_slice_2;
-  reg [7:0] bank5_col1_addr_p1 = 8'h0;
-  reg [7:0] bank5_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank5_col1_const_0;
-  wire [15:0] bank5_col1_shl_0;
-  reg [15:0] bank5_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank5_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank5_col1_fwd_data = 16'h0;
+  wire [9:0] bank5_col1_slice_1;
+  wire [1:0] bank5_col1_slice_2;
+  reg [9:0] bank5_col1_addr_p1 = 10'h0;
+  reg [9:0] bank5_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank5_col1_const_0;
+  wire [3:0] bank5_col1_shl_0;
+  reg [3:0] bank5_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank5_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank5_col1_fwd_data = 4'h0;
   wire bank5_col1_eq_0;
   wire bank5_col1_and_0;
   reg bank5_col1_hit_a_p1 = 1'h0;
@@ -1291,34 +1291,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank5_col1_same_next_p1 = 1'h0;
   wire bank5_col1_and_1;
   reg bank5_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank5_col1_mux_0;
-  reg [15:0] bank5_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank5_col1_mux_1;
-  wire [15:0] bank5_col1_and_2;
+  wire [3:0] bank5_col1_mux_0;
+  reg [3:0] bank5_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank5_col1_mux_1;
+  wire [3:0] bank5_col1_and_2;
   wire bank5_col1_reduce_or_0;
   reg bank5_col1_s6_match_p1 = 1'h0;
   wire bank5_col1_not_0;
   reg bank5_col1_keep_p1 = 1'h0;
   wire bank5_col1_or_0;
   reg bank5_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank5_col1_mux_2;
-  wire [15:0] bank5_col1_const_1;
-  wire [15:0] bank5_col1_mux_3;
-  wire [15:0] bank5_col1_or_1;
-  wire [15:0] bank5_col1_const_2;
-  wire [15:0] bank5_col1_mux_4;
-  wire [7:0] bank5_col1_mux_5;
+  wire [3:0] bank5_col1_mux_2;
+  wire [3:0] bank5_col1_const_1;
+  wire [3:0] bank5_col1_mux_3;
+  wire [3:0] bank5_col1_or_1;
+  wire [3:0] bank5_col1_const_2;
+  wire [3:0] bank5_col1_mux_4;
+  wire [9:0] bank5_col1_mux_5;
   wire [6:0] bank5_col2_slice_0;
   wire [11:0] bank5_col2_cat_0;
-  wire [7:0] bank5_col2_slice_1;
-  wire [3:0] bank5_col2_slice_2;
-  reg [7:0] bank5_col2_addr_p1 = 8'h0;
-  reg [7:0] bank5_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank5_col2_const_0;
-  wire [15:0] bank5_col2_shl_0;
-  reg [15:0] bank5_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank5_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank5_col2_fwd_data = 16'h0;
+  wire [9:0] bank5_col2_slice_1;
+  wire [1:0] bank5_col2_slice_2;
+  reg [9:0] bank5_col2_addr_p1 = 10'h0;
+  reg [9:0] bank5_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank5_col2_const_0;
+  wire [3:0] bank5_col2_shl_0;
+  reg [3:0] bank5_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank5_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank5_col2_fwd_data = 4'h0;
   wire bank5_col2_eq_0;
   wire bank5_col2_and_0;
   reg bank5_col2_hit_a_p1 = 1'h0;
@@ -1326,34 +1326,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank5_col2_same_next_p1 = 1'h0;
   wire bank5_col2_and_1;
   reg bank5_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank5_col2_mux_0;
-  reg [15:0] bank5_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank5_col2_mux_1;
-  wire [15:0] bank5_col2_and_2;
+  wire [3:0] bank5_col2_mux_0;
+  reg [3:0] bank5_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank5_col2_mux_1;
+  wire [3:0] bank5_col2_and_2;
   wire bank5_col2_reduce_or_0;
   reg bank5_col2_s6_match_p1 = 1'h0;
   wire bank5_col2_not_0;
   reg bank5_col2_keep_p1 = 1'h0;
   wire bank5_col2_or_0;
   reg bank5_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank5_col2_mux_2;
-  wire [15:0] bank5_col2_const_1;
-  wire [15:0] bank5_col2_mux_3;
-  wire [15:0] bank5_col2_or_1;
-  wire [15:0] bank5_col2_const_2;
-  wire [15:0] bank5_col2_mux_4;
-  wire [7:0] bank5_col2_mux_5;
+  wire [3:0] bank5_col2_mux_2;
+  wire [3:0] bank5_col2_const_1;
+  wire [3:0] bank5_col2_mux_3;
+  wire [3:0] bank5_col2_or_1;
+  wire [3:0] bank5_col2_const_2;
+  wire [3:0] bank5_col2_mux_4;
+  wire [9:0] bank5_col2_mux_5;
   wire [6:0] bank5_col3_slice_0;
   wire [11:0] bank5_col3_cat_0;
-  wire [7:0] bank5_col3_slice_1;
-  wire [3:0] bank5_col3_slice_2;
-  reg [7:0] bank5_col3_addr_p1 = 8'h0;
-  reg [7:0] bank5_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank5_col3_const_0;
-  wire [15:0] bank5_col3_shl_0;
-  reg [15:0] bank5_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank5_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank5_col3_fwd_data = 16'h0;
+  wire [9:0] bank5_col3_slice_1;
+  wire [1:0] bank5_col3_slice_2;
+  reg [9:0] bank5_col3_addr_p1 = 10'h0;
+  reg [9:0] bank5_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank5_col3_const_0;
+  wire [3:0] bank5_col3_shl_0;
+  reg [3:0] bank5_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank5_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank5_col3_fwd_data = 4'h0;
   wire bank5_col3_eq_0;
   wire bank5_col3_and_0;
   reg bank5_col3_hit_a_p1 = 1'h0;
@@ -1361,23 +1361,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank5_col3_same_next_p1 = 1'h0;
   wire bank5_col3_and_1;
   reg bank5_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank5_col3_mux_0;
-  reg [15:0] bank5_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank5_col3_mux_1;
-  wire [15:0] bank5_col3_and_2;
+  wire [3:0] bank5_col3_mux_0;
+  reg [3:0] bank5_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank5_col3_mux_1;
+  wire [3:0] bank5_col3_and_2;
   wire bank5_col3_reduce_or_0;
   reg bank5_col3_s6_match_p1 = 1'h0;
   wire bank5_col3_not_0;
   reg bank5_col3_keep_p1 = 1'h0;
   wire bank5_col3_or_0;
   reg bank5_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank5_col3_mux_2;
-  wire [15:0] bank5_col3_const_1;
-  wire [15:0] bank5_col3_mux_3;
-  wire [15:0] bank5_col3_or_1;
-  wire [15:0] bank5_col3_const_2;
-  wire [15:0] bank5_col3_mux_4;
-  wire [7:0] bank5_col3_mux_5;
+  wire [3:0] bank5_col3_mux_2;
+  wire [3:0] bank5_col3_const_1;
+  wire [3:0] bank5_col3_mux_3;
+  wire [3:0] bank5_col3_or_1;
+  wire [3:0] bank5_col3_const_2;
+  wire [3:0] bank5_col3_mux_4;
+  wire [9:0] bank5_col3_mux_5;
   wire bank5_and_3;
   wire bank5_and_4;
   wire bank5_and_5;
@@ -1411,13 +1411,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank6_or_0;
   reg bank6_clr_issue_p1 = 1'h0;
   reg bank6_clr_write_p1 = 1'h0;
-  wire [7:0] bank6_const_0;
-  wire [7:0] bank6_const_1;
-  wire [7:0] bank6_mux_0;
-  wire [7:0] bank6_or_1;
-  wire [7:0] bank6_mux_1;
-  reg [7:0] bank6_clr_addr_p1 = 8'h0;
-  reg [7:0] bank6_clr_addr_p2 = 8'h0;
+  wire [9:0] bank6_const_0;
+  wire [9:0] bank6_const_1;
+  wire [9:0] bank6_mux_0;
+  wire [9:0] bank6_or_1;
+  wire [9:0] bank6_mux_1;
+  reg [9:0] bank6_clr_addr_p1 = 10'h0;
+  reg [9:0] bank6_clr_addr_p2 = 10'h0;
   wire bank6_and_1;
   wire bank6_slice_2;
   wire bank6_and_2;
@@ -1426,15 +1426,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank6_write_en_p1 = 1'h0;
   wire [6:0] bank6_col0_slice_0;
   wire [11:0] bank6_col0_cat_0;
-  wire [7:0] bank6_col0_slice_1;
-  wire [3:0] bank6_col0_slice_2;
-  reg [7:0] bank6_col0_addr_p1 = 8'h0;
-  reg [7:0] bank6_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank6_col0_const_0;
-  wire [15:0] bank6_col0_shl_0;
-  reg [15:0] bank6_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank6_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank6_col0_fwd_data = 16'h0;
+  wire [9:0] bank6_col0_slice_1;
+  wire [1:0] bank6_col0_slice_2;
+  reg [9:0] bank6_col0_addr_p1 = 10'h0;
+  reg [9:0] bank6_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank6_col0_const_0;
+  wire [3:0] bank6_col0_shl_0;
+  reg [3:0] bank6_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank6_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank6_col0_fwd_data = 4'h0;
   wire bank6_col0_eq_0;
   wire bank6_col0_and_0;
   reg bank6_col0_hit_a_p1 = 1'h0;
@@ -1442,34 +1442,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank6_col0_same_next_p1 = 1'h0;
   wire bank6_col0_and_1;
   reg bank6_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank6_col0_mux_0;
-  reg [15:0] bank6_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank6_col0_mux_1;
-  wire [15:0] bank6_col0_and_2;
+  wire [3:0] bank6_col0_mux_0;
+  reg [3:0] bank6_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank6_col0_mux_1;
+  wire [3:0] bank6_col0_and_2;
   wire bank6_col0_reduce_or_0;
   reg bank6_col0_s6_match_p1 = 1'h0;
   wire bank6_col0_not_0;
   reg bank6_col0_keep_p1 = 1'h0;
   wire bank6_col0_or_0;
   reg bank6_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank6_col0_mux_2;
-  wire [15:0] bank6_col0_const_1;
-  wire [15:0] bank6_col0_mux_3;
-  wire [15:0] bank6_col0_or_1;
-  wire [15:0] bank6_col0_const_2;
-  wire [15:0] bank6_col0_mux_4;
-  wire [7:0] bank6_col0_mux_5;
+  wire [3:0] bank6_col0_mux_2;
+  wire [3:0] bank6_col0_const_1;
+  wire [3:0] bank6_col0_mux_3;
+  wire [3:0] bank6_col0_or_1;
+  wire [3:0] bank6_col0_const_2;
+  wire [3:0] bank6_col0_mux_4;
+  wire [9:0] bank6_col0_mux_5;
   wire [6:0] bank6_col1_slice_0;
   wire [11:0] bank6_col1_cat_0;
-  wire [7:0] bank6_col1_slice_1;
-  wire [3:0] bank6_col1_slice_2;
-  reg [7:0] bank6_col1_addr_p1 = 8'h0;
-  reg [7:0] bank6_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank6_col1_const_0;
-  wire [15:0] bank6_col1_shl_0;
-  reg [15:0] bank6_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank6_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank6_col1_fwd_data = 16'h0;
+  wire [9:0] bank6_col1_slice_1;
+  wire [1:0] bank6_col1_slice_2;
+  reg [9:0] bank6_col1_addr_p1 = 10'h0;
+  reg [9:0] bank6_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank6_col1_const_0;
+  wire [3:0] bank6_col1_shl_0;
+  reg [3:0] bank6_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank6_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank6_col1_fwd_data = 4'h0;
   wire bank6_col1_eq_0;
   wire bank6_col1_and_0;
   reg bank6_col1_hit_a_p1 = 1'h0;
@@ -1477,34 +1477,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank6_col1_same_next_p1 = 1'h0;
   wire bank6_col1_and_1;
   reg bank6_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank6_col1_mux_0;
-  reg [15:0] bank6_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank6_col1_mux_1;
-  wire [15:0] bank6_col1_and_2;
+  wire [3:0] bank6_col1_mux_0;
+  reg [3:0] bank6_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank6_col1_mux_1;
+  wire [3:0] bank6_col1_and_2;
   wire bank6_col1_reduce_or_0;
   reg bank6_col1_s6_match_p1 = 1'h0;
   wire bank6_col1_not_0;
   reg bank6_col1_keep_p1 = 1'h0;
   wire bank6_col1_or_0;
   reg bank6_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank6_col1_mux_2;
-  wire [15:0] bank6_col1_const_1;
-  wire [15:0] bank6_col1_mux_3;
-  wire [15:0] bank6_col1_or_1;
-  wire [15:0] bank6_col1_const_2;
-  wire [15:0] bank6_col1_mux_4;
-  wire [7:0] bank6_col1_mux_5;
+  wire [3:0] bank6_col1_mux_2;
+  wire [3:0] bank6_col1_const_1;
+  wire [3:0] bank6_col1_mux_3;
+  wire [3:0] bank6_col1_or_1;
+  wire [3:0] bank6_col1_const_2;
+  wire [3:0] bank6_col1_mux_4;
+  wire [9:0] bank6_col1_mux_5;
   wire [6:0] bank6_col2_slice_0;
   wire [11:0] bank6_col2_cat_0;
-  wire [7:0] bank6_col2_slice_1;
-  wire [3:0] bank6_col2_slice_2;
-  reg [7:0] bank6_col2_addr_p1 = 8'h0;
-  reg [7:0] bank6_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank6_col2_const_0;
-  wire [15:0] bank6_col2_shl_0;
-  reg [15:0] bank6_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank6_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank6_col2_fwd_data = 16'h0;
+  wire [9:0] bank6_col2_slice_1;
+  wire [1:0] bank6_col2_slice_2;
+  reg [9:0] bank6_col2_addr_p1 = 10'h0;
+  reg [9:0] bank6_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank6_col2_const_0;
+  wire [3:0] bank6_col2_shl_0;
+  reg [3:0] bank6_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank6_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank6_col2_fwd_data = 4'h0;
   wire bank6_col2_eq_0;
   wire bank6_col2_and_0;
   reg bank6_col2_hit_a_p1 = 1'h0;
@@ -1512,34 +1512,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank6_col2_same_next_p1 = 1'h0;
   wire bank6_col2_and_1;
   reg bank6_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank6_col2_mux_0;
-  reg [15:0] bank6_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank6_col2_mux_1;
-  wire [15:0] bank6_col2_and_2;
+  wire [3:0] bank6_col2_mux_0;
+  reg [3:0] bank6_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank6_col2_mux_1;
+  wire [3:0] bank6_col2_and_2;
   wire bank6_col2_reduce_or_0;
   reg bank6_col2_s6_match_p1 = 1'h0;
   wire bank6_col2_not_0;
   reg bank6_col2_keep_p1 = 1'h0;
   wire bank6_col2_or_0;
   reg bank6_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank6_col2_mux_2;
-  wire [15:0] bank6_col2_const_1;
-  wire [15:0] bank6_col2_mux_3;
-  wire [15:0] bank6_col2_or_1;
-  wire [15:0] bank6_col2_const_2;
-  wire [15:0] bank6_col2_mux_4;
-  wire [7:0] bank6_col2_mux_5;
+  wire [3:0] bank6_col2_mux_2;
+  wire [3:0] bank6_col2_const_1;
+  wire [3:0] bank6_col2_mux_3;
+  wire [3:0] bank6_col2_or_1;
+  wire [3:0] bank6_col2_const_2;
+  wire [3:0] bank6_col2_mux_4;
+  wire [9:0] bank6_col2_mux_5;
   wire [6:0] bank6_col3_slice_0;
   wire [11:0] bank6_col3_cat_0;
-  wire [7:0] bank6_col3_slice_1;
-  wire [3:0] bank6_col3_slice_2;
-  reg [7:0] bank6_col3_addr_p1 = 8'h0;
-  reg [7:0] bank6_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank6_col3_const_0;
-  wire [15:0] bank6_col3_shl_0;
-  reg [15:0] bank6_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank6_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank6_col3_fwd_data = 16'h0;
+  wire [9:0] bank6_col3_slice_1;
+  wire [1:0] bank6_col3_slice_2;
+  reg [9:0] bank6_col3_addr_p1 = 10'h0;
+  reg [9:0] bank6_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank6_col3_const_0;
+  wire [3:0] bank6_col3_shl_0;
+  reg [3:0] bank6_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank6_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank6_col3_fwd_data = 4'h0;
   wire bank6_col3_eq_0;
   wire bank6_col3_and_0;
   reg bank6_col3_hit_a_p1 = 1'h0;
@@ -1547,23 +1547,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank6_col3_same_next_p1 = 1'h0;
   wire bank6_col3_and_1;
   reg bank6_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank6_col3_mux_0;
-  reg [15:0] bank6_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank6_col3_mux_1;
-  wire [15:0] bank6_col3_and_2;
+  wire [3:0] bank6_col3_mux_0;
+  reg [3:0] bank6_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank6_col3_mux_1;
+  wire [3:0] bank6_col3_and_2;
   wire bank6_col3_reduce_or_0;
   reg bank6_col3_s6_match_p1 = 1'h0;
   wire bank6_col3_not_0;
   reg bank6_col3_keep_p1 = 1'h0;
   wire bank6_col3_or_0;
   reg bank6_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank6_col3_mux_2;
-  wire [15:0] bank6_col3_const_1;
-  wire [15:0] bank6_col3_mux_3;
-  wire [15:0] bank6_col3_or_1;
-  wire [15:0] bank6_col3_const_2;
-  wire [15:0] bank6_col3_mux_4;
-  wire [7:0] bank6_col3_mux_5;
+  wire [3:0] bank6_col3_mux_2;
+  wire [3:0] bank6_col3_const_1;
+  wire [3:0] bank6_col3_mux_3;
+  wire [3:0] bank6_col3_or_1;
+  wire [3:0] bank6_col3_const_2;
+  wire [3:0] bank6_col3_mux_4;
+  wire [9:0] bank6_col3_mux_5;
   wire bank6_and_3;
   wire bank6_and_4;
   wire bank6_and_5;
@@ -1597,13 +1597,13 @@ module apbbf_k2_l5_b512_4 (
   wire bank7_or_0;
   reg bank7_clr_issue_p1 = 1'h0;
   reg bank7_clr_write_p1 = 1'h0;
-  wire [7:0] bank7_const_0;
-  wire [7:0] bank7_const_1;
-  wire [7:0] bank7_mux_0;
-  wire [7:0] bank7_or_1;
-  wire [7:0] bank7_mux_1;
-  reg [7:0] bank7_clr_addr_p1 = 8'h0;
-  reg [7:0] bank7_clr_addr_p2 = 8'h0;
+  wire [9:0] bank7_const_0;
+  wire [9:0] bank7_const_1;
+  wire [9:0] bank7_mux_0;
+  wire [9:0] bank7_or_1;
+  wire [9:0] bank7_mux_1;
+  reg [9:0] bank7_clr_addr_p1 = 10'h0;
+  reg [9:0] bank7_clr_addr_p2 = 10'h0;
   wire bank7_and_1;
   wire bank7_slice_2;
   wire bank7_and_2;
@@ -1612,15 +1612,15 @@ module apbbf_k2_l5_b512_4 (
   reg bank7_write_en_p1 = 1'h0;
   wire [6:0] bank7_col0_slice_0;
   wire [11:0] bank7_col0_cat_0;
-  wire [7:0] bank7_col0_slice_1;
-  wire [3:0] bank7_col0_slice_2;
-  reg [7:0] bank7_col0_addr_p1 = 8'h0;
-  reg [7:0] bank7_col0_addr5_p1 = 8'h0;
-  wire [15:0] bank7_col0_const_0;
-  wire [15:0] bank7_col0_shl_0;
-  reg [15:0] bank7_col0_onehot_p1 = 16'h0;
-  reg [15:0] bank7_col0_onehot_p2 = 16'h0;
-  reg [15:0] bank7_col0_fwd_data = 16'h0;
+  wire [9:0] bank7_col0_slice_1;
+  wire [1:0] bank7_col0_slice_2;
+  reg [9:0] bank7_col0_addr_p1 = 10'h0;
+  reg [9:0] bank7_col0_addr5_p1 = 10'h0;
+  wire [3:0] bank7_col0_const_0;
+  wire [3:0] bank7_col0_shl_0;
+  reg [3:0] bank7_col0_onehot_p1 = 4'h0;
+  reg [3:0] bank7_col0_onehot_p2 = 4'h0;
+  reg [3:0] bank7_col0_fwd_data = 4'h0;
   wire bank7_col0_eq_0;
   wire bank7_col0_and_0;
   reg bank7_col0_hit_a_p1 = 1'h0;
@@ -1628,34 +1628,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank7_col0_same_next_p1 = 1'h0;
   wire bank7_col0_and_1;
   reg bank7_col0_hit_b_p1 = 1'h0;
-  wire [15:0] bank7_col0_mux_0;
-  reg [15:0] bank7_col0_rdq_p1 = 16'h0;
-  wire [15:0] bank7_col0_mux_1;
-  wire [15:0] bank7_col0_and_2;
+  wire [3:0] bank7_col0_mux_0;
+  reg [3:0] bank7_col0_rdq_p1 = 4'h0;
+  wire [3:0] bank7_col0_mux_1;
+  wire [3:0] bank7_col0_and_2;
   wire bank7_col0_reduce_or_0;
   reg bank7_col0_s6_match_p1 = 1'h0;
   wire bank7_col0_not_0;
   reg bank7_col0_keep_p1 = 1'h0;
   wire bank7_col0_or_0;
   reg bank7_col0_take_fwd_p1 = 1'h0;
-  wire [15:0] bank7_col0_mux_2;
-  wire [15:0] bank7_col0_const_1;
-  wire [15:0] bank7_col0_mux_3;
-  wire [15:0] bank7_col0_or_1;
-  wire [15:0] bank7_col0_const_2;
-  wire [15:0] bank7_col0_mux_4;
-  wire [7:0] bank7_col0_mux_5;
+  wire [3:0] bank7_col0_mux_2;
+  wire [3:0] bank7_col0_const_1;
+  wire [3:0] bank7_col0_mux_3;
+  wire [3:0] bank7_col0_or_1;
+  wire [3:0] bank7_col0_const_2;
+  wire [3:0] bank7_col0_mux_4;
+  wire [9:0] bank7_col0_mux_5;
   wire [6:0] bank7_col1_slice_0;
   wire [11:0] bank7_col1_cat_0;
-  wire [7:0] bank7_col1_slice_1;
-  wire [3:0] bank7_col1_slice_2;
-  reg [7:0] bank7_col1_addr_p1 = 8'h0;
-  reg [7:0] bank7_col1_addr5_p1 = 8'h0;
-  wire [15:0] bank7_col1_const_0;
-  wire [15:0] bank7_col1_shl_0;
-  reg [15:0] bank7_col1_onehot_p1 = 16'h0;
-  reg [15:0] bank7_col1_onehot_p2 = 16'h0;
-  reg [15:0] bank7_col1_fwd_data = 16'h0;
+  wire [9:0] bank7_col1_slice_1;
+  wire [1:0] bank7_col1_slice_2;
+  reg [9:0] bank7_col1_addr_p1 = 10'h0;
+  reg [9:0] bank7_col1_addr5_p1 = 10'h0;
+  wire [3:0] bank7_col1_const_0;
+  wire [3:0] bank7_col1_shl_0;
+  reg [3:0] bank7_col1_onehot_p1 = 4'h0;
+  reg [3:0] bank7_col1_onehot_p2 = 4'h0;
+  reg [3:0] bank7_col1_fwd_data = 4'h0;
   wire bank7_col1_eq_0;
   wire bank7_col1_and_0;
   reg bank7_col1_hit_a_p1 = 1'h0;
@@ -1663,34 +1663,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank7_col1_same_next_p1 = 1'h0;
   wire bank7_col1_and_1;
   reg bank7_col1_hit_b_p1 = 1'h0;
-  wire [15:0] bank7_col1_mux_0;
-  reg [15:0] bank7_col1_rdq_p1 = 16'h0;
-  wire [15:0] bank7_col1_mux_1;
-  wire [15:0] bank7_col1_and_2;
+  wire [3:0] bank7_col1_mux_0;
+  reg [3:0] bank7_col1_rdq_p1 = 4'h0;
+  wire [3:0] bank7_col1_mux_1;
+  wire [3:0] bank7_col1_and_2;
   wire bank7_col1_reduce_or_0;
   reg bank7_col1_s6_match_p1 = 1'h0;
   wire bank7_col1_not_0;
   reg bank7_col1_keep_p1 = 1'h0;
   wire bank7_col1_or_0;
   reg bank7_col1_take_fwd_p1 = 1'h0;
-  wire [15:0] bank7_col1_mux_2;
-  wire [15:0] bank7_col1_const_1;
-  wire [15:0] bank7_col1_mux_3;
-  wire [15:0] bank7_col1_or_1;
-  wire [15:0] bank7_col1_const_2;
-  wire [15:0] bank7_col1_mux_4;
-  wire [7:0] bank7_col1_mux_5;
+  wire [3:0] bank7_col1_mux_2;
+  wire [3:0] bank7_col1_const_1;
+  wire [3:0] bank7_col1_mux_3;
+  wire [3:0] bank7_col1_or_1;
+  wire [3:0] bank7_col1_const_2;
+  wire [3:0] bank7_col1_mux_4;
+  wire [9:0] bank7_col1_mux_5;
   wire [6:0] bank7_col2_slice_0;
   wire [11:0] bank7_col2_cat_0;
-  wire [7:0] bank7_col2_slice_1;
-  wire [3:0] bank7_col2_slice_2;
-  reg [7:0] bank7_col2_addr_p1 = 8'h0;
-  reg [7:0] bank7_col2_addr5_p1 = 8'h0;
-  wire [15:0] bank7_col2_const_0;
-  wire [15:0] bank7_col2_shl_0;
-  reg [15:0] bank7_col2_onehot_p1 = 16'h0;
-  reg [15:0] bank7_col2_onehot_p2 = 16'h0;
-  reg [15:0] bank7_col2_fwd_data = 16'h0;
+  wire [9:0] bank7_col2_slice_1;
+  wire [1:0] bank7_col2_slice_2;
+  reg [9:0] bank7_col2_addr_p1 = 10'h0;
+  reg [9:0] bank7_col2_addr5_p1 = 10'h0;
+  wire [3:0] bank7_col2_const_0;
+  wire [3:0] bank7_col2_shl_0;
+  reg [3:0] bank7_col2_onehot_p1 = 4'h0;
+  reg [3:0] bank7_col2_onehot_p2 = 4'h0;
+  reg [3:0] bank7_col2_fwd_data = 4'h0;
   wire bank7_col2_eq_0;
   wire bank7_col2_and_0;
   reg bank7_col2_hit_a_p1 = 1'h0;
@@ -1698,34 +1698,34 @@ module apbbf_k2_l5_b512_4 (
   reg bank7_col2_same_next_p1 = 1'h0;
   wire bank7_col2_and_1;
   reg bank7_col2_hit_b_p1 = 1'h0;
-  wire [15:0] bank7_col2_mux_0;
-  reg [15:0] bank7_col2_rdq_p1 = 16'h0;
-  wire [15:0] bank7_col2_mux_1;
-  wire [15:0] bank7_col2_and_2;
+  wire [3:0] bank7_col2_mux_0;
+  reg [3:0] bank7_col2_rdq_p1 = 4'h0;
+  wire [3:0] bank7_col2_mux_1;
+  wire [3:0] bank7_col2_and_2;
   wire bank7_col2_reduce_or_0;
   reg bank7_col2_s6_match_p1 = 1'h0;
   wire bank7_col2_not_0;
   reg bank7_col2_keep_p1 = 1'h0;
   wire bank7_col2_or_0;
   reg bank7_col2_take_fwd_p1 = 1'h0;
-  wire [15:0] bank7_col2_mux_2;
-  wire [15:0] bank7_col2_const_1;
-  wire [15:0] bank7_col2_mux_3;
-  wire [15:0] bank7_col2_or_1;
-  wire [15:0] bank7_col2_const_2;
-  wire [15:0] bank7_col2_mux_4;
-  wire [7:0] bank7_col2_mux_5;
+  wire [3:0] bank7_col2_mux_2;
+  wire [3:0] bank7_col2_const_1;
+  wire [3:0] bank7_col2_mux_3;
+  wire [3:0] bank7_col2_or_1;
+  wire [3:0] bank7_col2_const_2;
+  wire [3:0] bank7_col2_mux_4;
+  wire [9:0] bank7_col2_mux_5;
   wire [6:0] bank7_col3_slice_0;
   wire [11:0] bank7_col3_cat_0;
-  wire [7:0] bank7_col3_slice_1;
-  wire [3:0] bank7_col3_slice_2;
-  reg [7:0] bank7_col3_addr_p1 = 8'h0;
-  reg [7:0] bank7_col3_addr5_p1 = 8'h0;
-  wire [15:0] bank7_col3_const_0;
-  wire [15:0] bank7_col3_shl_0;
-  reg [15:0] bank7_col3_onehot_p1 = 16'h0;
-  reg [15:0] bank7_col3_onehot_p2 = 16'h0;
-  reg [15:0] bank7_col3_fwd_data = 16'h0;
+  wire [9:0] bank7_col3_slice_1;
+  wire [1:0] bank7_col3_slice_2;
+  reg [9:0] bank7_col3_addr_p1 = 10'h0;
+  reg [9:0] bank7_col3_addr5_p1 = 10'h0;
+  wire [3:0] bank7_col3_const_0;
+  wire [3:0] bank7_col3_shl_0;
+  reg [3:0] bank7_col3_onehot_p1 = 4'h0;
+  reg [3:0] bank7_col3_onehot_p2 = 4'h0;
+  reg [3:0] bank7_col3_fwd_data = 4'h0;
   wire bank7_col3_eq_0;
   wire bank7_col3_and_0;
   reg bank7_col3_hit_a_p1 = 1'h0;
@@ -1733,23 +1733,23 @@ module apbbf_k2_l5_b512_4 (
   reg bank7_col3_same_next_p1 = 1'h0;
   wire bank7_col3_and_1;
   reg bank7_col3_hit_b_p1 = 1'h0;
-  wire [15:0] bank7_col3_mux_0;
-  reg [15:0] bank7_col3_rdq_p1 = 16'h0;
-  wire [15:0] bank7_col3_mux_1;
-  wire [15:0] bank7_col3_and_2;
+  wire [3:0] bank7_col3_mux_0;
+  reg [3:0] bank7_col3_rdq_p1 = 4'h0;
+  wire [3:0] bank7_col3_mux_1;
+  wire [3:0] bank7_col3_and_2;
   wire bank7_col3_reduce_or_0;
   reg bank7_col3_s6_match_p1 = 1'h0;
   wire bank7_col3_not_0;
   reg bank7_col3_keep_p1 = 1'h0;
   wire bank7_col3_or_0;
   reg bank7_col3_take_fwd_p1 = 1'h0;
-  wire [15:0] bank7_col3_mux_2;
-  wire [15:0] bank7_col3_const_1;
-  wire [15:0] bank7_col3_mux_3;
-  wire [15:0] bank7_col3_or_1;
-  wire [15:0] bank7_col3_const_2;
-  wire [15:0] bank7_col3_mux_4;
-  wire [7:0] bank7_col3_mux_5;
+  wire [3:0] bank7_col3_mux_2;
+  wire [3:0] bank7_col3_const_1;
+  wire [3:0] bank7_col3_mux_3;
+  wire [3:0] bank7_col3_or_1;
+  wire [3:0] bank7_col3_const_2;
+  wire [3:0] bank7_col3_mux_4;
+  wire [9:0] bank7_col3_mux_5;
   wire bank7_and_3;
   wire bank7_and_4;
   wire bank7_and_5;
@@ -2235,7 +2235,7 @@ module apbbf_k2_l5_b512_4 (
   assign mux_22 = shift_q_p1 ? cat_6 : newest_spare;
   assign const_19 = 8'h80;
   assign mux_23 = clear_q_p1 ? const_19 : mux_22;
-  assign const_20 = 8'hff;
+  assign const_20 = 10'h3ff;
   assign eq_9 = clr0_addr == const_20;
   assign and_14 = clr0_active & eq_9;
   assign const_21 = 1'h0;
@@ -2256,16 +2256,16 @@ module apbbf_k2_l5_b512_4 (
   assign const_27 = 3'h0;
   assign eq_10 = mux_28 == const_27;
   assign and_16 = mux_26 & eq_10;
-  assign const_28 = 8'h1;
+  assign const_28 = 10'h1;
   assign add_1 = clr0_addr + const_28;
   assign mux_29 = clr0_active ? add_1 : clr0_addr;
-  assign const_29 = 8'h0;
+  assign const_29 = 10'h0;
   assign mux_30 = and_8 ? const_29 : mux_29;
   assign slice_19 = newest_spare[0];
   assign slice_20 = newest_spare[7:1];
   assign cat_7 = {slice_19, slice_20};
   assign mux_31 = clr0_start_q_p1 ? cat_7 : clr0_target;
-  assign const_30 = 8'hff;
+  assign const_30 = 10'h3ff;
   assign eq_11 = sweep_addr == const_30;
   assign and_17 = sweep_active & eq_11;
   assign const_31 = 1'h0;
@@ -2285,10 +2285,10 @@ module apbbf_k2_l5_b512_4 (
   assign const_36 = 3'h0;
   assign eq_12 = mux_35 == const_36;
   assign and_19 = mux_33 & eq_12;
-  assign const_37 = 8'h1;
+  assign const_37 = 10'h1;
   assign add_2 = sweep_addr + const_37;
   assign mux_36 = sweep_active ? add_2 : sweep_addr;
-  assign const_38 = 8'h0;
+  assign const_38 = 10'h0;
   assign mux_37 = and_8 ? const_38 : mux_36;
   // H3 hash, seed 1, salt 0
   assign bank0_h3_0 = {^(s1_key_p1 & 64'h3913), ^(s1_key_p1 & 64'hd85a), ^(s1_key_p1 & 64'h9da8), ^(s1_key_p1 & 64'hce4d), ^(s1_key_p1 & 64'h22d8), ^(s1_key_p1 & 64'hdc31), ^(s1_key_p1 & 64'hb6a4), ^(s1_key_p1 & 64'h7e66), ^(s1_key_p1 & 64'h7a61), ^(s1_key_p1 & 64'h8605), ^(s1_key_p1 & 64'h775e), ^(s1_key_p1 & 64'he887), ^(s1_key_p1 & 64'h72bd), ^(s1_key_p1 & 64'h4f67), ^(s1_key_p1 & 64'he4e), ^(s1_key_p1 & 64'hf60), ^(s1_key_p1 & 64'h2190), ^(s1_key_p1 & 64'hf939), ^(s1_key_p1 & 64'hfd9f), ^(s1_key_p1 & 64'h350d), ^(s1_key_p1 & 64'hf08c), ^(s1_key_p1 & 64'h38f3), ^(s1_key_p1 & 64'hb341), ^(s1_key_p1 & 64'h9b1d), ^(s1_key_p1 & 64'hce07), ^(s1_key_p1 & 64'h5bb5), ^(s1_key_p1 & 64'h681e), ^(s1_key_p1 & 64'ha637), ^(s1_key_p1 & 64'h516e), ^(s1_key_p1 & 64'h42d0), ^(s1_key_p1 & 64'h16c8), ^(s1_key_p1 & 64'h1d51)};
@@ -2317,8 +2317,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank0_slice_1 = clr0_target[0];
   assign bank0_and_0 = clr0_active & bank0_slice_1;
   assign bank0_or_0 = sweep_active | bank0_and_0;
-  assign bank0_const_0 = 8'h0;
-  assign bank0_const_1 = 8'h0;
+  assign bank0_const_0 = 10'h0;
+  assign bank0_const_1 = 10'h0;
   assign bank0_mux_0 = bank0_and_0 ? clr0_addr : bank0_const_1;
   assign bank0_or_1 = bank0_const_0 | bank0_mux_0;
   assign bank0_mux_1 = sweep_active ? sweep_addr : bank0_or_1;
@@ -2328,9 +2328,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank0_or_2 = bank0_and_2 | bank0_clr_issue_p1;
   assign bank0_col0_slice_0 = bank0_hash_p1[6:0];
   assign bank0_col0_cat_0 = {bank0_slice_0, bank0_col0_slice_0};
-  assign bank0_col0_slice_1 = bank0_col0_cat_0[11:4];
-  assign bank0_col0_slice_2 = bank0_col0_cat_0[3:0];
-  assign bank0_col0_const_0 = 16'h1;
+  assign bank0_col0_slice_1 = bank0_col0_cat_0[11:2];
+  assign bank0_col0_slice_2 = bank0_col0_cat_0[1:0];
+  assign bank0_col0_const_0 = 4'h1;
   assign bank0_col0_shl_0 = bank0_col0_const_0 << bank0_col0_slice_2;
   assign bank0_col0_eq_0 = bank0_col0_addr5_p1 == bank0_col0_slice_1;
   assign bank0_col0_and_0 = bank0_ins_write_p1 & bank0_col0_eq_0;
@@ -2343,17 +2343,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank0_col0_not_0 = ~bank0_clr_issue_p1;
   assign bank0_col0_or_0 = bank0_clr_issue_p1 | bank0_col0_and_1;
   assign bank0_col0_mux_2 = bank0_col0_take_fwd_p1 ? bank0_col0_fwd_data : bank0_col0_rdq_p1;
-  assign bank0_col0_const_1 = 16'h0;
+  assign bank0_col0_const_1 = 4'h0;
   assign bank0_col0_mux_3 = bank0_col0_keep_p1 ? bank0_col0_onehot_p2 : bank0_col0_const_1;
   assign bank0_col0_or_1 = bank0_col0_mux_2 | bank0_col0_mux_3;
-  assign bank0_col0_const_2 = 16'h0;
+  assign bank0_col0_const_2 = 4'h0;
   assign bank0_col0_mux_4 = bank0_clr_issue_p1 ? bank0_col0_const_2 : bank0_col0_or_1;
   assign bank0_col0_mux_5 = bank0_clr_write_p1 ? bank0_clr_addr_p2 : bank0_col0_addr5_p1;
   assign bank0_col1_slice_0 = bank0_hash_p1[13:7];
   assign bank0_col1_cat_0 = {bank0_slice_0, bank0_col1_slice_0};
-  assign bank0_col1_slice_1 = bank0_col1_cat_0[11:4];
-  assign bank0_col1_slice_2 = bank0_col1_cat_0[3:0];
-  assign bank0_col1_const_0 = 16'h1;
+  assign bank0_col1_slice_1 = bank0_col1_cat_0[11:2];
+  assign bank0_col1_slice_2 = bank0_col1_cat_0[1:0];
+  assign bank0_col1_const_0 = 4'h1;
   assign bank0_col1_shl_0 = bank0_col1_const_0 << bank0_col1_slice_2;
   assign bank0_col1_eq_0 = bank0_col1_addr5_p1 == bank0_col1_slice_1;
   assign bank0_col1_and_0 = bank0_ins_write_p1 & bank0_col1_eq_0;
@@ -2366,17 +2366,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank0_col1_not_0 = ~bank0_clr_issue_p1;
   assign bank0_col1_or_0 = bank0_clr_issue_p1 | bank0_col1_and_1;
   assign bank0_col1_mux_2 = bank0_col1_take_fwd_p1 ? bank0_col1_fwd_data : bank0_col1_rdq_p1;
-  assign bank0_col1_const_1 = 16'h0;
+  assign bank0_col1_const_1 = 4'h0;
   assign bank0_col1_mux_3 = bank0_col1_keep_p1 ? bank0_col1_onehot_p2 : bank0_col1_const_1;
   assign bank0_col1_or_1 = bank0_col1_mux_2 | bank0_col1_mux_3;
-  assign bank0_col1_const_2 = 16'h0;
+  assign bank0_col1_const_2 = 4'h0;
   assign bank0_col1_mux_4 = bank0_clr_issue_p1 ? bank0_col1_const_2 : bank0_col1_or_1;
   assign bank0_col1_mux_5 = bank0_clr_write_p1 ? bank0_clr_addr_p2 : bank0_col1_addr5_p1;
   assign bank0_col2_slice_0 = bank0_hash_p1[20:14];
   assign bank0_col2_cat_0 = {bank0_slice_0, bank0_col2_slice_0};
-  assign bank0_col2_slice_1 = bank0_col2_cat_0[11:4];
-  assign bank0_col2_slice_2 = bank0_col2_cat_0[3:0];
-  assign bank0_col2_const_0 = 16'h1;
+  assign bank0_col2_slice_1 = bank0_col2_cat_0[11:2];
+  assign bank0_col2_slice_2 = bank0_col2_cat_0[1:0];
+  assign bank0_col2_const_0 = 4'h1;
   assign bank0_col2_shl_0 = bank0_col2_const_0 << bank0_col2_slice_2;
   assign bank0_col2_eq_0 = bank0_col2_addr5_p1 == bank0_col2_slice_1;
   assign bank0_col2_and_0 = bank0_ins_write_p1 & bank0_col2_eq_0;
@@ -2389,17 +2389,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank0_col2_not_0 = ~bank0_clr_issue_p1;
   assign bank0_col2_or_0 = bank0_clr_issue_p1 | bank0_col2_and_1;
   assign bank0_col2_mux_2 = bank0_col2_take_fwd_p1 ? bank0_col2_fwd_data : bank0_col2_rdq_p1;
-  assign bank0_col2_const_1 = 16'h0;
+  assign bank0_col2_const_1 = 4'h0;
   assign bank0_col2_mux_3 = bank0_col2_keep_p1 ? bank0_col2_onehot_p2 : bank0_col2_const_1;
   assign bank0_col2_or_1 = bank0_col2_mux_2 | bank0_col2_mux_3;
-  assign bank0_col2_const_2 = 16'h0;
+  assign bank0_col2_const_2 = 4'h0;
   assign bank0_col2_mux_4 = bank0_clr_issue_p1 ? bank0_col2_const_2 : bank0_col2_or_1;
   assign bank0_col2_mux_5 = bank0_clr_write_p1 ? bank0_clr_addr_p2 : bank0_col2_addr5_p1;
   assign bank0_col3_slice_0 = bank0_hash_p1[27:21];
   assign bank0_col3_cat_0 = {bank0_slice_0, bank0_col3_slice_0};
-  assign bank0_col3_slice_1 = bank0_col3_cat_0[11:4];
-  assign bank0_col3_slice_2 = bank0_col3_cat_0[3:0];
-  assign bank0_col3_const_0 = 16'h1;
+  assign bank0_col3_slice_1 = bank0_col3_cat_0[11:2];
+  assign bank0_col3_slice_2 = bank0_col3_cat_0[1:0];
+  assign bank0_col3_const_0 = 4'h1;
   assign bank0_col3_shl_0 = bank0_col3_const_0 << bank0_col3_slice_2;
   assign bank0_col3_eq_0 = bank0_col3_addr5_p1 == bank0_col3_slice_1;
   assign bank0_col3_and_0 = bank0_ins_write_p1 & bank0_col3_eq_0;
@@ -2412,10 +2412,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank0_col3_not_0 = ~bank0_clr_issue_p1;
   assign bank0_col3_or_0 = bank0_clr_issue_p1 | bank0_col3_and_1;
   assign bank0_col3_mux_2 = bank0_col3_take_fwd_p1 ? bank0_col3_fwd_data : bank0_col3_rdq_p1;
-  assign bank0_col3_const_1 = 16'h0;
+  assign bank0_col3_const_1 = 4'h0;
   assign bank0_col3_mux_3 = bank0_col3_keep_p1 ? bank0_col3_onehot_p2 : bank0_col3_const_1;
   assign bank0_col3_or_1 = bank0_col3_mux_2 | bank0_col3_mux_3;
-  assign bank0_col3_const_2 = 16'h0;
+  assign bank0_col3_const_2 = 4'h0;
   assign bank0_col3_mux_4 = bank0_clr_issue_p1 ? bank0_col3_const_2 : bank0_col3_or_1;
   assign bank0_col3_mux_5 = bank0_clr_write_p1 ? bank0_clr_addr_p2 : bank0_col3_addr5_p1;
   assign bank0_and_3 = bank0_col0_s6_match_p1 & bank0_col1_s6_match_p1;
@@ -2448,8 +2448,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank1_slice_1 = clr0_target[1];
   assign bank1_and_0 = clr0_active & bank1_slice_1;
   assign bank1_or_0 = sweep_active | bank1_and_0;
-  assign bank1_const_0 = 8'h0;
-  assign bank1_const_1 = 8'h0;
+  assign bank1_const_0 = 10'h0;
+  assign bank1_const_1 = 10'h0;
   assign bank1_mux_0 = bank1_and_0 ? clr0_addr : bank1_const_1;
   assign bank1_or_1 = bank1_const_0 | bank1_mux_0;
   assign bank1_mux_1 = sweep_active ? sweep_addr : bank1_or_1;
@@ -2459,9 +2459,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank1_or_2 = bank1_and_2 | bank1_clr_issue_p1;
   assign bank1_col0_slice_0 = bank1_hash_p1[6:0];
   assign bank1_col0_cat_0 = {bank1_slice_0, bank1_col0_slice_0};
-  assign bank1_col0_slice_1 = bank1_col0_cat_0[11:4];
-  assign bank1_col0_slice_2 = bank1_col0_cat_0[3:0];
-  assign bank1_col0_const_0 = 16'h1;
+  assign bank1_col0_slice_1 = bank1_col0_cat_0[11:2];
+  assign bank1_col0_slice_2 = bank1_col0_cat_0[1:0];
+  assign bank1_col0_const_0 = 4'h1;
   assign bank1_col0_shl_0 = bank1_col0_const_0 << bank1_col0_slice_2;
   assign bank1_col0_eq_0 = bank1_col0_addr5_p1 == bank1_col0_slice_1;
   assign bank1_col0_and_0 = bank1_ins_write_p1 & bank1_col0_eq_0;
@@ -2474,17 +2474,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank1_col0_not_0 = ~bank1_clr_issue_p1;
   assign bank1_col0_or_0 = bank1_clr_issue_p1 | bank1_col0_and_1;
   assign bank1_col0_mux_2 = bank1_col0_take_fwd_p1 ? bank1_col0_fwd_data : bank1_col0_rdq_p1;
-  assign bank1_col0_const_1 = 16'h0;
+  assign bank1_col0_const_1 = 4'h0;
   assign bank1_col0_mux_3 = bank1_col0_keep_p1 ? bank1_col0_onehot_p2 : bank1_col0_const_1;
   assign bank1_col0_or_1 = bank1_col0_mux_2 | bank1_col0_mux_3;
-  assign bank1_col0_const_2 = 16'h0;
+  assign bank1_col0_const_2 = 4'h0;
   assign bank1_col0_mux_4 = bank1_clr_issue_p1 ? bank1_col0_const_2 : bank1_col0_or_1;
   assign bank1_col0_mux_5 = bank1_clr_write_p1 ? bank1_clr_addr_p2 : bank1_col0_addr5_p1;
   assign bank1_col1_slice_0 = bank1_hash_p1[13:7];
   assign bank1_col1_cat_0 = {bank1_slice_0, bank1_col1_slice_0};
-  assign bank1_col1_slice_1 = bank1_col1_cat_0[11:4];
-  assign bank1_col1_slice_2 = bank1_col1_cat_0[3:0];
-  assign bank1_col1_const_0 = 16'h1;
+  assign bank1_col1_slice_1 = bank1_col1_cat_0[11:2];
+  assign bank1_col1_slice_2 = bank1_col1_cat_0[1:0];
+  assign bank1_col1_const_0 = 4'h1;
   assign bank1_col1_shl_0 = bank1_col1_const_0 << bank1_col1_slice_2;
   assign bank1_col1_eq_0 = bank1_col1_addr5_p1 == bank1_col1_slice_1;
   assign bank1_col1_and_0 = bank1_ins_write_p1 & bank1_col1_eq_0;
@@ -2497,17 +2497,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank1_col1_not_0 = ~bank1_clr_issue_p1;
   assign bank1_col1_or_0 = bank1_clr_issue_p1 | bank1_col1_and_1;
   assign bank1_col1_mux_2 = bank1_col1_take_fwd_p1 ? bank1_col1_fwd_data : bank1_col1_rdq_p1;
-  assign bank1_col1_const_1 = 16'h0;
+  assign bank1_col1_const_1 = 4'h0;
   assign bank1_col1_mux_3 = bank1_col1_keep_p1 ? bank1_col1_onehot_p2 : bank1_col1_const_1;
   assign bank1_col1_or_1 = bank1_col1_mux_2 | bank1_col1_mux_3;
-  assign bank1_col1_const_2 = 16'h0;
+  assign bank1_col1_const_2 = 4'h0;
   assign bank1_col1_mux_4 = bank1_clr_issue_p1 ? bank1_col1_const_2 : bank1_col1_or_1;
   assign bank1_col1_mux_5 = bank1_clr_write_p1 ? bank1_clr_addr_p2 : bank1_col1_addr5_p1;
   assign bank1_col2_slice_0 = bank1_hash_p1[20:14];
   assign bank1_col2_cat_0 = {bank1_slice_0, bank1_col2_slice_0};
-  assign bank1_col2_slice_1 = bank1_col2_cat_0[11:4];
-  assign bank1_col2_slice_2 = bank1_col2_cat_0[3:0];
-  assign bank1_col2_const_0 = 16'h1;
+  assign bank1_col2_slice_1 = bank1_col2_cat_0[11:2];
+  assign bank1_col2_slice_2 = bank1_col2_cat_0[1:0];
+  assign bank1_col2_const_0 = 4'h1;
   assign bank1_col2_shl_0 = bank1_col2_const_0 << bank1_col2_slice_2;
   assign bank1_col2_eq_0 = bank1_col2_addr5_p1 == bank1_col2_slice_1;
   assign bank1_col2_and_0 = bank1_ins_write_p1 & bank1_col2_eq_0;
@@ -2520,17 +2520,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank1_col2_not_0 = ~bank1_clr_issue_p1;
   assign bank1_col2_or_0 = bank1_clr_issue_p1 | bank1_col2_and_1;
   assign bank1_col2_mux_2 = bank1_col2_take_fwd_p1 ? bank1_col2_fwd_data : bank1_col2_rdq_p1;
-  assign bank1_col2_const_1 = 16'h0;
+  assign bank1_col2_const_1 = 4'h0;
   assign bank1_col2_mux_3 = bank1_col2_keep_p1 ? bank1_col2_onehot_p2 : bank1_col2_const_1;
   assign bank1_col2_or_1 = bank1_col2_mux_2 | bank1_col2_mux_3;
-  assign bank1_col2_const_2 = 16'h0;
+  assign bank1_col2_const_2 = 4'h0;
   assign bank1_col2_mux_4 = bank1_clr_issue_p1 ? bank1_col2_const_2 : bank1_col2_or_1;
   assign bank1_col2_mux_5 = bank1_clr_write_p1 ? bank1_clr_addr_p2 : bank1_col2_addr5_p1;
   assign bank1_col3_slice_0 = bank1_hash_p1[27:21];
   assign bank1_col3_cat_0 = {bank1_slice_0, bank1_col3_slice_0};
-  assign bank1_col3_slice_1 = bank1_col3_cat_0[11:4];
-  assign bank1_col3_slice_2 = bank1_col3_cat_0[3:0];
-  assign bank1_col3_const_0 = 16'h1;
+  assign bank1_col3_slice_1 = bank1_col3_cat_0[11:2];
+  assign bank1_col3_slice_2 = bank1_col3_cat_0[1:0];
+  assign bank1_col3_const_0 = 4'h1;
   assign bank1_col3_shl_0 = bank1_col3_const_0 << bank1_col3_slice_2;
   assign bank1_col3_eq_0 = bank1_col3_addr5_p1 == bank1_col3_slice_1;
   assign bank1_col3_and_0 = bank1_ins_write_p1 & bank1_col3_eq_0;
@@ -2543,10 +2543,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank1_col3_not_0 = ~bank1_clr_issue_p1;
   assign bank1_col3_or_0 = bank1_clr_issue_p1 | bank1_col3_and_1;
   assign bank1_col3_mux_2 = bank1_col3_take_fwd_p1 ? bank1_col3_fwd_data : bank1_col3_rdq_p1;
-  assign bank1_col3_const_1 = 16'h0;
+  assign bank1_col3_const_1 = 4'h0;
   assign bank1_col3_mux_3 = bank1_col3_keep_p1 ? bank1_col3_onehot_p2 : bank1_col3_const_1;
   assign bank1_col3_or_1 = bank1_col3_mux_2 | bank1_col3_mux_3;
-  assign bank1_col3_const_2 = 16'h0;
+  assign bank1_col3_const_2 = 4'h0;
   assign bank1_col3_mux_4 = bank1_clr_issue_p1 ? bank1_col3_const_2 : bank1_col3_or_1;
   assign bank1_col3_mux_5 = bank1_clr_write_p1 ? bank1_clr_addr_p2 : bank1_col3_addr5_p1;
   assign bank1_and_3 = bank1_col0_s6_match_p1 & bank1_col1_s6_match_p1;
@@ -2579,8 +2579,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank2_slice_1 = clr0_target[2];
   assign bank2_and_0 = clr0_active & bank2_slice_1;
   assign bank2_or_0 = sweep_active | bank2_and_0;
-  assign bank2_const_0 = 8'h0;
-  assign bank2_const_1 = 8'h0;
+  assign bank2_const_0 = 10'h0;
+  assign bank2_const_1 = 10'h0;
   assign bank2_mux_0 = bank2_and_0 ? clr0_addr : bank2_const_1;
   assign bank2_or_1 = bank2_const_0 | bank2_mux_0;
   assign bank2_mux_1 = sweep_active ? sweep_addr : bank2_or_1;
@@ -2590,9 +2590,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank2_or_2 = bank2_and_2 | bank2_clr_issue_p1;
   assign bank2_col0_slice_0 = bank2_hash_p1[6:0];
   assign bank2_col0_cat_0 = {bank2_slice_0, bank2_col0_slice_0};
-  assign bank2_col0_slice_1 = bank2_col0_cat_0[11:4];
-  assign bank2_col0_slice_2 = bank2_col0_cat_0[3:0];
-  assign bank2_col0_const_0 = 16'h1;
+  assign bank2_col0_slice_1 = bank2_col0_cat_0[11:2];
+  assign bank2_col0_slice_2 = bank2_col0_cat_0[1:0];
+  assign bank2_col0_const_0 = 4'h1;
   assign bank2_col0_shl_0 = bank2_col0_const_0 << bank2_col0_slice_2;
   assign bank2_col0_eq_0 = bank2_col0_addr5_p1 == bank2_col0_slice_1;
   assign bank2_col0_and_0 = bank2_ins_write_p1 & bank2_col0_eq_0;
@@ -2605,17 +2605,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank2_col0_not_0 = ~bank2_clr_issue_p1;
   assign bank2_col0_or_0 = bank2_clr_issue_p1 | bank2_col0_and_1;
   assign bank2_col0_mux_2 = bank2_col0_take_fwd_p1 ? bank2_col0_fwd_data : bank2_col0_rdq_p1;
-  assign bank2_col0_const_1 = 16'h0;
+  assign bank2_col0_const_1 = 4'h0;
   assign bank2_col0_mux_3 = bank2_col0_keep_p1 ? bank2_col0_onehot_p2 : bank2_col0_const_1;
   assign bank2_col0_or_1 = bank2_col0_mux_2 | bank2_col0_mux_3;
-  assign bank2_col0_const_2 = 16'h0;
+  assign bank2_col0_const_2 = 4'h0;
   assign bank2_col0_mux_4 = bank2_clr_issue_p1 ? bank2_col0_const_2 : bank2_col0_or_1;
   assign bank2_col0_mux_5 = bank2_clr_write_p1 ? bank2_clr_addr_p2 : bank2_col0_addr5_p1;
   assign bank2_col1_slice_0 = bank2_hash_p1[13:7];
   assign bank2_col1_cat_0 = {bank2_slice_0, bank2_col1_slice_0};
-  assign bank2_col1_slice_1 = bank2_col1_cat_0[11:4];
-  assign bank2_col1_slice_2 = bank2_col1_cat_0[3:0];
-  assign bank2_col1_const_0 = 16'h1;
+  assign bank2_col1_slice_1 = bank2_col1_cat_0[11:2];
+  assign bank2_col1_slice_2 = bank2_col1_cat_0[1:0];
+  assign bank2_col1_const_0 = 4'h1;
   assign bank2_col1_shl_0 = bank2_col1_const_0 << bank2_col1_slice_2;
   assign bank2_col1_eq_0 = bank2_col1_addr5_p1 == bank2_col1_slice_1;
   assign bank2_col1_and_0 = bank2_ins_write_p1 & bank2_col1_eq_0;
@@ -2628,17 +2628,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank2_col1_not_0 = ~bank2_clr_issue_p1;
   assign bank2_col1_or_0 = bank2_clr_issue_p1 | bank2_col1_and_1;
   assign bank2_col1_mux_2 = bank2_col1_take_fwd_p1 ? bank2_col1_fwd_data : bank2_col1_rdq_p1;
-  assign bank2_col1_const_1 = 16'h0;
+  assign bank2_col1_const_1 = 4'h0;
   assign bank2_col1_mux_3 = bank2_col1_keep_p1 ? bank2_col1_onehot_p2 : bank2_col1_const_1;
   assign bank2_col1_or_1 = bank2_col1_mux_2 | bank2_col1_mux_3;
-  assign bank2_col1_const_2 = 16'h0;
+  assign bank2_col1_const_2 = 4'h0;
   assign bank2_col1_mux_4 = bank2_clr_issue_p1 ? bank2_col1_const_2 : bank2_col1_or_1;
   assign bank2_col1_mux_5 = bank2_clr_write_p1 ? bank2_clr_addr_p2 : bank2_col1_addr5_p1;
   assign bank2_col2_slice_0 = bank2_hash_p1[20:14];
   assign bank2_col2_cat_0 = {bank2_slice_0, bank2_col2_slice_0};
-  assign bank2_col2_slice_1 = bank2_col2_cat_0[11:4];
-  assign bank2_col2_slice_2 = bank2_col2_cat_0[3:0];
-  assign bank2_col2_const_0 = 16'h1;
+  assign bank2_col2_slice_1 = bank2_col2_cat_0[11:2];
+  assign bank2_col2_slice_2 = bank2_col2_cat_0[1:0];
+  assign bank2_col2_const_0 = 4'h1;
   assign bank2_col2_shl_0 = bank2_col2_const_0 << bank2_col2_slice_2;
   assign bank2_col2_eq_0 = bank2_col2_addr5_p1 == bank2_col2_slice_1;
   assign bank2_col2_and_0 = bank2_ins_write_p1 & bank2_col2_eq_0;
@@ -2651,17 +2651,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank2_col2_not_0 = ~bank2_clr_issue_p1;
   assign bank2_col2_or_0 = bank2_clr_issue_p1 | bank2_col2_and_1;
   assign bank2_col2_mux_2 = bank2_col2_take_fwd_p1 ? bank2_col2_fwd_data : bank2_col2_rdq_p1;
-  assign bank2_col2_const_1 = 16'h0;
+  assign bank2_col2_const_1 = 4'h0;
   assign bank2_col2_mux_3 = bank2_col2_keep_p1 ? bank2_col2_onehot_p2 : bank2_col2_const_1;
   assign bank2_col2_or_1 = bank2_col2_mux_2 | bank2_col2_mux_3;
-  assign bank2_col2_const_2 = 16'h0;
+  assign bank2_col2_const_2 = 4'h0;
   assign bank2_col2_mux_4 = bank2_clr_issue_p1 ? bank2_col2_const_2 : bank2_col2_or_1;
   assign bank2_col2_mux_5 = bank2_clr_write_p1 ? bank2_clr_addr_p2 : bank2_col2_addr5_p1;
   assign bank2_col3_slice_0 = bank2_hash_p1[27:21];
   assign bank2_col3_cat_0 = {bank2_slice_0, bank2_col3_slice_0};
-  assign bank2_col3_slice_1 = bank2_col3_cat_0[11:4];
-  assign bank2_col3_slice_2 = bank2_col3_cat_0[3:0];
-  assign bank2_col3_const_0 = 16'h1;
+  assign bank2_col3_slice_1 = bank2_col3_cat_0[11:2];
+  assign bank2_col3_slice_2 = bank2_col3_cat_0[1:0];
+  assign bank2_col3_const_0 = 4'h1;
   assign bank2_col3_shl_0 = bank2_col3_const_0 << bank2_col3_slice_2;
   assign bank2_col3_eq_0 = bank2_col3_addr5_p1 == bank2_col3_slice_1;
   assign bank2_col3_and_0 = bank2_ins_write_p1 & bank2_col3_eq_0;
@@ -2674,10 +2674,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank2_col3_not_0 = ~bank2_clr_issue_p1;
   assign bank2_col3_or_0 = bank2_clr_issue_p1 | bank2_col3_and_1;
   assign bank2_col3_mux_2 = bank2_col3_take_fwd_p1 ? bank2_col3_fwd_data : bank2_col3_rdq_p1;
-  assign bank2_col3_const_1 = 16'h0;
+  assign bank2_col3_const_1 = 4'h0;
   assign bank2_col3_mux_3 = bank2_col3_keep_p1 ? bank2_col3_onehot_p2 : bank2_col3_const_1;
   assign bank2_col3_or_1 = bank2_col3_mux_2 | bank2_col3_mux_3;
-  assign bank2_col3_const_2 = 16'h0;
+  assign bank2_col3_const_2 = 4'h0;
   assign bank2_col3_mux_4 = bank2_clr_issue_p1 ? bank2_col3_const_2 : bank2_col3_or_1;
   assign bank2_col3_mux_5 = bank2_clr_write_p1 ? bank2_clr_addr_p2 : bank2_col3_addr5_p1;
   assign bank2_and_3 = bank2_col0_s6_match_p1 & bank2_col1_s6_match_p1;
@@ -2710,8 +2710,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank3_slice_1 = clr0_target[3];
   assign bank3_and_0 = clr0_active & bank3_slice_1;
   assign bank3_or_0 = sweep_active | bank3_and_0;
-  assign bank3_const_0 = 8'h0;
-  assign bank3_const_1 = 8'h0;
+  assign bank3_const_0 = 10'h0;
+  assign bank3_const_1 = 10'h0;
   assign bank3_mux_0 = bank3_and_0 ? clr0_addr : bank3_const_1;
   assign bank3_or_1 = bank3_const_0 | bank3_mux_0;
   assign bank3_mux_1 = sweep_active ? sweep_addr : bank3_or_1;
@@ -2721,9 +2721,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank3_or_2 = bank3_and_2 | bank3_clr_issue_p1;
   assign bank3_col0_slice_0 = bank3_hash_p1[6:0];
   assign bank3_col0_cat_0 = {bank3_slice_0, bank3_col0_slice_0};
-  assign bank3_col0_slice_1 = bank3_col0_cat_0[11:4];
-  assign bank3_col0_slice_2 = bank3_col0_cat_0[3:0];
-  assign bank3_col0_const_0 = 16'h1;
+  assign bank3_col0_slice_1 = bank3_col0_cat_0[11:2];
+  assign bank3_col0_slice_2 = bank3_col0_cat_0[1:0];
+  assign bank3_col0_const_0 = 4'h1;
   assign bank3_col0_shl_0 = bank3_col0_const_0 << bank3_col0_slice_2;
   assign bank3_col0_eq_0 = bank3_col0_addr5_p1 == bank3_col0_slice_1;
   assign bank3_col0_and_0 = bank3_ins_write_p1 & bank3_col0_eq_0;
@@ -2736,17 +2736,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank3_col0_not_0 = ~bank3_clr_issue_p1;
   assign bank3_col0_or_0 = bank3_clr_issue_p1 | bank3_col0_and_1;
   assign bank3_col0_mux_2 = bank3_col0_take_fwd_p1 ? bank3_col0_fwd_data : bank3_col0_rdq_p1;
-  assign bank3_col0_const_1 = 16'h0;
+  assign bank3_col0_const_1 = 4'h0;
   assign bank3_col0_mux_3 = bank3_col0_keep_p1 ? bank3_col0_onehot_p2 : bank3_col0_const_1;
   assign bank3_col0_or_1 = bank3_col0_mux_2 | bank3_col0_mux_3;
-  assign bank3_col0_const_2 = 16'h0;
+  assign bank3_col0_const_2 = 4'h0;
   assign bank3_col0_mux_4 = bank3_clr_issue_p1 ? bank3_col0_const_2 : bank3_col0_or_1;
   assign bank3_col0_mux_5 = bank3_clr_write_p1 ? bank3_clr_addr_p2 : bank3_col0_addr5_p1;
   assign bank3_col1_slice_0 = bank3_hash_p1[13:7];
   assign bank3_col1_cat_0 = {bank3_slice_0, bank3_col1_slice_0};
-  assign bank3_col1_slice_1 = bank3_col1_cat_0[11:4];
-  assign bank3_col1_slice_2 = bank3_col1_cat_0[3:0];
-  assign bank3_col1_const_0 = 16'h1;
+  assign bank3_col1_slice_1 = bank3_col1_cat_0[11:2];
+  assign bank3_col1_slice_2 = bank3_col1_cat_0[1:0];
+  assign bank3_col1_const_0 = 4'h1;
   assign bank3_col1_shl_0 = bank3_col1_const_0 << bank3_col1_slice_2;
   assign bank3_col1_eq_0 = bank3_col1_addr5_p1 == bank3_col1_slice_1;
   assign bank3_col1_and_0 = bank3_ins_write_p1 & bank3_col1_eq_0;
@@ -2759,17 +2759,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank3_col1_not_0 = ~bank3_clr_issue_p1;
   assign bank3_col1_or_0 = bank3_clr_issue_p1 | bank3_col1_and_1;
   assign bank3_col1_mux_2 = bank3_col1_take_fwd_p1 ? bank3_col1_fwd_data : bank3_col1_rdq_p1;
-  assign bank3_col1_const_1 = 16'h0;
+  assign bank3_col1_const_1 = 4'h0;
   assign bank3_col1_mux_3 = bank3_col1_keep_p1 ? bank3_col1_onehot_p2 : bank3_col1_const_1;
   assign bank3_col1_or_1 = bank3_col1_mux_2 | bank3_col1_mux_3;
-  assign bank3_col1_const_2 = 16'h0;
+  assign bank3_col1_const_2 = 4'h0;
   assign bank3_col1_mux_4 = bank3_clr_issue_p1 ? bank3_col1_const_2 : bank3_col1_or_1;
   assign bank3_col1_mux_5 = bank3_clr_write_p1 ? bank3_clr_addr_p2 : bank3_col1_addr5_p1;
   assign bank3_col2_slice_0 = bank3_hash_p1[20:14];
   assign bank3_col2_cat_0 = {bank3_slice_0, bank3_col2_slice_0};
-  assign bank3_col2_slice_1 = bank3_col2_cat_0[11:4];
-  assign bank3_col2_slice_2 = bank3_col2_cat_0[3:0];
-  assign bank3_col2_const_0 = 16'h1;
+  assign bank3_col2_slice_1 = bank3_col2_cat_0[11:2];
+  assign bank3_col2_slice_2 = bank3_col2_cat_0[1:0];
+  assign bank3_col2_const_0 = 4'h1;
   assign bank3_col2_shl_0 = bank3_col2_const_0 << bank3_col2_slice_2;
   assign bank3_col2_eq_0 = bank3_col2_addr5_p1 == bank3_col2_slice_1;
   assign bank3_col2_and_0 = bank3_ins_write_p1 & bank3_col2_eq_0;
@@ -2782,17 +2782,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank3_col2_not_0 = ~bank3_clr_issue_p1;
   assign bank3_col2_or_0 = bank3_clr_issue_p1 | bank3_col2_and_1;
   assign bank3_col2_mux_2 = bank3_col2_take_fwd_p1 ? bank3_col2_fwd_data : bank3_col2_rdq_p1;
-  assign bank3_col2_const_1 = 16'h0;
+  assign bank3_col2_const_1 = 4'h0;
   assign bank3_col2_mux_3 = bank3_col2_keep_p1 ? bank3_col2_onehot_p2 : bank3_col2_const_1;
   assign bank3_col2_or_1 = bank3_col2_mux_2 | bank3_col2_mux_3;
-  assign bank3_col2_const_2 = 16'h0;
+  assign bank3_col2_const_2 = 4'h0;
   assign bank3_col2_mux_4 = bank3_clr_issue_p1 ? bank3_col2_const_2 : bank3_col2_or_1;
   assign bank3_col2_mux_5 = bank3_clr_write_p1 ? bank3_clr_addr_p2 : bank3_col2_addr5_p1;
   assign bank3_col3_slice_0 = bank3_hash_p1[27:21];
   assign bank3_col3_cat_0 = {bank3_slice_0, bank3_col3_slice_0};
-  assign bank3_col3_slice_1 = bank3_col3_cat_0[11:4];
-  assign bank3_col3_slice_2 = bank3_col3_cat_0[3:0];
-  assign bank3_col3_const_0 = 16'h1;
+  assign bank3_col3_slice_1 = bank3_col3_cat_0[11:2];
+  assign bank3_col3_slice_2 = bank3_col3_cat_0[1:0];
+  assign bank3_col3_const_0 = 4'h1;
   assign bank3_col3_shl_0 = bank3_col3_const_0 << bank3_col3_slice_2;
   assign bank3_col3_eq_0 = bank3_col3_addr5_p1 == bank3_col3_slice_1;
   assign bank3_col3_and_0 = bank3_ins_write_p1 & bank3_col3_eq_0;
@@ -2805,10 +2805,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank3_col3_not_0 = ~bank3_clr_issue_p1;
   assign bank3_col3_or_0 = bank3_clr_issue_p1 | bank3_col3_and_1;
   assign bank3_col3_mux_2 = bank3_col3_take_fwd_p1 ? bank3_col3_fwd_data : bank3_col3_rdq_p1;
-  assign bank3_col3_const_1 = 16'h0;
+  assign bank3_col3_const_1 = 4'h0;
   assign bank3_col3_mux_3 = bank3_col3_keep_p1 ? bank3_col3_onehot_p2 : bank3_col3_const_1;
   assign bank3_col3_or_1 = bank3_col3_mux_2 | bank3_col3_mux_3;
-  assign bank3_col3_const_2 = 16'h0;
+  assign bank3_col3_const_2 = 4'h0;
   assign bank3_col3_mux_4 = bank3_clr_issue_p1 ? bank3_col3_const_2 : bank3_col3_or_1;
   assign bank3_col3_mux_5 = bank3_clr_write_p1 ? bank3_clr_addr_p2 : bank3_col3_addr5_p1;
   assign bank3_and_3 = bank3_col0_s6_match_p1 & bank3_col1_s6_match_p1;
@@ -2841,8 +2841,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank4_slice_1 = clr0_target[4];
   assign bank4_and_0 = clr0_active & bank4_slice_1;
   assign bank4_or_0 = sweep_active | bank4_and_0;
-  assign bank4_const_0 = 8'h0;
-  assign bank4_const_1 = 8'h0;
+  assign bank4_const_0 = 10'h0;
+  assign bank4_const_1 = 10'h0;
   assign bank4_mux_0 = bank4_and_0 ? clr0_addr : bank4_const_1;
   assign bank4_or_1 = bank4_const_0 | bank4_mux_0;
   assign bank4_mux_1 = sweep_active ? sweep_addr : bank4_or_1;
@@ -2852,9 +2852,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank4_or_2 = bank4_and_2 | bank4_clr_issue_p1;
   assign bank4_col0_slice_0 = bank4_hash_p1[6:0];
   assign bank4_col0_cat_0 = {bank4_slice_0, bank4_col0_slice_0};
-  assign bank4_col0_slice_1 = bank4_col0_cat_0[11:4];
-  assign bank4_col0_slice_2 = bank4_col0_cat_0[3:0];
-  assign bank4_col0_const_0 = 16'h1;
+  assign bank4_col0_slice_1 = bank4_col0_cat_0[11:2];
+  assign bank4_col0_slice_2 = bank4_col0_cat_0[1:0];
+  assign bank4_col0_const_0 = 4'h1;
   assign bank4_col0_shl_0 = bank4_col0_const_0 << bank4_col0_slice_2;
   assign bank4_col0_eq_0 = bank4_col0_addr5_p1 == bank4_col0_slice_1;
   assign bank4_col0_and_0 = bank4_ins_write_p1 & bank4_col0_eq_0;
@@ -2867,17 +2867,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank4_col0_not_0 = ~bank4_clr_issue_p1;
   assign bank4_col0_or_0 = bank4_clr_issue_p1 | bank4_col0_and_1;
   assign bank4_col0_mux_2 = bank4_col0_take_fwd_p1 ? bank4_col0_fwd_data : bank4_col0_rdq_p1;
-  assign bank4_col0_const_1 = 16'h0;
+  assign bank4_col0_const_1 = 4'h0;
   assign bank4_col0_mux_3 = bank4_col0_keep_p1 ? bank4_col0_onehot_p2 : bank4_col0_const_1;
   assign bank4_col0_or_1 = bank4_col0_mux_2 | bank4_col0_mux_3;
-  assign bank4_col0_const_2 = 16'h0;
+  assign bank4_col0_const_2 = 4'h0;
   assign bank4_col0_mux_4 = bank4_clr_issue_p1 ? bank4_col0_const_2 : bank4_col0_or_1;
   assign bank4_col0_mux_5 = bank4_clr_write_p1 ? bank4_clr_addr_p2 : bank4_col0_addr5_p1;
   assign bank4_col1_slice_0 = bank4_hash_p1[13:7];
   assign bank4_col1_cat_0 = {bank4_slice_0, bank4_col1_slice_0};
-  assign bank4_col1_slice_1 = bank4_col1_cat_0[11:4];
-  assign bank4_col1_slice_2 = bank4_col1_cat_0[3:0];
-  assign bank4_col1_const_0 = 16'h1;
+  assign bank4_col1_slice_1 = bank4_col1_cat_0[11:2];
+  assign bank4_col1_slice_2 = bank4_col1_cat_0[1:0];
+  assign bank4_col1_const_0 = 4'h1;
   assign bank4_col1_shl_0 = bank4_col1_const_0 << bank4_col1_slice_2;
   assign bank4_col1_eq_0 = bank4_col1_addr5_p1 == bank4_col1_slice_1;
   assign bank4_col1_and_0 = bank4_ins_write_p1 & bank4_col1_eq_0;
@@ -2890,17 +2890,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank4_col1_not_0 = ~bank4_clr_issue_p1;
   assign bank4_col1_or_0 = bank4_clr_issue_p1 | bank4_col1_and_1;
   assign bank4_col1_mux_2 = bank4_col1_take_fwd_p1 ? bank4_col1_fwd_data : bank4_col1_rdq_p1;
-  assign bank4_col1_const_1 = 16'h0;
+  assign bank4_col1_const_1 = 4'h0;
   assign bank4_col1_mux_3 = bank4_col1_keep_p1 ? bank4_col1_onehot_p2 : bank4_col1_const_1;
   assign bank4_col1_or_1 = bank4_col1_mux_2 | bank4_col1_mux_3;
-  assign bank4_col1_const_2 = 16'h0;
+  assign bank4_col1_const_2 = 4'h0;
   assign bank4_col1_mux_4 = bank4_clr_issue_p1 ? bank4_col1_const_2 : bank4_col1_or_1;
   assign bank4_col1_mux_5 = bank4_clr_write_p1 ? bank4_clr_addr_p2 : bank4_col1_addr5_p1;
   assign bank4_col2_slice_0 = bank4_hash_p1[20:14];
   assign bank4_col2_cat_0 = {bank4_slice_0, bank4_col2_slice_0};
-  assign bank4_col2_slice_1 = bank4_col2_cat_0[11:4];
-  assign bank4_col2_slice_2 = bank4_col2_cat_0[3:0];
-  assign bank4_col2_const_0 = 16'h1;
+  assign bank4_col2_slice_1 = bank4_col2_cat_0[11:2];
+  assign bank4_col2_slice_2 = bank4_col2_cat_0[1:0];
+  assign bank4_col2_const_0 = 4'h1;
   assign bank4_col2_shl_0 = bank4_col2_const_0 << bank4_col2_slice_2;
   assign bank4_col2_eq_0 = bank4_col2_addr5_p1 == bank4_col2_slice_1;
   assign bank4_col2_and_0 = bank4_ins_write_p1 & bank4_col2_eq_0;
@@ -2913,17 +2913,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank4_col2_not_0 = ~bank4_clr_issue_p1;
   assign bank4_col2_or_0 = bank4_clr_issue_p1 | bank4_col2_and_1;
   assign bank4_col2_mux_2 = bank4_col2_take_fwd_p1 ? bank4_col2_fwd_data : bank4_col2_rdq_p1;
-  assign bank4_col2_const_1 = 16'h0;
+  assign bank4_col2_const_1 = 4'h0;
   assign bank4_col2_mux_3 = bank4_col2_keep_p1 ? bank4_col2_onehot_p2 : bank4_col2_const_1;
   assign bank4_col2_or_1 = bank4_col2_mux_2 | bank4_col2_mux_3;
-  assign bank4_col2_const_2 = 16'h0;
+  assign bank4_col2_const_2 = 4'h0;
   assign bank4_col2_mux_4 = bank4_clr_issue_p1 ? bank4_col2_const_2 : bank4_col2_or_1;
   assign bank4_col2_mux_5 = bank4_clr_write_p1 ? bank4_clr_addr_p2 : bank4_col2_addr5_p1;
   assign bank4_col3_slice_0 = bank4_hash_p1[27:21];
   assign bank4_col3_cat_0 = {bank4_slice_0, bank4_col3_slice_0};
-  assign bank4_col3_slice_1 = bank4_col3_cat_0[11:4];
-  assign bank4_col3_slice_2 = bank4_col3_cat_0[3:0];
-  assign bank4_col3_const_0 = 16'h1;
+  assign bank4_col3_slice_1 = bank4_col3_cat_0[11:2];
+  assign bank4_col3_slice_2 = bank4_col3_cat_0[1:0];
+  assign bank4_col3_const_0 = 4'h1;
   assign bank4_col3_shl_0 = bank4_col3_const_0 << bank4_col3_slice_2;
   assign bank4_col3_eq_0 = bank4_col3_addr5_p1 == bank4_col3_slice_1;
   assign bank4_col3_and_0 = bank4_ins_write_p1 & bank4_col3_eq_0;
@@ -2936,10 +2936,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank4_col3_not_0 = ~bank4_clr_issue_p1;
   assign bank4_col3_or_0 = bank4_clr_issue_p1 | bank4_col3_and_1;
   assign bank4_col3_mux_2 = bank4_col3_take_fwd_p1 ? bank4_col3_fwd_data : bank4_col3_rdq_p1;
-  assign bank4_col3_const_1 = 16'h0;
+  assign bank4_col3_const_1 = 4'h0;
   assign bank4_col3_mux_3 = bank4_col3_keep_p1 ? bank4_col3_onehot_p2 : bank4_col3_const_1;
   assign bank4_col3_or_1 = bank4_col3_mux_2 | bank4_col3_mux_3;
-  assign bank4_col3_const_2 = 16'h0;
+  assign bank4_col3_const_2 = 4'h0;
   assign bank4_col3_mux_4 = bank4_clr_issue_p1 ? bank4_col3_const_2 : bank4_col3_or_1;
   assign bank4_col3_mux_5 = bank4_clr_write_p1 ? bank4_clr_addr_p2 : bank4_col3_addr5_p1;
   assign bank4_and_3 = bank4_col0_s6_match_p1 & bank4_col1_s6_match_p1;
@@ -2972,8 +2972,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank5_slice_1 = clr0_target[5];
   assign bank5_and_0 = clr0_active & bank5_slice_1;
   assign bank5_or_0 = sweep_active | bank5_and_0;
-  assign bank5_const_0 = 8'h0;
-  assign bank5_const_1 = 8'h0;
+  assign bank5_const_0 = 10'h0;
+  assign bank5_const_1 = 10'h0;
   assign bank5_mux_0 = bank5_and_0 ? clr0_addr : bank5_const_1;
   assign bank5_or_1 = bank5_const_0 | bank5_mux_0;
   assign bank5_mux_1 = sweep_active ? sweep_addr : bank5_or_1;
@@ -2983,9 +2983,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank5_or_2 = bank5_and_2 | bank5_clr_issue_p1;
   assign bank5_col0_slice_0 = bank5_hash_p1[6:0];
   assign bank5_col0_cat_0 = {bank5_slice_0, bank5_col0_slice_0};
-  assign bank5_col0_slice_1 = bank5_col0_cat_0[11:4];
-  assign bank5_col0_slice_2 = bank5_col0_cat_0[3:0];
-  assign bank5_col0_const_0 = 16'h1;
+  assign bank5_col0_slice_1 = bank5_col0_cat_0[11:2];
+  assign bank5_col0_slice_2 = bank5_col0_cat_0[1:0];
+  assign bank5_col0_const_0 = 4'h1;
   assign bank5_col0_shl_0 = bank5_col0_const_0 << bank5_col0_slice_2;
   assign bank5_col0_eq_0 = bank5_col0_addr5_p1 == bank5_col0_slice_1;
   assign bank5_col0_and_0 = bank5_ins_write_p1 & bank5_col0_eq_0;
@@ -2998,17 +2998,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank5_col0_not_0 = ~bank5_clr_issue_p1;
   assign bank5_col0_or_0 = bank5_clr_issue_p1 | bank5_col0_and_1;
   assign bank5_col0_mux_2 = bank5_col0_take_fwd_p1 ? bank5_col0_fwd_data : bank5_col0_rdq_p1;
-  assign bank5_col0_const_1 = 16'h0;
+  assign bank5_col0_const_1 = 4'h0;
   assign bank5_col0_mux_3 = bank5_col0_keep_p1 ? bank5_col0_onehot_p2 : bank5_col0_const_1;
   assign bank5_col0_or_1 = bank5_col0_mux_2 | bank5_col0_mux_3;
-  assign bank5_col0_const_2 = 16'h0;
+  assign bank5_col0_const_2 = 4'h0;
   assign bank5_col0_mux_4 = bank5_clr_issue_p1 ? bank5_col0_const_2 : bank5_col0_or_1;
   assign bank5_col0_mux_5 = bank5_clr_write_p1 ? bank5_clr_addr_p2 : bank5_col0_addr5_p1;
   assign bank5_col1_slice_0 = bank5_hash_p1[13:7];
   assign bank5_col1_cat_0 = {bank5_slice_0, bank5_col1_slice_0};
-  assign bank5_col1_slice_1 = bank5_col1_cat_0[11:4];
-  assign bank5_col1_slice_2 = bank5_col1_cat_0[3:0];
-  assign bank5_col1_const_0 = 16'h1;
+  assign bank5_col1_slice_1 = bank5_col1_cat_0[11:2];
+  assign bank5_col1_slice_2 = bank5_col1_cat_0[1:0];
+  assign bank5_col1_const_0 = 4'h1;
   assign bank5_col1_shl_0 = bank5_col1_const_0 << bank5_col1_slice_2;
   assign bank5_col1_eq_0 = bank5_col1_addr5_p1 == bank5_col1_slice_1;
   assign bank5_col1_and_0 = bank5_ins_write_p1 & bank5_col1_eq_0;
@@ -3021,17 +3021,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank5_col1_not_0 = ~bank5_clr_issue_p1;
   assign bank5_col1_or_0 = bank5_clr_issue_p1 | bank5_col1_and_1;
   assign bank5_col1_mux_2 = bank5_col1_take_fwd_p1 ? bank5_col1_fwd_data : bank5_col1_rdq_p1;
-  assign bank5_col1_const_1 = 16'h0;
+  assign bank5_col1_const_1 = 4'h0;
   assign bank5_col1_mux_3 = bank5_col1_keep_p1 ? bank5_col1_onehot_p2 : bank5_col1_const_1;
   assign bank5_col1_or_1 = bank5_col1_mux_2 | bank5_col1_mux_3;
-  assign bank5_col1_const_2 = 16'h0;
+  assign bank5_col1_const_2 = 4'h0;
   assign bank5_col1_mux_4 = bank5_clr_issue_p1 ? bank5_col1_const_2 : bank5_col1_or_1;
   assign bank5_col1_mux_5 = bank5_clr_write_p1 ? bank5_clr_addr_p2 : bank5_col1_addr5_p1;
   assign bank5_col2_slice_0 = bank5_hash_p1[20:14];
   assign bank5_col2_cat_0 = {bank5_slice_0, bank5_col2_slice_0};
-  assign bank5_col2_slice_1 = bank5_col2_cat_0[11:4];
-  assign bank5_col2_slice_2 = bank5_col2_cat_0[3:0];
-  assign bank5_col2_const_0 = 16'h1;
+  assign bank5_col2_slice_1 = bank5_col2_cat_0[11:2];
+  assign bank5_col2_slice_2 = bank5_col2_cat_0[1:0];
+  assign bank5_col2_const_0 = 4'h1;
   assign bank5_col2_shl_0 = bank5_col2_const_0 << bank5_col2_slice_2;
   assign bank5_col2_eq_0 = bank5_col2_addr5_p1 == bank5_col2_slice_1;
   assign bank5_col2_and_0 = bank5_ins_write_p1 & bank5_col2_eq_0;
@@ -3044,17 +3044,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank5_col2_not_0 = ~bank5_clr_issue_p1;
   assign bank5_col2_or_0 = bank5_clr_issue_p1 | bank5_col2_and_1;
   assign bank5_col2_mux_2 = bank5_col2_take_fwd_p1 ? bank5_col2_fwd_data : bank5_col2_rdq_p1;
-  assign bank5_col2_const_1 = 16'h0;
+  assign bank5_col2_const_1 = 4'h0;
   assign bank5_col2_mux_3 = bank5_col2_keep_p1 ? bank5_col2_onehot_p2 : bank5_col2_const_1;
   assign bank5_col2_or_1 = bank5_col2_mux_2 | bank5_col2_mux_3;
-  assign bank5_col2_const_2 = 16'h0;
+  assign bank5_col2_const_2 = 4'h0;
   assign bank5_col2_mux_4 = bank5_clr_issue_p1 ? bank5_col2_const_2 : bank5_col2_or_1;
   assign bank5_col2_mux_5 = bank5_clr_write_p1 ? bank5_clr_addr_p2 : bank5_col2_addr5_p1;
   assign bank5_col3_slice_0 = bank5_hash_p1[27:21];
   assign bank5_col3_cat_0 = {bank5_slice_0, bank5_col3_slice_0};
-  assign bank5_col3_slice_1 = bank5_col3_cat_0[11:4];
-  assign bank5_col3_slice_2 = bank5_col3_cat_0[3:0];
-  assign bank5_col3_const_0 = 16'h1;
+  assign bank5_col3_slice_1 = bank5_col3_cat_0[11:2];
+  assign bank5_col3_slice_2 = bank5_col3_cat_0[1:0];
+  assign bank5_col3_const_0 = 4'h1;
   assign bank5_col3_shl_0 = bank5_col3_const_0 << bank5_col3_slice_2;
   assign bank5_col3_eq_0 = bank5_col3_addr5_p1 == bank5_col3_slice_1;
   assign bank5_col3_and_0 = bank5_ins_write_p1 & bank5_col3_eq_0;
@@ -3067,10 +3067,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank5_col3_not_0 = ~bank5_clr_issue_p1;
   assign bank5_col3_or_0 = bank5_clr_issue_p1 | bank5_col3_and_1;
   assign bank5_col3_mux_2 = bank5_col3_take_fwd_p1 ? bank5_col3_fwd_data : bank5_col3_rdq_p1;
-  assign bank5_col3_const_1 = 16'h0;
+  assign bank5_col3_const_1 = 4'h0;
   assign bank5_col3_mux_3 = bank5_col3_keep_p1 ? bank5_col3_onehot_p2 : bank5_col3_const_1;
   assign bank5_col3_or_1 = bank5_col3_mux_2 | bank5_col3_mux_3;
-  assign bank5_col3_const_2 = 16'h0;
+  assign bank5_col3_const_2 = 4'h0;
   assign bank5_col3_mux_4 = bank5_clr_issue_p1 ? bank5_col3_const_2 : bank5_col3_or_1;
   assign bank5_col3_mux_5 = bank5_clr_write_p1 ? bank5_clr_addr_p2 : bank5_col3_addr5_p1;
   assign bank5_and_3 = bank5_col0_s6_match_p1 & bank5_col1_s6_match_p1;
@@ -3103,8 +3103,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank6_slice_1 = clr0_target[6];
   assign bank6_and_0 = clr0_active & bank6_slice_1;
   assign bank6_or_0 = sweep_active | bank6_and_0;
-  assign bank6_const_0 = 8'h0;
-  assign bank6_const_1 = 8'h0;
+  assign bank6_const_0 = 10'h0;
+  assign bank6_const_1 = 10'h0;
   assign bank6_mux_0 = bank6_and_0 ? clr0_addr : bank6_const_1;
   assign bank6_or_1 = bank6_const_0 | bank6_mux_0;
   assign bank6_mux_1 = sweep_active ? sweep_addr : bank6_or_1;
@@ -3114,9 +3114,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank6_or_2 = bank6_and_2 | bank6_clr_issue_p1;
   assign bank6_col0_slice_0 = bank6_hash_p1[6:0];
   assign bank6_col0_cat_0 = {bank6_slice_0, bank6_col0_slice_0};
-  assign bank6_col0_slice_1 = bank6_col0_cat_0[11:4];
-  assign bank6_col0_slice_2 = bank6_col0_cat_0[3:0];
-  assign bank6_col0_const_0 = 16'h1;
+  assign bank6_col0_slice_1 = bank6_col0_cat_0[11:2];
+  assign bank6_col0_slice_2 = bank6_col0_cat_0[1:0];
+  assign bank6_col0_const_0 = 4'h1;
   assign bank6_col0_shl_0 = bank6_col0_const_0 << bank6_col0_slice_2;
   assign bank6_col0_eq_0 = bank6_col0_addr5_p1 == bank6_col0_slice_1;
   assign bank6_col0_and_0 = bank6_ins_write_p1 & bank6_col0_eq_0;
@@ -3129,17 +3129,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank6_col0_not_0 = ~bank6_clr_issue_p1;
   assign bank6_col0_or_0 = bank6_clr_issue_p1 | bank6_col0_and_1;
   assign bank6_col0_mux_2 = bank6_col0_take_fwd_p1 ? bank6_col0_fwd_data : bank6_col0_rdq_p1;
-  assign bank6_col0_const_1 = 16'h0;
+  assign bank6_col0_const_1 = 4'h0;
   assign bank6_col0_mux_3 = bank6_col0_keep_p1 ? bank6_col0_onehot_p2 : bank6_col0_const_1;
   assign bank6_col0_or_1 = bank6_col0_mux_2 | bank6_col0_mux_3;
-  assign bank6_col0_const_2 = 16'h0;
+  assign bank6_col0_const_2 = 4'h0;
   assign bank6_col0_mux_4 = bank6_clr_issue_p1 ? bank6_col0_const_2 : bank6_col0_or_1;
   assign bank6_col0_mux_5 = bank6_clr_write_p1 ? bank6_clr_addr_p2 : bank6_col0_addr5_p1;
   assign bank6_col1_slice_0 = bank6_hash_p1[13:7];
   assign bank6_col1_cat_0 = {bank6_slice_0, bank6_col1_slice_0};
-  assign bank6_col1_slice_1 = bank6_col1_cat_0[11:4];
-  assign bank6_col1_slice_2 = bank6_col1_cat_0[3:0];
-  assign bank6_col1_const_0 = 16'h1;
+  assign bank6_col1_slice_1 = bank6_col1_cat_0[11:2];
+  assign bank6_col1_slice_2 = bank6_col1_cat_0[1:0];
+  assign bank6_col1_const_0 = 4'h1;
   assign bank6_col1_shl_0 = bank6_col1_const_0 << bank6_col1_slice_2;
   assign bank6_col1_eq_0 = bank6_col1_addr5_p1 == bank6_col1_slice_1;
   assign bank6_col1_and_0 = bank6_ins_write_p1 & bank6_col1_eq_0;
@@ -3152,17 +3152,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank6_col1_not_0 = ~bank6_clr_issue_p1;
   assign bank6_col1_or_0 = bank6_clr_issue_p1 | bank6_col1_and_1;
   assign bank6_col1_mux_2 = bank6_col1_take_fwd_p1 ? bank6_col1_fwd_data : bank6_col1_rdq_p1;
-  assign bank6_col1_const_1 = 16'h0;
+  assign bank6_col1_const_1 = 4'h0;
   assign bank6_col1_mux_3 = bank6_col1_keep_p1 ? bank6_col1_onehot_p2 : bank6_col1_const_1;
   assign bank6_col1_or_1 = bank6_col1_mux_2 | bank6_col1_mux_3;
-  assign bank6_col1_const_2 = 16'h0;
+  assign bank6_col1_const_2 = 4'h0;
   assign bank6_col1_mux_4 = bank6_clr_issue_p1 ? bank6_col1_const_2 : bank6_col1_or_1;
   assign bank6_col1_mux_5 = bank6_clr_write_p1 ? bank6_clr_addr_p2 : bank6_col1_addr5_p1;
   assign bank6_col2_slice_0 = bank6_hash_p1[20:14];
   assign bank6_col2_cat_0 = {bank6_slice_0, bank6_col2_slice_0};
-  assign bank6_col2_slice_1 = bank6_col2_cat_0[11:4];
-  assign bank6_col2_slice_2 = bank6_col2_cat_0[3:0];
-  assign bank6_col2_const_0 = 16'h1;
+  assign bank6_col2_slice_1 = bank6_col2_cat_0[11:2];
+  assign bank6_col2_slice_2 = bank6_col2_cat_0[1:0];
+  assign bank6_col2_const_0 = 4'h1;
   assign bank6_col2_shl_0 = bank6_col2_const_0 << bank6_col2_slice_2;
   assign bank6_col2_eq_0 = bank6_col2_addr5_p1 == bank6_col2_slice_1;
   assign bank6_col2_and_0 = bank6_ins_write_p1 & bank6_col2_eq_0;
@@ -3175,17 +3175,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank6_col2_not_0 = ~bank6_clr_issue_p1;
   assign bank6_col2_or_0 = bank6_clr_issue_p1 | bank6_col2_and_1;
   assign bank6_col2_mux_2 = bank6_col2_take_fwd_p1 ? bank6_col2_fwd_data : bank6_col2_rdq_p1;
-  assign bank6_col2_const_1 = 16'h0;
+  assign bank6_col2_const_1 = 4'h0;
   assign bank6_col2_mux_3 = bank6_col2_keep_p1 ? bank6_col2_onehot_p2 : bank6_col2_const_1;
   assign bank6_col2_or_1 = bank6_col2_mux_2 | bank6_col2_mux_3;
-  assign bank6_col2_const_2 = 16'h0;
+  assign bank6_col2_const_2 = 4'h0;
   assign bank6_col2_mux_4 = bank6_clr_issue_p1 ? bank6_col2_const_2 : bank6_col2_or_1;
   assign bank6_col2_mux_5 = bank6_clr_write_p1 ? bank6_clr_addr_p2 : bank6_col2_addr5_p1;
   assign bank6_col3_slice_0 = bank6_hash_p1[27:21];
   assign bank6_col3_cat_0 = {bank6_slice_0, bank6_col3_slice_0};
-  assign bank6_col3_slice_1 = bank6_col3_cat_0[11:4];
-  assign bank6_col3_slice_2 = bank6_col3_cat_0[3:0];
-  assign bank6_col3_const_0 = 16'h1;
+  assign bank6_col3_slice_1 = bank6_col3_cat_0[11:2];
+  assign bank6_col3_slice_2 = bank6_col3_cat_0[1:0];
+  assign bank6_col3_const_0 = 4'h1;
   assign bank6_col3_shl_0 = bank6_col3_const_0 << bank6_col3_slice_2;
   assign bank6_col3_eq_0 = bank6_col3_addr5_p1 == bank6_col3_slice_1;
   assign bank6_col3_and_0 = bank6_ins_write_p1 & bank6_col3_eq_0;
@@ -3198,10 +3198,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank6_col3_not_0 = ~bank6_clr_issue_p1;
   assign bank6_col3_or_0 = bank6_clr_issue_p1 | bank6_col3_and_1;
   assign bank6_col3_mux_2 = bank6_col3_take_fwd_p1 ? bank6_col3_fwd_data : bank6_col3_rdq_p1;
-  assign bank6_col3_const_1 = 16'h0;
+  assign bank6_col3_const_1 = 4'h0;
   assign bank6_col3_mux_3 = bank6_col3_keep_p1 ? bank6_col3_onehot_p2 : bank6_col3_const_1;
   assign bank6_col3_or_1 = bank6_col3_mux_2 | bank6_col3_mux_3;
-  assign bank6_col3_const_2 = 16'h0;
+  assign bank6_col3_const_2 = 4'h0;
   assign bank6_col3_mux_4 = bank6_clr_issue_p1 ? bank6_col3_const_2 : bank6_col3_or_1;
   assign bank6_col3_mux_5 = bank6_clr_write_p1 ? bank6_clr_addr_p2 : bank6_col3_addr5_p1;
   assign bank6_and_3 = bank6_col0_s6_match_p1 & bank6_col1_s6_match_p1;
@@ -3234,8 +3234,8 @@ module apbbf_k2_l5_b512_4 (
   assign bank7_slice_1 = clr0_target[7];
   assign bank7_and_0 = clr0_active & bank7_slice_1;
   assign bank7_or_0 = sweep_active | bank7_and_0;
-  assign bank7_const_0 = 8'h0;
-  assign bank7_const_1 = 8'h0;
+  assign bank7_const_0 = 10'h0;
+  assign bank7_const_1 = 10'h0;
   assign bank7_mux_0 = bank7_and_0 ? clr0_addr : bank7_const_1;
   assign bank7_or_1 = bank7_const_0 | bank7_mux_0;
   assign bank7_mux_1 = sweep_active ? sweep_addr : bank7_or_1;
@@ -3245,9 +3245,9 @@ module apbbf_k2_l5_b512_4 (
   assign bank7_or_2 = bank7_and_2 | bank7_clr_issue_p1;
   assign bank7_col0_slice_0 = bank7_hash_p1[6:0];
   assign bank7_col0_cat_0 = {bank7_slice_0, bank7_col0_slice_0};
-  assign bank7_col0_slice_1 = bank7_col0_cat_0[11:4];
-  assign bank7_col0_slice_2 = bank7_col0_cat_0[3:0];
-  assign bank7_col0_const_0 = 16'h1;
+  assign bank7_col0_slice_1 = bank7_col0_cat_0[11:2];
+  assign bank7_col0_slice_2 = bank7_col0_cat_0[1:0];
+  assign bank7_col0_const_0 = 4'h1;
   assign bank7_col0_shl_0 = bank7_col0_const_0 << bank7_col0_slice_2;
   assign bank7_col0_eq_0 = bank7_col0_addr5_p1 == bank7_col0_slice_1;
   assign bank7_col0_and_0 = bank7_ins_write_p1 & bank7_col0_eq_0;
@@ -3260,17 +3260,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank7_col0_not_0 = ~bank7_clr_issue_p1;
   assign bank7_col0_or_0 = bank7_clr_issue_p1 | bank7_col0_and_1;
   assign bank7_col0_mux_2 = bank7_col0_take_fwd_p1 ? bank7_col0_fwd_data : bank7_col0_rdq_p1;
-  assign bank7_col0_const_1 = 16'h0;
+  assign bank7_col0_const_1 = 4'h0;
   assign bank7_col0_mux_3 = bank7_col0_keep_p1 ? bank7_col0_onehot_p2 : bank7_col0_const_1;
   assign bank7_col0_or_1 = bank7_col0_mux_2 | bank7_col0_mux_3;
-  assign bank7_col0_const_2 = 16'h0;
+  assign bank7_col0_const_2 = 4'h0;
   assign bank7_col0_mux_4 = bank7_clr_issue_p1 ? bank7_col0_const_2 : bank7_col0_or_1;
   assign bank7_col0_mux_5 = bank7_clr_write_p1 ? bank7_clr_addr_p2 : bank7_col0_addr5_p1;
   assign bank7_col1_slice_0 = bank7_hash_p1[13:7];
   assign bank7_col1_cat_0 = {bank7_slice_0, bank7_col1_slice_0};
-  assign bank7_col1_slice_1 = bank7_col1_cat_0[11:4];
-  assign bank7_col1_slice_2 = bank7_col1_cat_0[3:0];
-  assign bank7_col1_const_0 = 16'h1;
+  assign bank7_col1_slice_1 = bank7_col1_cat_0[11:2];
+  assign bank7_col1_slice_2 = bank7_col1_cat_0[1:0];
+  assign bank7_col1_const_0 = 4'h1;
   assign bank7_col1_shl_0 = bank7_col1_const_0 << bank7_col1_slice_2;
   assign bank7_col1_eq_0 = bank7_col1_addr5_p1 == bank7_col1_slice_1;
   assign bank7_col1_and_0 = bank7_ins_write_p1 & bank7_col1_eq_0;
@@ -3283,17 +3283,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank7_col1_not_0 = ~bank7_clr_issue_p1;
   assign bank7_col1_or_0 = bank7_clr_issue_p1 | bank7_col1_and_1;
   assign bank7_col1_mux_2 = bank7_col1_take_fwd_p1 ? bank7_col1_fwd_data : bank7_col1_rdq_p1;
-  assign bank7_col1_const_1 = 16'h0;
+  assign bank7_col1_const_1 = 4'h0;
   assign bank7_col1_mux_3 = bank7_col1_keep_p1 ? bank7_col1_onehot_p2 : bank7_col1_const_1;
   assign bank7_col1_or_1 = bank7_col1_mux_2 | bank7_col1_mux_3;
-  assign bank7_col1_const_2 = 16'h0;
+  assign bank7_col1_const_2 = 4'h0;
   assign bank7_col1_mux_4 = bank7_clr_issue_p1 ? bank7_col1_const_2 : bank7_col1_or_1;
   assign bank7_col1_mux_5 = bank7_clr_write_p1 ? bank7_clr_addr_p2 : bank7_col1_addr5_p1;
   assign bank7_col2_slice_0 = bank7_hash_p1[20:14];
   assign bank7_col2_cat_0 = {bank7_slice_0, bank7_col2_slice_0};
-  assign bank7_col2_slice_1 = bank7_col2_cat_0[11:4];
-  assign bank7_col2_slice_2 = bank7_col2_cat_0[3:0];
-  assign bank7_col2_const_0 = 16'h1;
+  assign bank7_col2_slice_1 = bank7_col2_cat_0[11:2];
+  assign bank7_col2_slice_2 = bank7_col2_cat_0[1:0];
+  assign bank7_col2_const_0 = 4'h1;
   assign bank7_col2_shl_0 = bank7_col2_const_0 << bank7_col2_slice_2;
   assign bank7_col2_eq_0 = bank7_col2_addr5_p1 == bank7_col2_slice_1;
   assign bank7_col2_and_0 = bank7_ins_write_p1 & bank7_col2_eq_0;
@@ -3306,17 +3306,17 @@ module apbbf_k2_l5_b512_4 (
   assign bank7_col2_not_0 = ~bank7_clr_issue_p1;
   assign bank7_col2_or_0 = bank7_clr_issue_p1 | bank7_col2_and_1;
   assign bank7_col2_mux_2 = bank7_col2_take_fwd_p1 ? bank7_col2_fwd_data : bank7_col2_rdq_p1;
-  assign bank7_col2_const_1 = 16'h0;
+  assign bank7_col2_const_1 = 4'h0;
   assign bank7_col2_mux_3 = bank7_col2_keep_p1 ? bank7_col2_onehot_p2 : bank7_col2_const_1;
   assign bank7_col2_or_1 = bank7_col2_mux_2 | bank7_col2_mux_3;
-  assign bank7_col2_const_2 = 16'h0;
+  assign bank7_col2_const_2 = 4'h0;
   assign bank7_col2_mux_4 = bank7_clr_issue_p1 ? bank7_col2_const_2 : bank7_col2_or_1;
   assign bank7_col2_mux_5 = bank7_clr_write_p1 ? bank7_clr_addr_p2 : bank7_col2_addr5_p1;
   assign bank7_col3_slice_0 = bank7_hash_p1[27:21];
   assign bank7_col3_cat_0 = {bank7_slice_0, bank7_col3_slice_0};
-  assign bank7_col3_slice_1 = bank7_col3_cat_0[11:4];
-  assign bank7_col3_slice_2 = bank7_col3_cat_0[3:0];
-  assign bank7_col3_const_0 = 16'h1;
+  assign bank7_col3_slice_1 = bank7_col3_cat_0[11:2];
+  assign bank7_col3_slice_2 = bank7_col3_cat_0[1:0];
+  assign bank7_col3_const_0 = 4'h1;
   assign bank7_col3_shl_0 = bank7_col3_const_0 << bank7_col3_slice_2;
   assign bank7_col3_eq_0 = bank7_col3_addr5_p1 == bank7_col3_slice_1;
   assign bank7_col3_and_0 = bank7_ins_write_p1 & bank7_col3_eq_0;
@@ -3329,10 +3329,10 @@ module apbbf_k2_l5_b512_4 (
   assign bank7_col3_not_0 = ~bank7_clr_issue_p1;
   assign bank7_col3_or_0 = bank7_clr_issue_p1 | bank7_col3_and_1;
   assign bank7_col3_mux_2 = bank7_col3_take_fwd_p1 ? bank7_col3_fwd_data : bank7_col3_rdq_p1;
-  assign bank7_col3_const_1 = 16'h0;
+  assign bank7_col3_const_1 = 4'h0;
   assign bank7_col3_mux_3 = bank7_col3_keep_p1 ? bank7_col3_onehot_p2 : bank7_col3_const_1;
   assign bank7_col3_or_1 = bank7_col3_mux_2 | bank7_col3_mux_3;
-  assign bank7_col3_const_2 = 16'h0;
+  assign bank7_col3_const_2 = 4'h0;
   assign bank7_col3_mux_4 = bank7_clr_issue_p1 ? bank7_col3_const_2 : bank7_col3_or_1;
   assign bank7_col3_mux_5 = bank7_clr_write_p1 ? bank7_clr_addr_p2 : bank7_col3_addr5_p1;
   assign bank7_and_3 = bank7_col0_s6_match_p1 & bank7_col1_s6_match_p1;
@@ -3710,13 +3710,13 @@ module apbbf_k2_l5_b512_4 (
     else clr0_busy <= mux_26;
     if (rst) clr0_delay <= 3'h4;
     else clr0_delay <= mux_28;
-    if (rst) clr0_addr <= 8'h0;
+    if (rst) clr0_addr <= 10'h0;
     else clr0_addr <= mux_30;
     if (rst) clr0_target <= 8'h0;
     else clr0_target <= mux_31;
     if (rst) sweep_delay <= 3'h4;
     else sweep_delay <= mux_35;
-    if (rst) sweep_addr <= 8'h0;
+    if (rst) sweep_addr <= 10'h0;
     else sweep_addr <= mux_37;
     if (rst) occupancy <= 16'h0;
     else occupancy <= cat_27;
@@ -4516,643 +4516,643 @@ module apbbf_k2_l5_b512_4 (
     if (rst) rq_count <= 16'h0;
     else rq_count <= cat_26;
   end
-  // memory bank0_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank0_col0_ram [0:255];
+  // memory bank0_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank0_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank0_col0_bank0_col0_ram_rdata;
+  reg [3:0] bank0_col0_bank0_col0_ram_rdata;
 `else
-  reg [15:0] bank0_col0_bank0_col0_ram_rdata = 16'h0;
+  reg [3:0] bank0_col0_bank0_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank0_col0_ram_i;
-  initial for (bank0_col0_ram_i = 0; bank0_col0_ram_i < 256; bank0_col0_ram_i = bank0_col0_ram_i + 1) bank0_col0_ram[bank0_col0_ram_i] = 16'h0;
+  initial for (bank0_col0_ram_i = 0; bank0_col0_ram_i < 1024; bank0_col0_ram_i = bank0_col0_ram_i + 1) bank0_col0_ram[bank0_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank0_write_en_p1) bank0_col0_ram[bank0_col0_mux_5] <= bank0_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank0_col0_bank0_col0_ram_rdata <= (bank0_write_en_p1 && bank0_col0_mux_5 == bank0_col0_slice_1) ? {16{1'bx}} : bank0_col0_ram[bank0_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank0_col0_bank0_col0_ram_rdata <= (bank0_write_en_p1 && bank0_col0_mux_5 == bank0_col0_slice_1) ? {4{1'bx}} : bank0_col0_ram[bank0_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank0_col0_bank0_col0_ram_rdata <= bank0_col0_ram[bank0_col0_slice_1];
 `endif
-  // memory bank0_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank0_col1_ram [0:255];
+  // memory bank0_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank0_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank0_col1_bank0_col1_ram_rdata;
+  reg [3:0] bank0_col1_bank0_col1_ram_rdata;
 `else
-  reg [15:0] bank0_col1_bank0_col1_ram_rdata = 16'h0;
+  reg [3:0] bank0_col1_bank0_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank0_col1_ram_i;
-  initial for (bank0_col1_ram_i = 0; bank0_col1_ram_i < 256; bank0_col1_ram_i = bank0_col1_ram_i + 1) bank0_col1_ram[bank0_col1_ram_i] = 16'h0;
+  initial for (bank0_col1_ram_i = 0; bank0_col1_ram_i < 1024; bank0_col1_ram_i = bank0_col1_ram_i + 1) bank0_col1_ram[bank0_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank0_write_en_p1) bank0_col1_ram[bank0_col1_mux_5] <= bank0_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank0_col1_bank0_col1_ram_rdata <= (bank0_write_en_p1 && bank0_col1_mux_5 == bank0_col1_slice_1) ? {16{1'bx}} : bank0_col1_ram[bank0_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank0_col1_bank0_col1_ram_rdata <= (bank0_write_en_p1 && bank0_col1_mux_5 == bank0_col1_slice_1) ? {4{1'bx}} : bank0_col1_ram[bank0_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank0_col1_bank0_col1_ram_rdata <= bank0_col1_ram[bank0_col1_slice_1];
 `endif
-  // memory bank0_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank0_col2_ram [0:255];
+  // memory bank0_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank0_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank0_col2_bank0_col2_ram_rdata;
+  reg [3:0] bank0_col2_bank0_col2_ram_rdata;
 `else
-  reg [15:0] bank0_col2_bank0_col2_ram_rdata = 16'h0;
+  reg [3:0] bank0_col2_bank0_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank0_col2_ram_i;
-  initial for (bank0_col2_ram_i = 0; bank0_col2_ram_i < 256; bank0_col2_ram_i = bank0_col2_ram_i + 1) bank0_col2_ram[bank0_col2_ram_i] = 16'h0;
+  initial for (bank0_col2_ram_i = 0; bank0_col2_ram_i < 1024; bank0_col2_ram_i = bank0_col2_ram_i + 1) bank0_col2_ram[bank0_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank0_write_en_p1) bank0_col2_ram[bank0_col2_mux_5] <= bank0_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank0_col2_bank0_col2_ram_rdata <= (bank0_write_en_p1 && bank0_col2_mux_5 == bank0_col2_slice_1) ? {16{1'bx}} : bank0_col2_ram[bank0_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank0_col2_bank0_col2_ram_rdata <= (bank0_write_en_p1 && bank0_col2_mux_5 == bank0_col2_slice_1) ? {4{1'bx}} : bank0_col2_ram[bank0_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank0_col2_bank0_col2_ram_rdata <= bank0_col2_ram[bank0_col2_slice_1];
 `endif
-  // memory bank0_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank0_col3_ram [0:255];
+  // memory bank0_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank0_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank0_col3_bank0_col3_ram_rdata;
+  reg [3:0] bank0_col3_bank0_col3_ram_rdata;
 `else
-  reg [15:0] bank0_col3_bank0_col3_ram_rdata = 16'h0;
+  reg [3:0] bank0_col3_bank0_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank0_col3_ram_i;
-  initial for (bank0_col3_ram_i = 0; bank0_col3_ram_i < 256; bank0_col3_ram_i = bank0_col3_ram_i + 1) bank0_col3_ram[bank0_col3_ram_i] = 16'h0;
+  initial for (bank0_col3_ram_i = 0; bank0_col3_ram_i < 1024; bank0_col3_ram_i = bank0_col3_ram_i + 1) bank0_col3_ram[bank0_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank0_write_en_p1) bank0_col3_ram[bank0_col3_mux_5] <= bank0_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank0_col3_bank0_col3_ram_rdata <= (bank0_write_en_p1 && bank0_col3_mux_5 == bank0_col3_slice_1) ? {16{1'bx}} : bank0_col3_ram[bank0_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank0_col3_bank0_col3_ram_rdata <= (bank0_write_en_p1 && bank0_col3_mux_5 == bank0_col3_slice_1) ? {4{1'bx}} : bank0_col3_ram[bank0_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank0_col3_bank0_col3_ram_rdata <= bank0_col3_ram[bank0_col3_slice_1];
 `endif
-  // memory bank1_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank1_col0_ram [0:255];
+  // memory bank1_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank1_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank1_col0_bank1_col0_ram_rdata;
+  reg [3:0] bank1_col0_bank1_col0_ram_rdata;
 `else
-  reg [15:0] bank1_col0_bank1_col0_ram_rdata = 16'h0;
+  reg [3:0] bank1_col0_bank1_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank1_col0_ram_i;
-  initial for (bank1_col0_ram_i = 0; bank1_col0_ram_i < 256; bank1_col0_ram_i = bank1_col0_ram_i + 1) bank1_col0_ram[bank1_col0_ram_i] = 16'h0;
+  initial for (bank1_col0_ram_i = 0; bank1_col0_ram_i < 1024; bank1_col0_ram_i = bank1_col0_ram_i + 1) bank1_col0_ram[bank1_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank1_write_en_p1) bank1_col0_ram[bank1_col0_mux_5] <= bank1_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank1_col0_bank1_col0_ram_rdata <= (bank1_write_en_p1 && bank1_col0_mux_5 == bank1_col0_slice_1) ? {16{1'bx}} : bank1_col0_ram[bank1_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank1_col0_bank1_col0_ram_rdata <= (bank1_write_en_p1 && bank1_col0_mux_5 == bank1_col0_slice_1) ? {4{1'bx}} : bank1_col0_ram[bank1_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank1_col0_bank1_col0_ram_rdata <= bank1_col0_ram[bank1_col0_slice_1];
 `endif
-  // memory bank1_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank1_col1_ram [0:255];
+  // memory bank1_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank1_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank1_col1_bank1_col1_ram_rdata;
+  reg [3:0] bank1_col1_bank1_col1_ram_rdata;
 `else
-  reg [15:0] bank1_col1_bank1_col1_ram_rdata = 16'h0;
+  reg [3:0] bank1_col1_bank1_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank1_col1_ram_i;
-  initial for (bank1_col1_ram_i = 0; bank1_col1_ram_i < 256; bank1_col1_ram_i = bank1_col1_ram_i + 1) bank1_col1_ram[bank1_col1_ram_i] = 16'h0;
+  initial for (bank1_col1_ram_i = 0; bank1_col1_ram_i < 1024; bank1_col1_ram_i = bank1_col1_ram_i + 1) bank1_col1_ram[bank1_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank1_write_en_p1) bank1_col1_ram[bank1_col1_mux_5] <= bank1_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank1_col1_bank1_col1_ram_rdata <= (bank1_write_en_p1 && bank1_col1_mux_5 == bank1_col1_slice_1) ? {16{1'bx}} : bank1_col1_ram[bank1_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank1_col1_bank1_col1_ram_rdata <= (bank1_write_en_p1 && bank1_col1_mux_5 == bank1_col1_slice_1) ? {4{1'bx}} : bank1_col1_ram[bank1_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank1_col1_bank1_col1_ram_rdata <= bank1_col1_ram[bank1_col1_slice_1];
 `endif
-  // memory bank1_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank1_col2_ram [0:255];
+  // memory bank1_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank1_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank1_col2_bank1_col2_ram_rdata;
+  reg [3:0] bank1_col2_bank1_col2_ram_rdata;
 `else
-  reg [15:0] bank1_col2_bank1_col2_ram_rdata = 16'h0;
+  reg [3:0] bank1_col2_bank1_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank1_col2_ram_i;
-  initial for (bank1_col2_ram_i = 0; bank1_col2_ram_i < 256; bank1_col2_ram_i = bank1_col2_ram_i + 1) bank1_col2_ram[bank1_col2_ram_i] = 16'h0;
+  initial for (bank1_col2_ram_i = 0; bank1_col2_ram_i < 1024; bank1_col2_ram_i = bank1_col2_ram_i + 1) bank1_col2_ram[bank1_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank1_write_en_p1) bank1_col2_ram[bank1_col2_mux_5] <= bank1_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank1_col2_bank1_col2_ram_rdata <= (bank1_write_en_p1 && bank1_col2_mux_5 == bank1_col2_slice_1) ? {16{1'bx}} : bank1_col2_ram[bank1_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank1_col2_bank1_col2_ram_rdata <= (bank1_write_en_p1 && bank1_col2_mux_5 == bank1_col2_slice_1) ? {4{1'bx}} : bank1_col2_ram[bank1_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank1_col2_bank1_col2_ram_rdata <= bank1_col2_ram[bank1_col2_slice_1];
 `endif
-  // memory bank1_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank1_col3_ram [0:255];
+  // memory bank1_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank1_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank1_col3_bank1_col3_ram_rdata;
+  reg [3:0] bank1_col3_bank1_col3_ram_rdata;
 `else
-  reg [15:0] bank1_col3_bank1_col3_ram_rdata = 16'h0;
+  reg [3:0] bank1_col3_bank1_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank1_col3_ram_i;
-  initial for (bank1_col3_ram_i = 0; bank1_col3_ram_i < 256; bank1_col3_ram_i = bank1_col3_ram_i + 1) bank1_col3_ram[bank1_col3_ram_i] = 16'h0;
+  initial for (bank1_col3_ram_i = 0; bank1_col3_ram_i < 1024; bank1_col3_ram_i = bank1_col3_ram_i + 1) bank1_col3_ram[bank1_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank1_write_en_p1) bank1_col3_ram[bank1_col3_mux_5] <= bank1_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank1_col3_bank1_col3_ram_rdata <= (bank1_write_en_p1 && bank1_col3_mux_5 == bank1_col3_slice_1) ? {16{1'bx}} : bank1_col3_ram[bank1_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank1_col3_bank1_col3_ram_rdata <= (bank1_write_en_p1 && bank1_col3_mux_5 == bank1_col3_slice_1) ? {4{1'bx}} : bank1_col3_ram[bank1_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank1_col3_bank1_col3_ram_rdata <= bank1_col3_ram[bank1_col3_slice_1];
 `endif
-  // memory bank2_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank2_col0_ram [0:255];
+  // memory bank2_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank2_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank2_col0_bank2_col0_ram_rdata;
+  reg [3:0] bank2_col0_bank2_col0_ram_rdata;
 `else
-  reg [15:0] bank2_col0_bank2_col0_ram_rdata = 16'h0;
+  reg [3:0] bank2_col0_bank2_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank2_col0_ram_i;
-  initial for (bank2_col0_ram_i = 0; bank2_col0_ram_i < 256; bank2_col0_ram_i = bank2_col0_ram_i + 1) bank2_col0_ram[bank2_col0_ram_i] = 16'h0;
+  initial for (bank2_col0_ram_i = 0; bank2_col0_ram_i < 1024; bank2_col0_ram_i = bank2_col0_ram_i + 1) bank2_col0_ram[bank2_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank2_write_en_p1) bank2_col0_ram[bank2_col0_mux_5] <= bank2_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank2_col0_bank2_col0_ram_rdata <= (bank2_write_en_p1 && bank2_col0_mux_5 == bank2_col0_slice_1) ? {16{1'bx}} : bank2_col0_ram[bank2_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank2_col0_bank2_col0_ram_rdata <= (bank2_write_en_p1 && bank2_col0_mux_5 == bank2_col0_slice_1) ? {4{1'bx}} : bank2_col0_ram[bank2_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank2_col0_bank2_col0_ram_rdata <= bank2_col0_ram[bank2_col0_slice_1];
 `endif
-  // memory bank2_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank2_col1_ram [0:255];
+  // memory bank2_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank2_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank2_col1_bank2_col1_ram_rdata;
+  reg [3:0] bank2_col1_bank2_col1_ram_rdata;
 `else
-  reg [15:0] bank2_col1_bank2_col1_ram_rdata = 16'h0;
+  reg [3:0] bank2_col1_bank2_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank2_col1_ram_i;
-  initial for (bank2_col1_ram_i = 0; bank2_col1_ram_i < 256; bank2_col1_ram_i = bank2_col1_ram_i + 1) bank2_col1_ram[bank2_col1_ram_i] = 16'h0;
+  initial for (bank2_col1_ram_i = 0; bank2_col1_ram_i < 1024; bank2_col1_ram_i = bank2_col1_ram_i + 1) bank2_col1_ram[bank2_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank2_write_en_p1) bank2_col1_ram[bank2_col1_mux_5] <= bank2_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank2_col1_bank2_col1_ram_rdata <= (bank2_write_en_p1 && bank2_col1_mux_5 == bank2_col1_slice_1) ? {16{1'bx}} : bank2_col1_ram[bank2_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank2_col1_bank2_col1_ram_rdata <= (bank2_write_en_p1 && bank2_col1_mux_5 == bank2_col1_slice_1) ? {4{1'bx}} : bank2_col1_ram[bank2_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank2_col1_bank2_col1_ram_rdata <= bank2_col1_ram[bank2_col1_slice_1];
 `endif
-  // memory bank2_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank2_col2_ram [0:255];
+  // memory bank2_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank2_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank2_col2_bank2_col2_ram_rdata;
+  reg [3:0] bank2_col2_bank2_col2_ram_rdata;
 `else
-  reg [15:0] bank2_col2_bank2_col2_ram_rdata = 16'h0;
+  reg [3:0] bank2_col2_bank2_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank2_col2_ram_i;
-  initial for (bank2_col2_ram_i = 0; bank2_col2_ram_i < 256; bank2_col2_ram_i = bank2_col2_ram_i + 1) bank2_col2_ram[bank2_col2_ram_i] = 16'h0;
+  initial for (bank2_col2_ram_i = 0; bank2_col2_ram_i < 1024; bank2_col2_ram_i = bank2_col2_ram_i + 1) bank2_col2_ram[bank2_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank2_write_en_p1) bank2_col2_ram[bank2_col2_mux_5] <= bank2_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank2_col2_bank2_col2_ram_rdata <= (bank2_write_en_p1 && bank2_col2_mux_5 == bank2_col2_slice_1) ? {16{1'bx}} : bank2_col2_ram[bank2_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank2_col2_bank2_col2_ram_rdata <= (bank2_write_en_p1 && bank2_col2_mux_5 == bank2_col2_slice_1) ? {4{1'bx}} : bank2_col2_ram[bank2_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank2_col2_bank2_col2_ram_rdata <= bank2_col2_ram[bank2_col2_slice_1];
 `endif
-  // memory bank2_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank2_col3_ram [0:255];
+  // memory bank2_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank2_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank2_col3_bank2_col3_ram_rdata;
+  reg [3:0] bank2_col3_bank2_col3_ram_rdata;
 `else
-  reg [15:0] bank2_col3_bank2_col3_ram_rdata = 16'h0;
+  reg [3:0] bank2_col3_bank2_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank2_col3_ram_i;
-  initial for (bank2_col3_ram_i = 0; bank2_col3_ram_i < 256; bank2_col3_ram_i = bank2_col3_ram_i + 1) bank2_col3_ram[bank2_col3_ram_i] = 16'h0;
+  initial for (bank2_col3_ram_i = 0; bank2_col3_ram_i < 1024; bank2_col3_ram_i = bank2_col3_ram_i + 1) bank2_col3_ram[bank2_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank2_write_en_p1) bank2_col3_ram[bank2_col3_mux_5] <= bank2_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank2_col3_bank2_col3_ram_rdata <= (bank2_write_en_p1 && bank2_col3_mux_5 == bank2_col3_slice_1) ? {16{1'bx}} : bank2_col3_ram[bank2_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank2_col3_bank2_col3_ram_rdata <= (bank2_write_en_p1 && bank2_col3_mux_5 == bank2_col3_slice_1) ? {4{1'bx}} : bank2_col3_ram[bank2_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank2_col3_bank2_col3_ram_rdata <= bank2_col3_ram[bank2_col3_slice_1];
 `endif
-  // memory bank3_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank3_col0_ram [0:255];
+  // memory bank3_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank3_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank3_col0_bank3_col0_ram_rdata;
+  reg [3:0] bank3_col0_bank3_col0_ram_rdata;
 `else
-  reg [15:0] bank3_col0_bank3_col0_ram_rdata = 16'h0;
+  reg [3:0] bank3_col0_bank3_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank3_col0_ram_i;
-  initial for (bank3_col0_ram_i = 0; bank3_col0_ram_i < 256; bank3_col0_ram_i = bank3_col0_ram_i + 1) bank3_col0_ram[bank3_col0_ram_i] = 16'h0;
+  initial for (bank3_col0_ram_i = 0; bank3_col0_ram_i < 1024; bank3_col0_ram_i = bank3_col0_ram_i + 1) bank3_col0_ram[bank3_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank3_write_en_p1) bank3_col0_ram[bank3_col0_mux_5] <= bank3_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank3_col0_bank3_col0_ram_rdata <= (bank3_write_en_p1 && bank3_col0_mux_5 == bank3_col0_slice_1) ? {16{1'bx}} : bank3_col0_ram[bank3_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank3_col0_bank3_col0_ram_rdata <= (bank3_write_en_p1 && bank3_col0_mux_5 == bank3_col0_slice_1) ? {4{1'bx}} : bank3_col0_ram[bank3_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank3_col0_bank3_col0_ram_rdata <= bank3_col0_ram[bank3_col0_slice_1];
 `endif
-  // memory bank3_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank3_col1_ram [0:255];
+  // memory bank3_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank3_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank3_col1_bank3_col1_ram_rdata;
+  reg [3:0] bank3_col1_bank3_col1_ram_rdata;
 `else
-  reg [15:0] bank3_col1_bank3_col1_ram_rdata = 16'h0;
+  reg [3:0] bank3_col1_bank3_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank3_col1_ram_i;
-  initial for (bank3_col1_ram_i = 0; bank3_col1_ram_i < 256; bank3_col1_ram_i = bank3_col1_ram_i + 1) bank3_col1_ram[bank3_col1_ram_i] = 16'h0;
+  initial for (bank3_col1_ram_i = 0; bank3_col1_ram_i < 1024; bank3_col1_ram_i = bank3_col1_ram_i + 1) bank3_col1_ram[bank3_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank3_write_en_p1) bank3_col1_ram[bank3_col1_mux_5] <= bank3_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank3_col1_bank3_col1_ram_rdata <= (bank3_write_en_p1 && bank3_col1_mux_5 == bank3_col1_slice_1) ? {16{1'bx}} : bank3_col1_ram[bank3_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank3_col1_bank3_col1_ram_rdata <= (bank3_write_en_p1 && bank3_col1_mux_5 == bank3_col1_slice_1) ? {4{1'bx}} : bank3_col1_ram[bank3_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank3_col1_bank3_col1_ram_rdata <= bank3_col1_ram[bank3_col1_slice_1];
 `endif
-  // memory bank3_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank3_col2_ram [0:255];
+  // memory bank3_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank3_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank3_col2_bank3_col2_ram_rdata;
+  reg [3:0] bank3_col2_bank3_col2_ram_rdata;
 `else
-  reg [15:0] bank3_col2_bank3_col2_ram_rdata = 16'h0;
+  reg [3:0] bank3_col2_bank3_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank3_col2_ram_i;
-  initial for (bank3_col2_ram_i = 0; bank3_col2_ram_i < 256; bank3_col2_ram_i = bank3_col2_ram_i + 1) bank3_col2_ram[bank3_col2_ram_i] = 16'h0;
+  initial for (bank3_col2_ram_i = 0; bank3_col2_ram_i < 1024; bank3_col2_ram_i = bank3_col2_ram_i + 1) bank3_col2_ram[bank3_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank3_write_en_p1) bank3_col2_ram[bank3_col2_mux_5] <= bank3_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank3_col2_bank3_col2_ram_rdata <= (bank3_write_en_p1 && bank3_col2_mux_5 == bank3_col2_slice_1) ? {16{1'bx}} : bank3_col2_ram[bank3_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank3_col2_bank3_col2_ram_rdata <= (bank3_write_en_p1 && bank3_col2_mux_5 == bank3_col2_slice_1) ? {4{1'bx}} : bank3_col2_ram[bank3_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank3_col2_bank3_col2_ram_rdata <= bank3_col2_ram[bank3_col2_slice_1];
 `endif
-  // memory bank3_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank3_col3_ram [0:255];
+  // memory bank3_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank3_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank3_col3_bank3_col3_ram_rdata;
+  reg [3:0] bank3_col3_bank3_col3_ram_rdata;
 `else
-  reg [15:0] bank3_col3_bank3_col3_ram_rdata = 16'h0;
+  reg [3:0] bank3_col3_bank3_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank3_col3_ram_i;
-  initial for (bank3_col3_ram_i = 0; bank3_col3_ram_i < 256; bank3_col3_ram_i = bank3_col3_ram_i + 1) bank3_col3_ram[bank3_col3_ram_i] = 16'h0;
+  initial for (bank3_col3_ram_i = 0; bank3_col3_ram_i < 1024; bank3_col3_ram_i = bank3_col3_ram_i + 1) bank3_col3_ram[bank3_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank3_write_en_p1) bank3_col3_ram[bank3_col3_mux_5] <= bank3_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank3_col3_bank3_col3_ram_rdata <= (bank3_write_en_p1 && bank3_col3_mux_5 == bank3_col3_slice_1) ? {16{1'bx}} : bank3_col3_ram[bank3_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank3_col3_bank3_col3_ram_rdata <= (bank3_write_en_p1 && bank3_col3_mux_5 == bank3_col3_slice_1) ? {4{1'bx}} : bank3_col3_ram[bank3_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank3_col3_bank3_col3_ram_rdata <= bank3_col3_ram[bank3_col3_slice_1];
 `endif
-  // memory bank4_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank4_col0_ram [0:255];
+  // memory bank4_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank4_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank4_col0_bank4_col0_ram_rdata;
+  reg [3:0] bank4_col0_bank4_col0_ram_rdata;
 `else
-  reg [15:0] bank4_col0_bank4_col0_ram_rdata = 16'h0;
+  reg [3:0] bank4_col0_bank4_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank4_col0_ram_i;
-  initial for (bank4_col0_ram_i = 0; bank4_col0_ram_i < 256; bank4_col0_ram_i = bank4_col0_ram_i + 1) bank4_col0_ram[bank4_col0_ram_i] = 16'h0;
+  initial for (bank4_col0_ram_i = 0; bank4_col0_ram_i < 1024; bank4_col0_ram_i = bank4_col0_ram_i + 1) bank4_col0_ram[bank4_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank4_write_en_p1) bank4_col0_ram[bank4_col0_mux_5] <= bank4_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank4_col0_bank4_col0_ram_rdata <= (bank4_write_en_p1 && bank4_col0_mux_5 == bank4_col0_slice_1) ? {16{1'bx}} : bank4_col0_ram[bank4_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank4_col0_bank4_col0_ram_rdata <= (bank4_write_en_p1 && bank4_col0_mux_5 == bank4_col0_slice_1) ? {4{1'bx}} : bank4_col0_ram[bank4_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank4_col0_bank4_col0_ram_rdata <= bank4_col0_ram[bank4_col0_slice_1];
 `endif
-  // memory bank4_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank4_col1_ram [0:255];
+  // memory bank4_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank4_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank4_col1_bank4_col1_ram_rdata;
+  reg [3:0] bank4_col1_bank4_col1_ram_rdata;
 `else
-  reg [15:0] bank4_col1_bank4_col1_ram_rdata = 16'h0;
+  reg [3:0] bank4_col1_bank4_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank4_col1_ram_i;
-  initial for (bank4_col1_ram_i = 0; bank4_col1_ram_i < 256; bank4_col1_ram_i = bank4_col1_ram_i + 1) bank4_col1_ram[bank4_col1_ram_i] = 16'h0;
+  initial for (bank4_col1_ram_i = 0; bank4_col1_ram_i < 1024; bank4_col1_ram_i = bank4_col1_ram_i + 1) bank4_col1_ram[bank4_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank4_write_en_p1) bank4_col1_ram[bank4_col1_mux_5] <= bank4_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank4_col1_bank4_col1_ram_rdata <= (bank4_write_en_p1 && bank4_col1_mux_5 == bank4_col1_slice_1) ? {16{1'bx}} : bank4_col1_ram[bank4_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank4_col1_bank4_col1_ram_rdata <= (bank4_write_en_p1 && bank4_col1_mux_5 == bank4_col1_slice_1) ? {4{1'bx}} : bank4_col1_ram[bank4_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank4_col1_bank4_col1_ram_rdata <= bank4_col1_ram[bank4_col1_slice_1];
 `endif
-  // memory bank4_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank4_col2_ram [0:255];
+  // memory bank4_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank4_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank4_col2_bank4_col2_ram_rdata;
+  reg [3:0] bank4_col2_bank4_col2_ram_rdata;
 `else
-  reg [15:0] bank4_col2_bank4_col2_ram_rdata = 16'h0;
+  reg [3:0] bank4_col2_bank4_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank4_col2_ram_i;
-  initial for (bank4_col2_ram_i = 0; bank4_col2_ram_i < 256; bank4_col2_ram_i = bank4_col2_ram_i + 1) bank4_col2_ram[bank4_col2_ram_i] = 16'h0;
+  initial for (bank4_col2_ram_i = 0; bank4_col2_ram_i < 1024; bank4_col2_ram_i = bank4_col2_ram_i + 1) bank4_col2_ram[bank4_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank4_write_en_p1) bank4_col2_ram[bank4_col2_mux_5] <= bank4_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank4_col2_bank4_col2_ram_rdata <= (bank4_write_en_p1 && bank4_col2_mux_5 == bank4_col2_slice_1) ? {16{1'bx}} : bank4_col2_ram[bank4_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank4_col2_bank4_col2_ram_rdata <= (bank4_write_en_p1 && bank4_col2_mux_5 == bank4_col2_slice_1) ? {4{1'bx}} : bank4_col2_ram[bank4_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank4_col2_bank4_col2_ram_rdata <= bank4_col2_ram[bank4_col2_slice_1];
 `endif
-  // memory bank4_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank4_col3_ram [0:255];
+  // memory bank4_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank4_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank4_col3_bank4_col3_ram_rdata;
+  reg [3:0] bank4_col3_bank4_col3_ram_rdata;
 `else
-  reg [15:0] bank4_col3_bank4_col3_ram_rdata = 16'h0;
+  reg [3:0] bank4_col3_bank4_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank4_col3_ram_i;
-  initial for (bank4_col3_ram_i = 0; bank4_col3_ram_i < 256; bank4_col3_ram_i = bank4_col3_ram_i + 1) bank4_col3_ram[bank4_col3_ram_i] = 16'h0;
+  initial for (bank4_col3_ram_i = 0; bank4_col3_ram_i < 1024; bank4_col3_ram_i = bank4_col3_ram_i + 1) bank4_col3_ram[bank4_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank4_write_en_p1) bank4_col3_ram[bank4_col3_mux_5] <= bank4_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank4_col3_bank4_col3_ram_rdata <= (bank4_write_en_p1 && bank4_col3_mux_5 == bank4_col3_slice_1) ? {16{1'bx}} : bank4_col3_ram[bank4_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank4_col3_bank4_col3_ram_rdata <= (bank4_write_en_p1 && bank4_col3_mux_5 == bank4_col3_slice_1) ? {4{1'bx}} : bank4_col3_ram[bank4_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank4_col3_bank4_col3_ram_rdata <= bank4_col3_ram[bank4_col3_slice_1];
 `endif
-  // memory bank5_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank5_col0_ram [0:255];
+  // memory bank5_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank5_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank5_col0_bank5_col0_ram_rdata;
+  reg [3:0] bank5_col0_bank5_col0_ram_rdata;
 `else
-  reg [15:0] bank5_col0_bank5_col0_ram_rdata = 16'h0;
+  reg [3:0] bank5_col0_bank5_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank5_col0_ram_i;
-  initial for (bank5_col0_ram_i = 0; bank5_col0_ram_i < 256; bank5_col0_ram_i = bank5_col0_ram_i + 1) bank5_col0_ram[bank5_col0_ram_i] = 16'h0;
+  initial for (bank5_col0_ram_i = 0; bank5_col0_ram_i < 1024; bank5_col0_ram_i = bank5_col0_ram_i + 1) bank5_col0_ram[bank5_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank5_write_en_p1) bank5_col0_ram[bank5_col0_mux_5] <= bank5_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank5_col0_bank5_col0_ram_rdata <= (bank5_write_en_p1 && bank5_col0_mux_5 == bank5_col0_slice_1) ? {16{1'bx}} : bank5_col0_ram[bank5_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank5_col0_bank5_col0_ram_rdata <= (bank5_write_en_p1 && bank5_col0_mux_5 == bank5_col0_slice_1) ? {4{1'bx}} : bank5_col0_ram[bank5_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank5_col0_bank5_col0_ram_rdata <= bank5_col0_ram[bank5_col0_slice_1];
 `endif
-  // memory bank5_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank5_col1_ram [0:255];
+  // memory bank5_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank5_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank5_col1_bank5_col1_ram_rdata;
+  reg [3:0] bank5_col1_bank5_col1_ram_rdata;
 `else
-  reg [15:0] bank5_col1_bank5_col1_ram_rdata = 16'h0;
+  reg [3:0] bank5_col1_bank5_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank5_col1_ram_i;
-  initial for (bank5_col1_ram_i = 0; bank5_col1_ram_i < 256; bank5_col1_ram_i = bank5_col1_ram_i + 1) bank5_col1_ram[bank5_col1_ram_i] = 16'h0;
+  initial for (bank5_col1_ram_i = 0; bank5_col1_ram_i < 1024; bank5_col1_ram_i = bank5_col1_ram_i + 1) bank5_col1_ram[bank5_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank5_write_en_p1) bank5_col1_ram[bank5_col1_mux_5] <= bank5_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank5_col1_bank5_col1_ram_rdata <= (bank5_write_en_p1 && bank5_col1_mux_5 == bank5_col1_slice_1) ? {16{1'bx}} : bank5_col1_ram[bank5_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank5_col1_bank5_col1_ram_rdata <= (bank5_write_en_p1 && bank5_col1_mux_5 == bank5_col1_slice_1) ? {4{1'bx}} : bank5_col1_ram[bank5_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank5_col1_bank5_col1_ram_rdata <= bank5_col1_ram[bank5_col1_slice_1];
 `endif
-  // memory bank5_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank5_col2_ram [0:255];
+  // memory bank5_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank5_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank5_col2_bank5_col2_ram_rdata;
+  reg [3:0] bank5_col2_bank5_col2_ram_rdata;
 `else
-  reg [15:0] bank5_col2_bank5_col2_ram_rdata = 16'h0;
+  reg [3:0] bank5_col2_bank5_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank5_col2_ram_i;
-  initial for (bank5_col2_ram_i = 0; bank5_col2_ram_i < 256; bank5_col2_ram_i = bank5_col2_ram_i + 1) bank5_col2_ram[bank5_col2_ram_i] = 16'h0;
+  initial for (bank5_col2_ram_i = 0; bank5_col2_ram_i < 1024; bank5_col2_ram_i = bank5_col2_ram_i + 1) bank5_col2_ram[bank5_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank5_write_en_p1) bank5_col2_ram[bank5_col2_mux_5] <= bank5_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank5_col2_bank5_col2_ram_rdata <= (bank5_write_en_p1 && bank5_col2_mux_5 == bank5_col2_slice_1) ? {16{1'bx}} : bank5_col2_ram[bank5_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank5_col2_bank5_col2_ram_rdata <= (bank5_write_en_p1 && bank5_col2_mux_5 == bank5_col2_slice_1) ? {4{1'bx}} : bank5_col2_ram[bank5_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank5_col2_bank5_col2_ram_rdata <= bank5_col2_ram[bank5_col2_slice_1];
 `endif
-  // memory bank5_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank5_col3_ram [0:255];
+  // memory bank5_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank5_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank5_col3_bank5_col3_ram_rdata;
+  reg [3:0] bank5_col3_bank5_col3_ram_rdata;
 `else
-  reg [15:0] bank5_col3_bank5_col3_ram_rdata = 16'h0;
+  reg [3:0] bank5_col3_bank5_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank5_col3_ram_i;
-  initial for (bank5_col3_ram_i = 0; bank5_col3_ram_i < 256; bank5_col3_ram_i = bank5_col3_ram_i + 1) bank5_col3_ram[bank5_col3_ram_i] = 16'h0;
+  initial for (bank5_col3_ram_i = 0; bank5_col3_ram_i < 1024; bank5_col3_ram_i = bank5_col3_ram_i + 1) bank5_col3_ram[bank5_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank5_write_en_p1) bank5_col3_ram[bank5_col3_mux_5] <= bank5_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank5_col3_bank5_col3_ram_rdata <= (bank5_write_en_p1 && bank5_col3_mux_5 == bank5_col3_slice_1) ? {16{1'bx}} : bank5_col3_ram[bank5_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank5_col3_bank5_col3_ram_rdata <= (bank5_write_en_p1 && bank5_col3_mux_5 == bank5_col3_slice_1) ? {4{1'bx}} : bank5_col3_ram[bank5_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank5_col3_bank5_col3_ram_rdata <= bank5_col3_ram[bank5_col3_slice_1];
 `endif
-  // memory bank6_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank6_col0_ram [0:255];
+  // memory bank6_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank6_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank6_col0_bank6_col0_ram_rdata;
+  reg [3:0] bank6_col0_bank6_col0_ram_rdata;
 `else
-  reg [15:0] bank6_col0_bank6_col0_ram_rdata = 16'h0;
+  reg [3:0] bank6_col0_bank6_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank6_col0_ram_i;
-  initial for (bank6_col0_ram_i = 0; bank6_col0_ram_i < 256; bank6_col0_ram_i = bank6_col0_ram_i + 1) bank6_col0_ram[bank6_col0_ram_i] = 16'h0;
+  initial for (bank6_col0_ram_i = 0; bank6_col0_ram_i < 1024; bank6_col0_ram_i = bank6_col0_ram_i + 1) bank6_col0_ram[bank6_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank6_write_en_p1) bank6_col0_ram[bank6_col0_mux_5] <= bank6_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank6_col0_bank6_col0_ram_rdata <= (bank6_write_en_p1 && bank6_col0_mux_5 == bank6_col0_slice_1) ? {16{1'bx}} : bank6_col0_ram[bank6_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank6_col0_bank6_col0_ram_rdata <= (bank6_write_en_p1 && bank6_col0_mux_5 == bank6_col0_slice_1) ? {4{1'bx}} : bank6_col0_ram[bank6_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank6_col0_bank6_col0_ram_rdata <= bank6_col0_ram[bank6_col0_slice_1];
 `endif
-  // memory bank6_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank6_col1_ram [0:255];
+  // memory bank6_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank6_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank6_col1_bank6_col1_ram_rdata;
+  reg [3:0] bank6_col1_bank6_col1_ram_rdata;
 `else
-  reg [15:0] bank6_col1_bank6_col1_ram_rdata = 16'h0;
+  reg [3:0] bank6_col1_bank6_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank6_col1_ram_i;
-  initial for (bank6_col1_ram_i = 0; bank6_col1_ram_i < 256; bank6_col1_ram_i = bank6_col1_ram_i + 1) bank6_col1_ram[bank6_col1_ram_i] = 16'h0;
+  initial for (bank6_col1_ram_i = 0; bank6_col1_ram_i < 1024; bank6_col1_ram_i = bank6_col1_ram_i + 1) bank6_col1_ram[bank6_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank6_write_en_p1) bank6_col1_ram[bank6_col1_mux_5] <= bank6_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank6_col1_bank6_col1_ram_rdata <= (bank6_write_en_p1 && bank6_col1_mux_5 == bank6_col1_slice_1) ? {16{1'bx}} : bank6_col1_ram[bank6_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank6_col1_bank6_col1_ram_rdata <= (bank6_write_en_p1 && bank6_col1_mux_5 == bank6_col1_slice_1) ? {4{1'bx}} : bank6_col1_ram[bank6_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank6_col1_bank6_col1_ram_rdata <= bank6_col1_ram[bank6_col1_slice_1];
 `endif
-  // memory bank6_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank6_col2_ram [0:255];
+  // memory bank6_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank6_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank6_col2_bank6_col2_ram_rdata;
+  reg [3:0] bank6_col2_bank6_col2_ram_rdata;
 `else
-  reg [15:0] bank6_col2_bank6_col2_ram_rdata = 16'h0;
+  reg [3:0] bank6_col2_bank6_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank6_col2_ram_i;
-  initial for (bank6_col2_ram_i = 0; bank6_col2_ram_i < 256; bank6_col2_ram_i = bank6_col2_ram_i + 1) bank6_col2_ram[bank6_col2_ram_i] = 16'h0;
+  initial for (bank6_col2_ram_i = 0; bank6_col2_ram_i < 1024; bank6_col2_ram_i = bank6_col2_ram_i + 1) bank6_col2_ram[bank6_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank6_write_en_p1) bank6_col2_ram[bank6_col2_mux_5] <= bank6_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank6_col2_bank6_col2_ram_rdata <= (bank6_write_en_p1 && bank6_col2_mux_5 == bank6_col2_slice_1) ? {16{1'bx}} : bank6_col2_ram[bank6_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank6_col2_bank6_col2_ram_rdata <= (bank6_write_en_p1 && bank6_col2_mux_5 == bank6_col2_slice_1) ? {4{1'bx}} : bank6_col2_ram[bank6_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank6_col2_bank6_col2_ram_rdata <= bank6_col2_ram[bank6_col2_slice_1];
 `endif
-  // memory bank6_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank6_col3_ram [0:255];
+  // memory bank6_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank6_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank6_col3_bank6_col3_ram_rdata;
+  reg [3:0] bank6_col3_bank6_col3_ram_rdata;
 `else
-  reg [15:0] bank6_col3_bank6_col3_ram_rdata = 16'h0;
+  reg [3:0] bank6_col3_bank6_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank6_col3_ram_i;
-  initial for (bank6_col3_ram_i = 0; bank6_col3_ram_i < 256; bank6_col3_ram_i = bank6_col3_ram_i + 1) bank6_col3_ram[bank6_col3_ram_i] = 16'h0;
+  initial for (bank6_col3_ram_i = 0; bank6_col3_ram_i < 1024; bank6_col3_ram_i = bank6_col3_ram_i + 1) bank6_col3_ram[bank6_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank6_write_en_p1) bank6_col3_ram[bank6_col3_mux_5] <= bank6_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank6_col3_bank6_col3_ram_rdata <= (bank6_write_en_p1 && bank6_col3_mux_5 == bank6_col3_slice_1) ? {16{1'bx}} : bank6_col3_ram[bank6_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank6_col3_bank6_col3_ram_rdata <= (bank6_write_en_p1 && bank6_col3_mux_5 == bank6_col3_slice_1) ? {4{1'bx}} : bank6_col3_ram[bank6_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank6_col3_bank6_col3_ram_rdata <= bank6_col3_ram[bank6_col3_slice_1];
 `endif
-  // memory bank7_col0_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank7_col0_ram [0:255];
+  // memory bank7_col0_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank7_col0_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank7_col0_bank7_col0_ram_rdata;
+  reg [3:0] bank7_col0_bank7_col0_ram_rdata;
 `else
-  reg [15:0] bank7_col0_bank7_col0_ram_rdata = 16'h0;
+  reg [3:0] bank7_col0_bank7_col0_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank7_col0_ram_i;
-  initial for (bank7_col0_ram_i = 0; bank7_col0_ram_i < 256; bank7_col0_ram_i = bank7_col0_ram_i + 1) bank7_col0_ram[bank7_col0_ram_i] = 16'h0;
+  initial for (bank7_col0_ram_i = 0; bank7_col0_ram_i < 1024; bank7_col0_ram_i = bank7_col0_ram_i + 1) bank7_col0_ram[bank7_col0_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank7_write_en_p1) bank7_col0_ram[bank7_col0_mux_5] <= bank7_col0_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank7_col0_bank7_col0_ram_rdata <= (bank7_write_en_p1 && bank7_col0_mux_5 == bank7_col0_slice_1) ? {16{1'bx}} : bank7_col0_ram[bank7_col0_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank7_col0_bank7_col0_ram_rdata <= (bank7_write_en_p1 && bank7_col0_mux_5 == bank7_col0_slice_1) ? {4{1'bx}} : bank7_col0_ram[bank7_col0_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank7_col0_bank7_col0_ram_rdata <= bank7_col0_ram[bank7_col0_slice_1];
 `endif
-  // memory bank7_col1_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank7_col1_ram [0:255];
+  // memory bank7_col1_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank7_col1_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank7_col1_bank7_col1_ram_rdata;
+  reg [3:0] bank7_col1_bank7_col1_ram_rdata;
 `else
-  reg [15:0] bank7_col1_bank7_col1_ram_rdata = 16'h0;
+  reg [3:0] bank7_col1_bank7_col1_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank7_col1_ram_i;
-  initial for (bank7_col1_ram_i = 0; bank7_col1_ram_i < 256; bank7_col1_ram_i = bank7_col1_ram_i + 1) bank7_col1_ram[bank7_col1_ram_i] = 16'h0;
+  initial for (bank7_col1_ram_i = 0; bank7_col1_ram_i < 1024; bank7_col1_ram_i = bank7_col1_ram_i + 1) bank7_col1_ram[bank7_col1_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank7_write_en_p1) bank7_col1_ram[bank7_col1_mux_5] <= bank7_col1_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank7_col1_bank7_col1_ram_rdata <= (bank7_write_en_p1 && bank7_col1_mux_5 == bank7_col1_slice_1) ? {16{1'bx}} : bank7_col1_ram[bank7_col1_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank7_col1_bank7_col1_ram_rdata <= (bank7_write_en_p1 && bank7_col1_mux_5 == bank7_col1_slice_1) ? {4{1'bx}} : bank7_col1_ram[bank7_col1_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank7_col1_bank7_col1_ram_rdata <= bank7_col1_ram[bank7_col1_slice_1];
 `endif
-  // memory bank7_col2_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank7_col2_ram [0:255];
+  // memory bank7_col2_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank7_col2_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank7_col2_bank7_col2_ram_rdata;
+  reg [3:0] bank7_col2_bank7_col2_ram_rdata;
 `else
-  reg [15:0] bank7_col2_bank7_col2_ram_rdata = 16'h0;
+  reg [3:0] bank7_col2_bank7_col2_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank7_col2_ram_i;
-  initial for (bank7_col2_ram_i = 0; bank7_col2_ram_i < 256; bank7_col2_ram_i = bank7_col2_ram_i + 1) bank7_col2_ram[bank7_col2_ram_i] = 16'h0;
+  initial for (bank7_col2_ram_i = 0; bank7_col2_ram_i < 1024; bank7_col2_ram_i = bank7_col2_ram_i + 1) bank7_col2_ram[bank7_col2_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank7_write_en_p1) bank7_col2_ram[bank7_col2_mux_5] <= bank7_col2_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank7_col2_bank7_col2_ram_rdata <= (bank7_write_en_p1 && bank7_col2_mux_5 == bank7_col2_slice_1) ? {16{1'bx}} : bank7_col2_ram[bank7_col2_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank7_col2_bank7_col2_ram_rdata <= (bank7_write_en_p1 && bank7_col2_mux_5 == bank7_col2_slice_1) ? {4{1'bx}} : bank7_col2_ram[bank7_col2_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank7_col2_bank7_col2_ram_rdata <= bank7_col2_ram[bank7_col2_slice_1];
 `endif
-  // memory bank7_col3_ram: 256 x 16 bits, read-during-write: undefined
-  reg [15:0] bank7_col3_ram [0:255];
+  // memory bank7_col3_ram: 1024 x 4 bits, read-during-write: undefined
+  reg [3:0] bank7_col3_ram [0:1023];
 `ifdef SYNTHESIS
-  reg [15:0] bank7_col3_bank7_col3_ram_rdata;
+  reg [3:0] bank7_col3_bank7_col3_ram_rdata;
 `else
-  reg [15:0] bank7_col3_bank7_col3_ram_rdata = 16'h0;
+  reg [3:0] bank7_col3_bank7_col3_ram_rdata = 4'h0;
 `endif
 `ifndef SYNTHESIS
   integer bank7_col3_ram_i;
-  initial for (bank7_col3_ram_i = 0; bank7_col3_ram_i < 256; bank7_col3_ram_i = bank7_col3_ram_i + 1) bank7_col3_ram[bank7_col3_ram_i] = 16'h0;
+  initial for (bank7_col3_ram_i = 0; bank7_col3_ram_i < 1024; bank7_col3_ram_i = bank7_col3_ram_i + 1) bank7_col3_ram[bank7_col3_ram_i] = 4'h0;
 `endif
   always @(posedge clk) begin
     if (bank7_write_en_p1) bank7_col3_ram[bank7_col3_mux_5] <= bank7_col3_or_1;
   end
 `ifdef SYNTHESIS
   // Same-address read during write is a don't-care: no bypass logic around the block RAM.
-  always @(posedge clk) if (s3_valid_p1) bank7_col3_bank7_col3_ram_rdata <= (bank7_write_en_p1 && bank7_col3_mux_5 == bank7_col3_slice_1) ? {16{1'bx}} : bank7_col3_ram[bank7_col3_slice_1];
+  always @(posedge clk) if (s3_valid_p1) bank7_col3_bank7_col3_ram_rdata <= (bank7_write_en_p1 && bank7_col3_mux_5 == bank7_col3_slice_1) ? {4{1'bx}} : bank7_col3_ram[bank7_col3_slice_1];
 `else
   always @(posedge clk) if (s3_valid_p1) bank7_col3_bank7_col3_ram_rdata <= bank7_col3_ram[bank7_col3_slice_1];
 `endif
