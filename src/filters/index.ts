@@ -9,6 +9,7 @@ import { ConfigError, deriveApbf, type ApbfDerived } from './config.js';
 import { buildTbf, lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfLatency } from './tbf.js';
 import { deriveTbf, type TbfDerived } from './tbfConfig.js';
 import { decisionLayout } from '../model/tbfDecision.js';
+import { ice40Blocks } from '../synth/bram.js';
 
 export type FilterDerived = ApbfDerived | TbfDerived;
 
@@ -101,8 +102,8 @@ export function filterManifest(c: FilterDerived, d: Design): Record<string, unkn
     blockRam: {
       bits: memBits,
       memories: base.memories.length,
-      ice40Blocks: base.memories.reduce((s, m) => s + Math.ceil(m.width / 16) * Math.ceil(m.depth / 256), 0),
-      note: 'ice40Blocks counts SB_RAM40_4K in 256 x 16 mode; Yosys reports the real count (npx bloomforge synth)',
+      ice40Blocks: base.memories.reduce((s, m) => s + ice40Blocks(m.width, m.depth), 0),
+      note: 'ice40Blocks counts SB_RAM40_4K at the best of their 256x16/512x8/1024x4/2048x2 modes; Yosys reports the real count (npx bloomforge synth)',
     },
   };
 }

@@ -16,6 +16,7 @@ import { emitVerilog } from '../emit/verilog.js';
 import type { Design } from '../ir/types.js';
 import { CACHE_DIR } from '../../sim/cosim/verilator.js';
 import { requireTool, toolVersion } from '../../sim/cosim/tools.js';
+import { ice40Blocks } from './bram.js';
 
 export type Target = 'ice40-hx8k' | 'ice40-up5k' | 'ecp5' | 'xilinx';
 export const TARGETS: readonly Target[] = ['ice40-hx8k', 'ice40-up5k', 'ecp5', 'xilinx'];
@@ -143,12 +144,12 @@ export interface SynthOptions {
   fresh?: boolean;
 }
 
-/** SB_RAM40_4K needed for the design's memories in 256 x 16 mode (a lower bound Yosys meets). */
+/**
+ * SB_RAM40_4K needed for the design's memories: for each memory the fewest blocks over the four
+ * aspect ratios (a lower bound on what Yosys can map, so a design refused here cannot fit).
+ */
 export function ice40BlockRamEstimate(d: Design): number {
-  return d.cells.reduce(
-    (s, c) => s + (c.kind === 'memory' ? Math.ceil(c.width / 16) * Math.ceil(c.depth / 256) : 0),
-    0,
-  );
+  return d.cells.reduce((s, c) => s + (c.kind === 'memory' ? ice40Blocks(c.width, c.depth) : 0), 0);
 }
 
 export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthResult> {

@@ -8,6 +8,7 @@ import { emitVerilog } from '../../src/emit/verilog.js';
 import { buildApbf } from '../../src/filters/apbf.js';
 import { deriveApbf } from '../../src/filters/config.js';
 import { loadPreset, presetNamesOf } from '../../src/presets/index.js';
+import { ice40BlockRamEstimate } from '../../src/synth/index.js';
 import { lint, tmpDir } from '../helpers/tools.js';
 
 const SYNTH: Record<string, string> = { 'ice40-hx8k': 'synth_ice40', ecp5: 'synth_ecp5', xilinx: 'synth_xilinx' };
@@ -60,8 +61,10 @@ describe('presets: golden files, lint, synthesis', () => {
         .reduce((s, [, n]) => s + n, 0);
       expect(brams).toBeGreaterThan(0);
       if (c.target === 'ice40-hx8k') {
-        // One SB_RAM40_4K per bank column (256 x 16), within the 32 of an HX8K.
+        // One SB_RAM40_4K per bank column, within the 32 of an HX8K, and as many as the estimate
+        // that `synth` uses to refuse designs that cannot fit.
         expect(brams).toBe((c.k + c.l + c.spares) * c.bitsPerBlock);
+        expect(brams).toBe(ice40BlockRamEstimate(d));
         expect(brams).toBeLessThanOrEqual(32);
         expect(cells.SB_LUT4 ?? 0).toBeLessThanOrEqual(7680);
       }
