@@ -8,7 +8,7 @@
  *
  * Generated functions:
  * - `settle(V, M, T, stim)`: combinational evaluation for the inputs in `stim`; stores all nets.
- * - `run(V, M, T, stim, stimBase, out, outBase, n, poison, stats)`: n clock cycles; cycle c
+ * - `run(V, M, T, stim, stimBase, out, outBase, n, stats)`: n clock cycles; cycle c
  *   reads inputs at stim[stimBase + c*IW ...], writes outputs (pre-edge) at
  *   out[outBase + c*OW ...] when `out` is non-null, then applies the clock edge.
  */
@@ -23,6 +23,8 @@ export function wordMask(w: number, i: number): number {
   return bits === 32 ? 0xffffffff : (2 ** bits - 1) >>> 0;
 }
 const hex = (x: number): string => `0x${(x >>> 0).toString(16)}`;
+/** Longest expression substituted into its use; longer ones get a local. */
+const MAX_INLINE = 240;
 
 export interface Layout {
   /** Slot of word 0 of each net in V. */
@@ -59,29 +61,130 @@ export function layoutOf(d: Design): Layout {
   return { offset, size, inputOffsets, inputWords, outputOffsets, outputWords, memories, tables };
 }
 
+/** Where a net word defined in chunk mode lives for the other chunks. */
+interface ChunkPlan {
+  /** Net words substituted at their single use. */
+  inline: ReadonlySet<string>;
+  /** Net words stored to V after their definition because another chunk reads them. */
+  liveOut: ReadonlySet<string>;
+}
+
 class Gen {
-  readonly out: string[] = [];
+  /** The statements being generated (a chunk's body in chunk mode). */
+  out: string[] = [];
+  /** Characters emitted into `out`. */
+  chars = 0;
   private tmp = 0;
+  /**
+   * Chunk mode (`run` split into functions): the chunk being generated, or -1. A chunk reads
+   * what it does not define from V (state, other chunks' values) or the stimulus row (inputs),
+   * once each, in its header.
+   */
+  chunk = -1;
+  header: string[] = [];
+  private local = new Set<string>();
+  /** Chunk mode: the chunk defining each net word, and the chunks reading it. */
+  readonly defChunk = new Map<string, number>();
+  readonly useChunks = new Map<string, Set<number>>();
+  private readonly inputAt = new Map<NetId, number>();
   /** True while generating `run`: state in loop-carried locals instead of V. */
   loopState = false;
+  /** True while generating code that must see materialised locals (outputs, clock edge). */
+  pinning = false;
+  /** Textual references to each net word (`<net>_<word>`), counted while generating. */
+  readonly refs = new Map<string, number>();
+  /** Net words referenced from pinned code. */
+  readonly pinned = new Set<string>();
+  /** Expressions substituted at their use instead of a local (constants, single-use values). */
+  private readonly exprs = new Map<string, string>();
+  /** Cell index driving each state net (register output, memory read data). */
+  private readonly drivers = new Map<NetId, number>();
   constructor(
     readonly d: Design,
     readonly L: Layout,
-  ) {}
+    /** Net words whose defining expression is substituted at its single use. */
+    private readonly inline: ReadonlySet<string> = new Set(),
+    /** Bake in poisoned reads on read-during-write collisions. */
+    readonly poison = false,
+    private readonly liveOut: ReadonlySet<string> = new Set(),
+  ) {
+    d.inputs.forEach((p, k) => this.inputAt.set(p.net, L.inputOffsets[k]!));
+    for (const [k, c] of d.cells.entries()) {
+      if (c.kind === 'reg') this.drivers.set(c.out, k);
+      else if (c.kind === 'memory') this.drivers.set(c.rdData, k);
+    }
+  }
+  /** Index of the cell that drives state net n. */
+  driver(n: NetId): number {
+    return this.drivers.get(n) ?? -1;
+  }
   w(n: NetId): number {
     return this.d.nets[n]!.width;
   }
+  /** A reference to word i of net n: its local, or its substituted expression. */
   v(n: NetId, i: number): string {
-    return `v${n}_${i}`;
+    const key = `${n}_${i}`;
+    const e = this.exprs.get(key);
+    if (e !== undefined) return e;
+    this.refs.set(key, (this.refs.get(key) ?? 0) + 1);
+    if (this.pinning) this.pinned.add(key);
+    if (this.chunk >= 0) {
+      const users = this.useChunks.get(key) ?? new Set<number>();
+      users.add(this.chunk);
+      this.useChunks.set(key, users);
+      if (!this.local.has(key)) {
+        this.local.add(key);
+        const at = this.inputAt.get(n);
+        this.header.push(
+          `const v${key} = ${at !== undefined ? `stim[ib + ${at + i}]` : `V[${this.L.offset[n]! + i}]`};`,
+        );
+      }
+    }
+    return `v${key}`;
+  }
+  /** Chunk mode: start generating chunk k. */
+  startChunk(k: number): void {
+    this.chunk = k;
+    this.out = [];
+    this.chars = 0;
+    this.header = [];
+    this.local = new Set();
   }
   fresh(): string {
     return `t${this.tmp++}`;
   }
+  /**
+   * `e` as a literal or identifier, evaluated here. Only such operands go into the arms of a
+   * conditional: V8 collects type feedback only for code that runs, and optimised code that
+   * reaches an operation it has no feedback for deoptimises. Every cycle evaluates everything.
+   */
+  eager(e: string): string {
+    if (/^\(?(?:[A-Za-z_$][\w$]*|0x[0-9a-f]+|\d+)\)?$/.test(e)) return e;
+    const t = this.fresh();
+    this.emit(`const ${t} = ${e};`);
+    return t;
+  }
   emit(s: string): void {
     this.out.push(s);
+    this.chars += s.length + 1;
   }
   def(n: NetId, i: number, expr: string): void {
-    this.emit(`const ${this.v(n, i)} = ${expr};`);
+    const key = `${n}_${i}`;
+    // Substituted expressions stay short so no statement grows without bound.
+    if (this.inline.has(key) && expr.length <= MAX_INLINE) {
+      this.exprs.set(key, `(${expr})`);
+      return;
+    }
+    this.emit(`const v${key} = ${expr};`);
+    if (this.chunk >= 0) {
+      this.local.add(key);
+      this.defChunk.set(key, this.chunk);
+      if (this.liveOut.has(key)) this.emit(`V[${this.L.offset[n]! + i}] = v${key};`);
+    }
+  }
+  /** Word i of net n is the literal or plain identifier `e` at every use. */
+  alias(n: NetId, i: number, e: string): void {
+    this.exprs.set(`${n}_${i}`, e);
   }
   /** Expression for bits [lo, lo+len) of net n, len <= 32, as an unsigned number. */
   bits(n: NetId, lo: number, len: number): string {
@@ -104,7 +207,7 @@ function genComb(g: Gen, c: Cell): void {
   const v = (n: NetId, i: number): string => g.v(n, i);
   switch (c.kind) {
     case 'const':
-      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, hex(Number((c.value >> BigInt(32 * i)) & 0xffffffffn)));
+      for (let i = 0; i < nw(c.out); i++) g.alias(c.out, i, hex(Number((c.value >> BigInt(32 * i)) & 0xffffffffn)));
       return;
     case 'not':
       for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `(~${v(c.a, i)} & ${hex(wordMask(W(c.out), i))}) >>> 0`);
@@ -145,20 +248,40 @@ function genComb(g: Gen, c: Cell): void {
     }
     case 'compare': {
       const k = nw(c.a);
-      const eq = Array.from({ length: k }, (_, i) => `${v(c.a, i)} === ${v(c.b, i)}`).join(' && ');
-      const lt = (strict: boolean): string => {
-        // Lexicographic from the top word.
-        let e = `${v(c.a, 0)} ${strict ? '<' : '<='} ${v(c.b, 0)}`;
-        for (let i = 1; i < k; i++) e = `${v(c.a, i)} !== ${v(c.b, i)} ? ${v(c.a, i)} < ${v(c.b, i)} : (${e})`;
-        return e;
+      // Word-wise, without short-circuits (see Gen.eager).
+      const eq = (): string =>
+        k === 1
+          ? `${v(c.a, 0)} === ${v(c.b, 0)}`
+          : `(${Array.from({ length: k }, (_, i) => `(${v(c.a, i)} ^ ${v(c.b, i)})`).join(' | ')}) === 0`;
+      // Lexicographic from the top word: lt = lt[k-1] | eq[k-1] & (lt[k-2] | eq[k-2] & ...).
+      const order = (op: string): string => {
+        if (k === 1) return `${v(c.a, 0)} ${op} ${v(c.b, 0)}`;
+        const a = Array.from({ length: k }, (_, i) => g.eager(v(c.a, i)));
+        const b = Array.from({ length: k }, (_, i) => g.eager(v(c.b, i)));
+        let e = `(${a[0]} ${op} ${b[0]} ? 1 : 0)`;
+        for (let i = 1; i < k; i++) e = `(${a[i]} ${op[0]} ${b[i]} ? 1 : 0) | ((${a[i]} === ${b[i]} ? 1 : 0) & ${e})`;
+        return `(${e}) === 1`;
       };
-      const gt = (strict: boolean): string => {
-        let e = `${v(c.a, 0)} ${strict ? '>' : '>='} ${v(c.b, 0)}`;
-        for (let i = 1; i < k; i++) e = `${v(c.a, i)} !== ${v(c.b, i)} ? ${v(c.a, i)} > ${v(c.b, i)} : (${e})`;
-        return e;
+      const op = c.op;
+      const expr = (): string => {
+        switch (op) {
+          case 'eq':
+            return eq();
+          case 'ne':
+            return `!(${eq()})`;
+          case 'ult':
+            return order('<');
+          case 'ule':
+            return order('<=');
+          case 'ugt':
+            return order('>');
+          case 'uge':
+            return order('>=');
+          default:
+            return assertNever(op);
+        }
       };
-      const expr = { eq, ne: `!(${eq})`, ult: lt(true), ule: lt(false), ugt: gt(true), uge: gt(false) }[c.op];
-      g.def(c.out, 0, `(${expr}) ? 1 : 0`);
+      g.def(c.out, 0, `(${expr()}) ? 1 : 0`);
       return;
     }
     case 'shift': {
@@ -166,14 +289,16 @@ function genComb(g: Gen, c: Cell): void {
       const ka = nw(c.amount);
       const amt = g.fresh();
       const high = Array.from({ length: ka - 1 }, (_, i) => v(c.amount, i + 1)).join(' | ');
-      g.emit(`const ${amt} = ${ka > 1 ? `(${high}) !== 0 ? 0xffffffff : ` : ''}${v(c.amount, 0)};`);
+      g.emit(
+        `const ${amt} = ${ka > 1 ? `(${high}) !== 0 ? 0xffffffff : ${g.eager(v(c.amount, 0))}` : v(c.amount, 0)};`,
+      );
       const k = nw(c.out);
       if (k === 1) {
         let e: string;
         if (c.op === 'shr') e = `${v(c.a, 0)} >>> ${amt}`;
         else if (w === 32) e = `(${v(c.a, 0)} << ${amt}) >>> 0`;
         else e = `(${v(c.a, 0)} << ${amt}) & ${hex(wordMask(w, 0))}`;
-        g.def(c.out, 0, `${amt} >= ${w} ? 0 : ${e}`);
+        g.def(c.out, 0, `${amt} >= ${w} ? 0 : ${g.eager(e)}`);
         return;
       }
       // Multi-word: go through a scratch array (rare in hot paths).
@@ -194,10 +319,14 @@ function genComb(g: Gen, c: Cell): void {
       }
       return;
     }
-    case 'mux':
-      for (let i = 0; i < nw(c.out); i++)
-        g.def(c.out, i, `${v(c.sel, 0)} ? ${v(c.whenTrue, i)} : ${v(c.whenFalse, i)}`);
+    case 'mux': {
+      const sel = g.eager(v(c.sel, 0));
+      for (let i = 0; i < nw(c.out); i++) {
+        const t = g.eager(v(c.whenTrue, i));
+        g.def(c.out, i, `${sel} ? ${t} : ${g.eager(v(c.whenFalse, i))}`);
+      }
       return;
+    }
     case 'concat': {
       const w = W(c.out);
       // Offset (from bit 0) of each part; the last part is least significant.
@@ -231,8 +360,7 @@ function genComb(g: Gen, c: Cell): void {
       const k = nw(c.a);
       const w = W(c.a);
       const ws = Array.from({ length: k }, (_, i) => v(c.a, i));
-      if (c.op === 'and')
-        g.def(c.out, 0, `(${ws.map((x, i) => `${x} === ${hex(wordMask(w, i))}`).join(' && ')}) ? 1 : 0`);
+      if (c.op === 'and') g.def(c.out, 0, ws.map((x, i) => `(${x} === ${hex(wordMask(w, i))} ? 1 : 0)`).join(' & '));
       else if (c.op === 'or') g.def(c.out, 0, `(${ws.join(' | ')}) !== 0 ? 1 : 0`);
       else {
         const x = g.fresh();
@@ -266,7 +394,6 @@ function genComb(g: Gen, c: Cell): void {
   }
 }
 
-/** Code that loads the state nets (register outputs, memory read data) from V into locals. */
 /** Nets that hold state across clock edges: register outputs and memory read data. */
 function stateNets(d: Design): NetId[] {
   return d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
@@ -283,7 +410,12 @@ function stateSlot(g: Gen, n: NetId, i: number): string {
 
 function genLoadState(g: Gen): void {
   for (const n of stateNets(g.d)) {
-    for (let i = 0; i < words(g.w(n)); i++) g.def(n, i, stateSlot(g, n, i));
+    for (let i = 0; i < words(g.w(n)); i++) {
+      // In `run` a register's slot changes only after every use in the cycle: read it directly.
+      if (g.loopState && g.d.cells[g.driver(n)]?.kind === 'reg') g.alias(n, i, stateSlot(g, n, i));
+      // A memory's read data slot is written at the edge, before the register updates: copy it.
+      else g.emit(`const v${n}_${i} = ${stateSlot(g, n, i)};`);
+    }
   }
 }
 
@@ -293,53 +425,107 @@ function genInputs(g: Gen, base: string): void {
   });
 }
 
-function genEdge(g: Gen): void {
-  const regs = g.d.cells.filter((c): c is RegCell => c.kind === 'reg');
-  // 1. next values of all registers, from this cycle's locals.
-  for (const r of regs) {
-    for (let i = 0; i < words(g.w(r.out)); i++) {
-      let e = g.v(r.d, i);
-      if (r.en !== null) e = `${g.v(r.en, 0)} ? ${e} : ${g.v(r.out, i)}`;
-      if (r.rst !== null) {
-        e = `${g.v(r.rst, 0)} ? ${hex(Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn))} : ${e}`;
-      }
-      g.emit(`const n${r.out}_${i} = ${e};`);
-    }
-  }
-  // 2. memories: read the old contents, then write.
+/**
+ * The memories' clock edge: each reads its old word into `rd(k, i)` when read-enabled, then
+ * writes. Port values are materialised locals. When every address is in range (depth 2^width of
+ * the address) the load and store run every cycle and the enables select values (see Gen.eager);
+ * otherwise they sit behind `if`s.
+ */
+function genMemories(g: Gen, rd: (k: number, i: number) => string): void {
+  g.pinning = true;
   g.L.memories.forEach((m, k) => {
     const ww = words(m.width);
     const ra = g.v(m.rdAddr, 0);
     const wa = g.v(m.wrAddr, 0);
-    g.emit(`if (${g.v(m.rdEn, 0)}) {`);
-    if (m.readDuringWrite === 'undefined') {
-      g.emit(`  const coll = ${g.v(m.wrEn, 0)} && ${wa} === ${ra};`);
-      g.emit(`  if (coll) stats[0]++;`);
+    const re = g.v(m.rdEn, 0);
+    const we = g.v(m.wrEn, 0);
+    const inRange = (a: NetId): boolean => 2 ** g.w(a) === m.depth;
+    const word = (a: string, i: number): string => `M${k}[${a}${ww > 1 ? ` * ${ww} + ${i}` : ''}]`;
+    const undef = m.readDuringWrite === 'undefined';
+    if (inRange(m.rdAddr)) {
+      const coll = g.fresh();
+      if (undef) g.emit(`const ${coll} = ${wa} === ${ra} ? ${re} & ${we} : 0; stats[0] += ${coll};`);
       for (let i = 0; i < ww; i++) {
-        g.emit(
-          `  ${stateSlot(g, m.rdData, i)} = coll && poison ? (~M${k}[${ra} * ${ww} + ${i}] & ${hex(wordMask(m.width, i))}) >>> 0 : M${k}[${ra} * ${ww} + ${i}];`,
-        );
+        let e = g.eager(word(ra, i));
+        if (undef && g.poison) e = g.eager(`(${e} ^ (${hex(wordMask(m.width, i))} & -${coll})) >>> 0`);
+        g.emit(`${rd(k, i)} = ${re} ? ${e} : ${rd(k, i)};`);
       }
     } else {
-      for (let i = 0; i < ww; i++) g.emit(`  ${stateSlot(g, m.rdData, i)} = M${k}[${ra} * ${ww} + ${i}];`);
-    }
-    g.emit('}');
-    g.emit(`if (${g.v(m.wrEn, 0)}) {`);
-    for (let i = 0; i < ww; i++) {
-      const slot = `M${k}[${wa} * ${ww} + ${i}]`;
-      const data = g.v(m.wrData, i);
-      if (m.wrMask === null) g.emit(`  ${slot} = ${data};`);
-      else {
-        const mk = g.v(m.wrMask, i);
-        g.emit(`  ${slot} = ((${slot} & ~${mk}) | (${data} & ${mk})) >>> 0;`);
+      g.emit(`if (${re}) {`);
+      if (undef) {
+        g.emit(`  const coll = ${we} && ${wa} === ${ra};`);
+        g.emit(`  if (coll) stats[0]++;`);
       }
+      for (let i = 0; i < ww; i++) {
+        const e = word(ra, i);
+        g.emit(
+          undef && g.poison
+            ? `  ${rd(k, i)} = coll ? (~${e} & ${hex(wordMask(m.width, i))}) >>> 0 : ${e};`
+            : `  ${rd(k, i)} = ${e};`,
+        );
+      }
+      g.emit('}');
     }
-    g.emit('}');
+    const merged = (i: number, old: string): string => {
+      const data = g.v(m.wrData, i);
+      if (m.wrMask === null) return data;
+      const mk = g.v(m.wrMask, i);
+      return `((${old} & ~${mk}) | (${data} & ${mk})) >>> 0`;
+    };
+    if (inRange(m.wrAddr)) {
+      for (let i = 0; i < ww; i++) {
+        const old = g.eager(word(wa, i));
+        g.emit(`${word(wa, i)} = ${we} ? ${g.eager(merged(i, old))} : ${old};`);
+      }
+    } else {
+      g.emit(`if (${we}) {`);
+      for (let i = 0; i < ww; i++) g.emit(`  ${word(wa, i)} = ${merged(i, word(wa, i))};`);
+      g.emit('}');
+    }
   });
-  // 3. commit registers.
+  g.pinning = false;
+}
+
+/** Register next-value expression for word i of register r. */
+function nextValue(g: Gen, r: RegCell, i: number): string {
+  let e = g.v(r.d, i);
+  if (r.en === null && r.rst === null) return e;
+  e = g.eager(e);
+  if (r.en !== null) e = `${g.eager(g.v(r.en, 0))} ? ${e} : ${g.eager(g.v(r.out, i))}`;
+  if (r.rst !== null)
+    e = `${g.eager(g.v(r.rst, 0))} ? ${hex(Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn))} : ${e}`;
+  return e;
+}
+
+function genEdge(g: Gen): void {
+  const regs = g.d.cells.filter((c): c is RegCell => c.kind === 'reg');
+  // 1. memories: read the old contents, then write.
+  genMemories(g, (k, i) => stateSlot(g, g.L.memories[k]!.rdData, i));
+  // 2. next values of all registers, from this cycle's values (a single-use value is
+  // substituted into its register's next-value expression).
+  const next: { slot: string; tmp: string; expr: string }[] = [];
   for (const r of regs) {
-    for (let i = 0; i < words(g.w(r.out)); i++) g.emit(`${stateSlot(g, r.out, i)} = n${r.out}_${i};`);
+    for (let i = 0; i < words(g.w(r.out)); i++) {
+      next.push({ slot: stateSlot(g, r.out, i), tmp: `n${r.out}_${i}`, expr: nextValue(g, r, i) });
+    }
   }
+  // 3. commit. In `run` a register no other next-value expression reads is assigned in place;
+  // the others go through a temporary so every register sees the pre-edge values.
+  const readBy = new Map<string, number>();
+  next.forEach(({ expr }, k) => {
+    for (const m of expr.matchAll(/\bs\d+_\d+\b/g))
+      readBy.set(m[0], readBy.has(m[0]) && readBy.get(m[0]) !== k ? -1 : k);
+  });
+  const deferred: typeof next = [];
+  next.forEach((x, k) => {
+    const reader = readBy.get(x.slot);
+    if (g.loopState && (reader === undefined || reader === k)) g.emit(`${x.slot} = ${x.expr};`);
+    else {
+      g.emit(`const ${x.tmp} = ${x.expr};`);
+      deferred.push(x);
+    }
+  });
+  for (const x of deferred) g.emit(`${x.slot} = ${x.tmp};`);
 }
 
 function prologue(g: Gen): void {
@@ -348,41 +534,214 @@ function prologue(g: Gen): void {
 }
 
 export interface GeneratedSource {
+  /** Body of `settle(V, M, T, stim)`. */
   settle: string;
+  /** Body of a factory `(M, T) => run`, run(V, stim, stimBase, out, outBase, n, stats). */
   run: string;
+  /** Number of functions the clock cycle is split into (1: one loop with state in locals). */
+  chunks: number;
 }
 
-export function generate(d: Design, L: Layout): GeneratedSource {
+export interface GenerateOptions {
+  /** Same-address reads during writes of 'undefined' memories return inverted data. */
+  poison?: boolean;
+  /**
+   * Split `run` into functions of about this many characters of (first-pass) source. Default:
+   * one function while it stays under MONOLITHIC_CHARS, else CHUNK_CHARS.
+   */
+  chunkChars?: number;
+}
+
+/**
+ * V8 optimises no function over --max-optimized-bytecode-size (60 KB by default; sim/compiled.ts
+ * raises it to OPTIMIZED_BYTECODE_LIMIT), and a function it does not optimise runs about ten times
+ * slower. Generated source is about 1.5 characters per bytecode byte. One function with the
+ * state in locals is the fastest form, but TurboFan's compile time grows faster than linearly
+ * with its size (about 2 s at 90 K characters, 10 s at 200 K), so larger designs are split.
+ */
+export const OPTIMIZED_BYTECODE_LIMIT = 256 * 1024;
+const MONOLITHIC_CHARS = 120_000;
+const CHUNK_CHARS = 40000;
+/** Parameters of every function of chunk mode. */
+const PARAMS = 'V, stim, ib, stats';
+/** Register words per next-value function in chunk mode. */
+const REGS_PER_CHUNK = 400;
+
+/** Net words referenced once, from combinational code of the chunk defining them. */
+function singleUse(g: Gen, chunked: boolean): Set<string> {
+  return new Set(
+    [...g.refs]
+      .filter(([k, n]) => {
+        if (n !== 1 || g.pinned.has(k)) return false;
+        if (!chunked) return true;
+        const users = g.useChunks.get(k);
+        return users !== undefined && users.size === 1 && users.has(g.defChunk.get(k) ?? -2);
+      })
+      .map(([k]) => k),
+  );
+}
+
+/**
+ * Generates both functions. Each is generated twice: the first pass counts the references to
+ * every net word; the second substitutes the expression of each word referenced once from
+ * combinational code at its use, which keeps functions small enough for V8 to optimise.
+ */
+export function generate(d: Design, L: Layout, opts: GenerateOptions = {}): GeneratedSource {
   const order = combOrder(d);
+  const poison = opts.poison ?? false;
+  const twoPass = (body: (g: Gen) => void, loopState: boolean): string => {
+    const make = (inline?: ReadonlySet<string>): Gen => {
+      const g = new Gen(d, L, inline, poison);
+      g.loopState = loopState;
+      body(g);
+      return g;
+    };
+    return make(singleUse(make(), false)).out.join('\n');
+  };
   // settle(V, M, T, stim)
-  const s = new Gen(d, L);
-  prologue(s);
-  genInputs(s, '0');
-  genLoadState(s);
-  for (const c of order) genComb(s, c);
-  for (const n of d.nets) {
-    for (let i = 0; i < words(n.width); i++) s.emit(`V[${L.offset[n.id]! + i}] = ${s.v(n.id, i)};`);
-  }
-  // run(V, M, T, stim, stimBase, out, outBase, n, poison, stats)
-  const r = new Gen(d, L);
-  r.loopState = true;
-  prologue(r);
-  const state = stateNets(d).flatMap((n) => Array.from({ length: words(r.w(n)) }, (_, i) => [n, i] as const));
-  for (const [n, i] of state) r.emit(`let s${n}_${i} = V[${L.offset[n]! + i}];`);
-  r.emit(`for (let cyc = 0; cyc < n; cyc++) {`);
-  r.emit(`const ib = stimBase + cyc * ${L.inputWords};`);
-  genInputs(r, 'ib');
-  genLoadState(r);
-  for (const c of order) genComb(r, c);
-  r.emit(`if (out !== null) {`);
-  r.emit(`  const ob = outBase + cyc * ${L.outputWords};`);
-  d.outputs.forEach((p, k) => {
-    for (let i = 0; i < words(r.w(p.net)); i++) r.emit(`  out[ob + ${L.outputOffsets[k]! + i}] = ${r.v(p.net, i)};`);
-  });
-  r.emit('}');
-  genEdge(r);
-  r.emit('}');
-  for (const [n, i] of state) r.emit(`V[${L.offset[n]! + i}] = s${n}_${i};`);
+  const settle = twoPass((s) => {
+    prologue(s);
+    genInputs(s, '0');
+    genLoadState(s);
+    for (const c of order) genComb(s, c);
+    s.pinning = true;
+    for (const n of d.nets) {
+      for (let i = 0; i < words(n.width); i++) s.emit(`V[${L.offset[n.id]! + i}] = ${s.v(n.id, i)};`);
+    }
+  }, false);
   const header = `// generated by bloomforge sim for design '${d.name}'\n`;
-  return { settle: header + s.out.join('\n'), run: header + r.out.join('\n') };
+  if (opts.chunkChars === undefined) {
+    const run = twoPass((r) => {
+      prologue(r);
+      const state = stateNets(d).flatMap((n) => Array.from({ length: words(r.w(n)) }, (_, i) => [n, i] as const));
+      r.emit('return function run(V, stim, stimBase, out, outBase, n, stats) {');
+      for (const [n, i] of state) r.emit(`let s${n}_${i} = V[${L.offset[n]! + i}];`);
+      r.emit(`for (let cyc = 0; cyc < n; cyc++) {`);
+      r.emit(`const ib = stimBase + cyc * ${L.inputWords};`);
+      genInputs(r, 'ib');
+      genLoadState(r);
+      for (const c of order) genComb(r, c);
+      r.pinning = true;
+      r.emit(`if (out !== null) {`);
+      r.emit(`  const ob = outBase + cyc * ${L.outputWords};`);
+      d.outputs.forEach((p, k) => {
+        for (let i = 0; i < words(r.w(p.net)); i++)
+          r.emit(`  out[ob + ${L.outputOffsets[k]! + i}] = ${r.v(p.net, i)};`);
+      });
+      r.emit('}');
+      r.pinning = false;
+      genEdge(r);
+      r.emit('}');
+      for (const [n, i] of state) r.emit(`V[${L.offset[n]! + i}] = s${n}_${i};`);
+      r.emit('};');
+    }, true);
+    if (run.length <= MONOLITHIC_CHARS) return { settle: header + settle, run: header + run, chunks: 1 };
+  }
+  const chunked = generateChunked(d, L, order, poison, opts.chunkChars ?? CHUNK_CHARS);
+  return { settle: header + settle, run: header + chunked.run, chunks: chunked.chunks };
+}
+
+/**
+ * `run` split into functions, for designs too large for one optimised function. Every value
+ * lives in V between functions: each clock cycle runs the combinational chunks in order (each
+ * stores what later chunks read), copies the outputs, computes the registers' next values into
+ * NX, clocks the memories, then commits NX to the registers.
+ */
+function generateChunked(
+  d: Design,
+  L: Layout,
+  order: Cell[],
+  poison: boolean,
+  chunkChars: number,
+): { run: string; chunks: number } {
+  const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
+  const regWords = regs.flatMap((r) => Array.from({ length: words(d.nets[r.out]!.width) }, (_, i) => [r, i] as const));
+  // The first pass fixes where each chunk starts (cell index in `order`).
+  let starts: number[] = [];
+  const fns: string[] = [];
+  const build = (plan: ChunkPlan | null): Gen => {
+    const g = new Gen(d, L, plan?.inline, poison, plan?.liveOut);
+    fns.length = 0;
+    const finish = (name: string, params: string, pre: string[] = [], post: string[] = []): void => {
+      fns.push(`function ${name}(${params}) {\n${[...g.header, ...pre, ...g.out, ...post].join('\n')}\n}`);
+    };
+    let k = 0;
+    g.startChunk(0);
+    order.forEach((c, idx) => {
+      const split = plan === null ? g.chars > chunkChars : starts.includes(idx);
+      if (idx > 0 && split) {
+        finish(`c${k}`, PARAMS);
+        g.startChunk(++k);
+        if (plan === null) starts.push(idx);
+      }
+      genComb(g, c);
+    });
+    finish(`c${k}`, PARAMS);
+    const combChunks = k + 1;
+    // Outputs: read like any other chunk, inside the `out !== null` test of the loop.
+    g.startChunk(1_000_000);
+    const outs: string[] = [];
+    d.outputs.forEach((p, q) => {
+      for (let i = 0; i < words(d.nets[p.net]!.width); i++)
+        outs.push(`out[ob + ${L.outputOffsets[q]! + i}] = ${g.v(p.net, i)};`);
+    });
+    const outputCode = [...g.header, ...outs];
+    // Register next values, REGS_PER_CHUNK words a function.
+    const regFns: string[] = [];
+    for (let at = 0; at < regWords.length; at += REGS_PER_CHUNK) {
+      g.startChunk(1_000_001 + at);
+      regWords.slice(at, at + REGS_PER_CHUNK).forEach(([r, i], j) => g.emit(`NX[${at + j}] = ${nextValue(g, r, i)};`));
+      finish(`r${at}`, PARAMS);
+      regFns.push(`r${at}(${PARAMS});`);
+    }
+    // Memories: read every memory's old word first, then store them (a port may read another
+    // memory's read data).
+    g.startChunk(2_000_000);
+    const rdLocal = (k: number, i: number): string => `rd${k}_${i}`;
+    const pre: string[] = [];
+    const post: string[] = [];
+    L.memories.forEach((m, k) => {
+      for (let i = 0; i < words(m.width); i++) {
+        pre.push(`let ${rdLocal(k, i)} = V[${L.offset[m.rdData]! + i}];`);
+        post.push(`V[${L.offset[m.rdData]! + i}] = ${rdLocal(k, i)};`);
+      }
+    });
+    genMemories(g, rdLocal);
+    finish('mem', PARAMS, pre, post);
+    const commit = regWords.map(([r, i], j) => `V[${L.offset[r.out]! + i}] = NX[${j}];`);
+    fns.push(`function commit(V) {\n${commit.join('\n')}\n}`);
+    const calls = Array.from({ length: combChunks }, (_, j) => `c${j}(${PARAMS});`);
+    const loop = [
+      'return function run(V, stim, stimBase, out, outBase, n, stats) {',
+      'for (let cyc = 0; cyc < n; cyc++) {',
+      `const ib = stimBase + cyc * ${L.inputWords};`,
+      ...calls,
+      'if (out !== null) {',
+      `const ob = outBase + cyc * ${L.outputWords};`,
+      ...outputCode,
+      '}',
+      ...regFns,
+      `mem(${PARAMS});`,
+      'commit(V);',
+      '}',
+      '};',
+    ];
+    fns.push(loop.join('\n'));
+    fns.unshift(`const NX = new Uint32Array(${Math.max(1, regWords.length)});`);
+    const pro = new Gen(d, L);
+    prologue(pro);
+    fns.unshift(...pro.out);
+    chunksOut = combChunks + regFns.length + 2;
+    return g;
+  };
+  let chunksOut = 0;
+  starts = [];
+  const first = build(null);
+  const liveOut = new Set(
+    [...first.useChunks]
+      .filter(([k, users]) => first.defChunk.has(k) && [...users].some((u) => u !== first.defChunk.get(k)))
+      .map(([k]) => k),
+  );
+  build({ inline: singleUse(first, true), liveOut });
+  return { run: fns.join('\n'), chunks: chunksOut };
 }

@@ -4,9 +4,16 @@ import { ModuleBuilder } from '../../src/dsl/module.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { runTrace } from '../../sim/engine.js';
 import { Interpreter } from '../../sim/interp.js';
-import { randomStimulus } from '../../sim/stimulus.js';
+import { packRows, randomStimulus, unpackRows } from '../../sim/stimulus.js';
 import { biased } from '../helpers/stimulus.js';
 import { compareTraces, formatComparison } from '../../sim/cosim/compare.js';
+
+/** h3Banks stimulus that hits: reset once, then keys from a small pool, inserted and queried. */
+function h3Stimulus(d: ReturnType<typeof h3Banks>, cycles: number, seed: number): ReturnType<typeof randomStimulus> {
+  return randomStimulus(d, cycles, seed, {
+    drive: { rst: (c) => (c === 0 ? 1n : 0n), key: (_c, rng) => BigInt(Math.floor(rng.float() * 48)) },
+  });
+}
 
 describe('compiled simulator = reference interpreter', () => {
   for (const [name, make] of Object.entries(EXAMPLES)) {
@@ -23,9 +30,36 @@ describe('compiled simulator = reference interpreter', () => {
     });
   }
 
+  // Chunk mode (the cycle split into functions, used for large designs) on small designs.
+  for (const [name, make] of Object.entries(EXAMPLES)) {
+    it(`${name}, split into chunks: every output, every cycle`, () => {
+      const d = make();
+      const stim = randomStimulus(d, 3000, 12, biased(d));
+      const chunked = new CompiledSim(d, { chunkChars: 200 });
+      expect(chunked.chunks).toBeGreaterThan(2);
+      const cmp = compareTraces(d, ['chunked', 'interp'], runTrace(chunked, stim), runTrace(new Interpreter(d), stim));
+      expect(cmp.count, formatComparison(cmp, d)).toBe(0);
+    });
+  }
+
+  it('runBatch over many batches = cycle by cycle, in both forms', () => {
+    const d = h3Banks();
+    const cycles = 5000;
+    const stim = h3Stimulus(d, cycles, 9);
+    const ref = runTrace(new Interpreter(d), stim);
+    expect(new Set(ref.map((row) => row.join())).size).toBeGreaterThan(1);
+    for (const opts of [{}, { chunkChars: 2000 }]) {
+      const c = new CompiledSim(d, opts);
+      const out = new Uint32Array(cycles * c.layout.outputWords);
+      c.runBatch(packRows(d, d.inputs, stim), cycles, out);
+      const cmp = compareTraces(d, ['batched', 'interp'], unpackRows(d, d.outputs, out, cycles), ref);
+      expect(cmp.count, formatComparison(cmp, d)).toBe(0);
+    }
+  });
+
   it('the benchmark design agrees too, including its memories', () => {
     const d = h3Banks();
-    const stim = randomStimulus(d, 4000, 5);
+    const stim = h3Stimulus(d, 4000, 5);
     const c = new CompiledSim(d);
     const r = new Interpreter(d);
     const cmp = compareTraces(d, ['compiled', 'interp'], runTrace(c, stim), runTrace(r, stim));
@@ -84,15 +118,17 @@ describe('compiled simulator behaviour', () => {
     mem.write(addr, 0x5a, 1);
     m.output('q', mem.read(addr, 1));
     const d = m.build();
-    const plain = new CompiledSim(d);
-    const poisoned = new CompiledSim(d, { poisonCollisions: true });
-    for (const s of [plain, poisoned]) {
-      s.poke('addr', 3);
-      s.step(2);
+    for (const chunkChars of [undefined, 20]) {
+      const plain = new CompiledSim(d, { chunkChars });
+      const poisoned = new CompiledSim(d, { poisonCollisions: true, chunkChars });
+      for (const s of [plain, poisoned]) {
+        s.poke('addr', 3);
+        s.step(2);
+      }
+      expect(plain.peek('q')).toBe(0x5an);
+      expect(poisoned.peek('q')).toBe(0xa5n);
+      expect(plain.stats[0]).toBe(2);
     }
-    expect(plain.peek('q')).toBe(0x5an);
-    expect(poisoned.peek('q')).toBe(0xa5n);
-    expect(plain.stats[0]).toBe(2);
   });
 
   it('BLOOMFORGE_DUMP_JS writes the generated source', async () => {
