@@ -281,6 +281,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank0_hash0_part6_p1 = 32'h0;
   wire [31:0] bank0_h3_7;
   reg [31:0] bank0_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank0_h3_8;
+  reg [31:0] bank0_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank0_h3_9;
+  reg [31:0] bank0_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank0_h3_10;
+  reg [31:0] bank0_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank0_h3_11;
+  reg [31:0] bank0_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank0_h3_12;
+  reg [31:0] bank0_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank0_h3_13;
+  reg [31:0] bank0_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank0_h3_14;
+  reg [31:0] bank0_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank0_h3_15;
+  reg [31:0] bank0_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank0_h3_16;
+  reg [31:0] bank0_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank0_h3_17;
+  reg [31:0] bank0_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank0_h3_18;
+  reg [31:0] bank0_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank0_h3_19;
+  reg [31:0] bank0_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank0_h3_20;
+  reg [31:0] bank0_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank0_h3_21;
+  reg [31:0] bank0_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank0_h3_22;
+  reg [31:0] bank0_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank0_h3_23;
+  reg [31:0] bank0_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank0_h3_24;
+  reg [31:0] bank0_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank0_h3_25;
+  reg [31:0] bank0_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank0_h3_26;
+  reg [31:0] bank0_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank0_h3_27;
+  reg [31:0] bank0_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank0_h3_28;
+  reg [31:0] bank0_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank0_h3_29;
+  reg [31:0] bank0_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank0_h3_30;
+  reg [31:0] bank0_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank0_h3_31;
+  reg [31:0] bank0_hash0_part31_p1 = 32'h0;
   wire [31:0] bank0_xor_0;
   wire [31:0] bank0_xor_1;
   wire [31:0] bank0_xor_2;
@@ -288,29 +336,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank0_xor_4;
   wire [31:0] bank0_xor_5;
   wire [31:0] bank0_xor_6;
-  wire [4:0] bank0_h3_8;
+  wire [31:0] bank0_xor_7;
+  wire [31:0] bank0_xor_8;
+  wire [31:0] bank0_xor_9;
+  wire [31:0] bank0_xor_10;
+  wire [31:0] bank0_xor_11;
+  wire [31:0] bank0_xor_12;
+  wire [31:0] bank0_xor_13;
+  wire [31:0] bank0_xor_14;
+  wire [31:0] bank0_xor_15;
+  wire [31:0] bank0_xor_16;
+  wire [31:0] bank0_xor_17;
+  wire [31:0] bank0_xor_18;
+  wire [31:0] bank0_xor_19;
+  wire [31:0] bank0_xor_20;
+  wire [31:0] bank0_xor_21;
+  wire [31:0] bank0_xor_22;
+  wire [31:0] bank0_xor_23;
+  wire [31:0] bank0_xor_24;
+  wire [31:0] bank0_xor_25;
+  wire [31:0] bank0_xor_26;
+  wire [31:0] bank0_xor_27;
+  wire [31:0] bank0_xor_28;
+  wire [31:0] bank0_xor_29;
+  wire [31:0] bank0_xor_30;
+  wire [4:0] bank0_h3_32;
   reg [4:0] bank0_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank0_h3_9;
+  wire [4:0] bank0_h3_33;
   reg [4:0] bank0_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank0_h3_10;
+  wire [4:0] bank0_h3_34;
   reg [4:0] bank0_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank0_h3_11;
+  wire [4:0] bank0_h3_35;
   reg [4:0] bank0_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank0_h3_12;
+  wire [4:0] bank0_h3_36;
   reg [4:0] bank0_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank0_h3_13;
+  wire [4:0] bank0_h3_37;
   reg [4:0] bank0_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank0_h3_14;
+  wire [4:0] bank0_h3_38;
   reg [4:0] bank0_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank0_h3_15;
+  wire [4:0] bank0_h3_39;
   reg [4:0] bank0_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank0_xor_7;
-  wire [4:0] bank0_xor_8;
-  wire [4:0] bank0_xor_9;
-  wire [4:0] bank0_xor_10;
-  wire [4:0] bank0_xor_11;
-  wire [4:0] bank0_xor_12;
-  wire [4:0] bank0_xor_13;
+  wire [4:0] bank0_h3_40;
+  reg [4:0] bank0_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank0_h3_41;
+  reg [4:0] bank0_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank0_h3_42;
+  reg [4:0] bank0_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank0_h3_43;
+  reg [4:0] bank0_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank0_h3_44;
+  reg [4:0] bank0_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank0_h3_45;
+  reg [4:0] bank0_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank0_h3_46;
+  reg [4:0] bank0_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank0_h3_47;
+  reg [4:0] bank0_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank0_h3_48;
+  reg [4:0] bank0_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank0_h3_49;
+  reg [4:0] bank0_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank0_h3_50;
+  reg [4:0] bank0_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank0_h3_51;
+  reg [4:0] bank0_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank0_h3_52;
+  reg [4:0] bank0_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank0_h3_53;
+  reg [4:0] bank0_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank0_h3_54;
+  reg [4:0] bank0_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank0_h3_55;
+  reg [4:0] bank0_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank0_h3_56;
+  reg [4:0] bank0_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank0_h3_57;
+  reg [4:0] bank0_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank0_h3_58;
+  reg [4:0] bank0_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank0_h3_59;
+  reg [4:0] bank0_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank0_h3_60;
+  reg [4:0] bank0_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank0_h3_61;
+  reg [4:0] bank0_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank0_h3_62;
+  reg [4:0] bank0_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank0_h3_63;
+  reg [4:0] bank0_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank0_xor_31;
+  wire [4:0] bank0_xor_32;
+  wire [4:0] bank0_xor_33;
+  wire [4:0] bank0_xor_34;
+  wire [4:0] bank0_xor_35;
+  wire [4:0] bank0_xor_36;
+  wire [4:0] bank0_xor_37;
+  wire [4:0] bank0_xor_38;
+  wire [4:0] bank0_xor_39;
+  wire [4:0] bank0_xor_40;
+  wire [4:0] bank0_xor_41;
+  wire [4:0] bank0_xor_42;
+  wire [4:0] bank0_xor_43;
+  wire [4:0] bank0_xor_44;
+  wire [4:0] bank0_xor_45;
+  wire [4:0] bank0_xor_46;
+  wire [4:0] bank0_xor_47;
+  wire [4:0] bank0_xor_48;
+  wire [4:0] bank0_xor_49;
+  wire [4:0] bank0_xor_50;
+  wire [4:0] bank0_xor_51;
+  wire [4:0] bank0_xor_52;
+  wire [4:0] bank0_xor_53;
+  wire [4:0] bank0_xor_54;
+  wire [4:0] bank0_xor_55;
+  wire [4:0] bank0_xor_56;
+  wire [4:0] bank0_xor_57;
+  wire [4:0] bank0_xor_58;
+  wire [4:0] bank0_xor_59;
+  wire [4:0] bank0_xor_60;
+  wire [4:0] bank0_xor_61;
   wire [36:0] bank0_cat_0;
   reg [36:0] bank0_hash_p1 = 37'h0;
   wire [8:0] bank0_slice_0;
@@ -491,6 +635,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank1_hash0_part6_p1 = 32'h0;
   wire [31:0] bank1_h3_7;
   reg [31:0] bank1_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank1_h3_8;
+  reg [31:0] bank1_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank1_h3_9;
+  reg [31:0] bank1_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank1_h3_10;
+  reg [31:0] bank1_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank1_h3_11;
+  reg [31:0] bank1_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank1_h3_12;
+  reg [31:0] bank1_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank1_h3_13;
+  reg [31:0] bank1_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank1_h3_14;
+  reg [31:0] bank1_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank1_h3_15;
+  reg [31:0] bank1_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank1_h3_16;
+  reg [31:0] bank1_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank1_h3_17;
+  reg [31:0] bank1_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank1_h3_18;
+  reg [31:0] bank1_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank1_h3_19;
+  reg [31:0] bank1_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank1_h3_20;
+  reg [31:0] bank1_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank1_h3_21;
+  reg [31:0] bank1_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank1_h3_22;
+  reg [31:0] bank1_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank1_h3_23;
+  reg [31:0] bank1_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank1_h3_24;
+  reg [31:0] bank1_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank1_h3_25;
+  reg [31:0] bank1_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank1_h3_26;
+  reg [31:0] bank1_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank1_h3_27;
+  reg [31:0] bank1_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank1_h3_28;
+  reg [31:0] bank1_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank1_h3_29;
+  reg [31:0] bank1_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank1_h3_30;
+  reg [31:0] bank1_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank1_h3_31;
+  reg [31:0] bank1_hash0_part31_p1 = 32'h0;
   wire [31:0] bank1_xor_0;
   wire [31:0] bank1_xor_1;
   wire [31:0] bank1_xor_2;
@@ -498,29 +690,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank1_xor_4;
   wire [31:0] bank1_xor_5;
   wire [31:0] bank1_xor_6;
-  wire [4:0] bank1_h3_8;
+  wire [31:0] bank1_xor_7;
+  wire [31:0] bank1_xor_8;
+  wire [31:0] bank1_xor_9;
+  wire [31:0] bank1_xor_10;
+  wire [31:0] bank1_xor_11;
+  wire [31:0] bank1_xor_12;
+  wire [31:0] bank1_xor_13;
+  wire [31:0] bank1_xor_14;
+  wire [31:0] bank1_xor_15;
+  wire [31:0] bank1_xor_16;
+  wire [31:0] bank1_xor_17;
+  wire [31:0] bank1_xor_18;
+  wire [31:0] bank1_xor_19;
+  wire [31:0] bank1_xor_20;
+  wire [31:0] bank1_xor_21;
+  wire [31:0] bank1_xor_22;
+  wire [31:0] bank1_xor_23;
+  wire [31:0] bank1_xor_24;
+  wire [31:0] bank1_xor_25;
+  wire [31:0] bank1_xor_26;
+  wire [31:0] bank1_xor_27;
+  wire [31:0] bank1_xor_28;
+  wire [31:0] bank1_xor_29;
+  wire [31:0] bank1_xor_30;
+  wire [4:0] bank1_h3_32;
   reg [4:0] bank1_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank1_h3_9;
+  wire [4:0] bank1_h3_33;
   reg [4:0] bank1_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank1_h3_10;
+  wire [4:0] bank1_h3_34;
   reg [4:0] bank1_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank1_h3_11;
+  wire [4:0] bank1_h3_35;
   reg [4:0] bank1_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank1_h3_12;
+  wire [4:0] bank1_h3_36;
   reg [4:0] bank1_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank1_h3_13;
+  wire [4:0] bank1_h3_37;
   reg [4:0] bank1_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank1_h3_14;
+  wire [4:0] bank1_h3_38;
   reg [4:0] bank1_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank1_h3_15;
+  wire [4:0] bank1_h3_39;
   reg [4:0] bank1_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank1_xor_7;
-  wire [4:0] bank1_xor_8;
-  wire [4:0] bank1_xor_9;
-  wire [4:0] bank1_xor_10;
-  wire [4:0] bank1_xor_11;
-  wire [4:0] bank1_xor_12;
-  wire [4:0] bank1_xor_13;
+  wire [4:0] bank1_h3_40;
+  reg [4:0] bank1_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank1_h3_41;
+  reg [4:0] bank1_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank1_h3_42;
+  reg [4:0] bank1_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank1_h3_43;
+  reg [4:0] bank1_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank1_h3_44;
+  reg [4:0] bank1_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank1_h3_45;
+  reg [4:0] bank1_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank1_h3_46;
+  reg [4:0] bank1_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank1_h3_47;
+  reg [4:0] bank1_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank1_h3_48;
+  reg [4:0] bank1_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank1_h3_49;
+  reg [4:0] bank1_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank1_h3_50;
+  reg [4:0] bank1_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank1_h3_51;
+  reg [4:0] bank1_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank1_h3_52;
+  reg [4:0] bank1_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank1_h3_53;
+  reg [4:0] bank1_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank1_h3_54;
+  reg [4:0] bank1_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank1_h3_55;
+  reg [4:0] bank1_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank1_h3_56;
+  reg [4:0] bank1_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank1_h3_57;
+  reg [4:0] bank1_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank1_h3_58;
+  reg [4:0] bank1_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank1_h3_59;
+  reg [4:0] bank1_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank1_h3_60;
+  reg [4:0] bank1_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank1_h3_61;
+  reg [4:0] bank1_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank1_h3_62;
+  reg [4:0] bank1_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank1_h3_63;
+  reg [4:0] bank1_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank1_xor_31;
+  wire [4:0] bank1_xor_32;
+  wire [4:0] bank1_xor_33;
+  wire [4:0] bank1_xor_34;
+  wire [4:0] bank1_xor_35;
+  wire [4:0] bank1_xor_36;
+  wire [4:0] bank1_xor_37;
+  wire [4:0] bank1_xor_38;
+  wire [4:0] bank1_xor_39;
+  wire [4:0] bank1_xor_40;
+  wire [4:0] bank1_xor_41;
+  wire [4:0] bank1_xor_42;
+  wire [4:0] bank1_xor_43;
+  wire [4:0] bank1_xor_44;
+  wire [4:0] bank1_xor_45;
+  wire [4:0] bank1_xor_46;
+  wire [4:0] bank1_xor_47;
+  wire [4:0] bank1_xor_48;
+  wire [4:0] bank1_xor_49;
+  wire [4:0] bank1_xor_50;
+  wire [4:0] bank1_xor_51;
+  wire [4:0] bank1_xor_52;
+  wire [4:0] bank1_xor_53;
+  wire [4:0] bank1_xor_54;
+  wire [4:0] bank1_xor_55;
+  wire [4:0] bank1_xor_56;
+  wire [4:0] bank1_xor_57;
+  wire [4:0] bank1_xor_58;
+  wire [4:0] bank1_xor_59;
+  wire [4:0] bank1_xor_60;
+  wire [4:0] bank1_xor_61;
   wire [36:0] bank1_cat_0;
   reg [36:0] bank1_hash_p1 = 37'h0;
   wire [8:0] bank1_slice_0;
@@ -701,6 +989,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank2_hash0_part6_p1 = 32'h0;
   wire [31:0] bank2_h3_7;
   reg [31:0] bank2_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank2_h3_8;
+  reg [31:0] bank2_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank2_h3_9;
+  reg [31:0] bank2_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank2_h3_10;
+  reg [31:0] bank2_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank2_h3_11;
+  reg [31:0] bank2_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank2_h3_12;
+  reg [31:0] bank2_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank2_h3_13;
+  reg [31:0] bank2_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank2_h3_14;
+  reg [31:0] bank2_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank2_h3_15;
+  reg [31:0] bank2_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank2_h3_16;
+  reg [31:0] bank2_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank2_h3_17;
+  reg [31:0] bank2_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank2_h3_18;
+  reg [31:0] bank2_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank2_h3_19;
+  reg [31:0] bank2_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank2_h3_20;
+  reg [31:0] bank2_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank2_h3_21;
+  reg [31:0] bank2_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank2_h3_22;
+  reg [31:0] bank2_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank2_h3_23;
+  reg [31:0] bank2_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank2_h3_24;
+  reg [31:0] bank2_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank2_h3_25;
+  reg [31:0] bank2_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank2_h3_26;
+  reg [31:0] bank2_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank2_h3_27;
+  reg [31:0] bank2_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank2_h3_28;
+  reg [31:0] bank2_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank2_h3_29;
+  reg [31:0] bank2_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank2_h3_30;
+  reg [31:0] bank2_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank2_h3_31;
+  reg [31:0] bank2_hash0_part31_p1 = 32'h0;
   wire [31:0] bank2_xor_0;
   wire [31:0] bank2_xor_1;
   wire [31:0] bank2_xor_2;
@@ -708,29 +1044,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank2_xor_4;
   wire [31:0] bank2_xor_5;
   wire [31:0] bank2_xor_6;
-  wire [4:0] bank2_h3_8;
+  wire [31:0] bank2_xor_7;
+  wire [31:0] bank2_xor_8;
+  wire [31:0] bank2_xor_9;
+  wire [31:0] bank2_xor_10;
+  wire [31:0] bank2_xor_11;
+  wire [31:0] bank2_xor_12;
+  wire [31:0] bank2_xor_13;
+  wire [31:0] bank2_xor_14;
+  wire [31:0] bank2_xor_15;
+  wire [31:0] bank2_xor_16;
+  wire [31:0] bank2_xor_17;
+  wire [31:0] bank2_xor_18;
+  wire [31:0] bank2_xor_19;
+  wire [31:0] bank2_xor_20;
+  wire [31:0] bank2_xor_21;
+  wire [31:0] bank2_xor_22;
+  wire [31:0] bank2_xor_23;
+  wire [31:0] bank2_xor_24;
+  wire [31:0] bank2_xor_25;
+  wire [31:0] bank2_xor_26;
+  wire [31:0] bank2_xor_27;
+  wire [31:0] bank2_xor_28;
+  wire [31:0] bank2_xor_29;
+  wire [31:0] bank2_xor_30;
+  wire [4:0] bank2_h3_32;
   reg [4:0] bank2_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank2_h3_9;
+  wire [4:0] bank2_h3_33;
   reg [4:0] bank2_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank2_h3_10;
+  wire [4:0] bank2_h3_34;
   reg [4:0] bank2_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank2_h3_11;
+  wire [4:0] bank2_h3_35;
   reg [4:0] bank2_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank2_h3_12;
+  wire [4:0] bank2_h3_36;
   reg [4:0] bank2_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank2_h3_13;
+  wire [4:0] bank2_h3_37;
   reg [4:0] bank2_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank2_h3_14;
+  wire [4:0] bank2_h3_38;
   reg [4:0] bank2_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank2_h3_15;
+  wire [4:0] bank2_h3_39;
   reg [4:0] bank2_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank2_xor_7;
-  wire [4:0] bank2_xor_8;
-  wire [4:0] bank2_xor_9;
-  wire [4:0] bank2_xor_10;
-  wire [4:0] bank2_xor_11;
-  wire [4:0] bank2_xor_12;
-  wire [4:0] bank2_xor_13;
+  wire [4:0] bank2_h3_40;
+  reg [4:0] bank2_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank2_h3_41;
+  reg [4:0] bank2_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank2_h3_42;
+  reg [4:0] bank2_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank2_h3_43;
+  reg [4:0] bank2_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank2_h3_44;
+  reg [4:0] bank2_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank2_h3_45;
+  reg [4:0] bank2_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank2_h3_46;
+  reg [4:0] bank2_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank2_h3_47;
+  reg [4:0] bank2_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank2_h3_48;
+  reg [4:0] bank2_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank2_h3_49;
+  reg [4:0] bank2_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank2_h3_50;
+  reg [4:0] bank2_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank2_h3_51;
+  reg [4:0] bank2_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank2_h3_52;
+  reg [4:0] bank2_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank2_h3_53;
+  reg [4:0] bank2_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank2_h3_54;
+  reg [4:0] bank2_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank2_h3_55;
+  reg [4:0] bank2_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank2_h3_56;
+  reg [4:0] bank2_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank2_h3_57;
+  reg [4:0] bank2_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank2_h3_58;
+  reg [4:0] bank2_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank2_h3_59;
+  reg [4:0] bank2_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank2_h3_60;
+  reg [4:0] bank2_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank2_h3_61;
+  reg [4:0] bank2_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank2_h3_62;
+  reg [4:0] bank2_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank2_h3_63;
+  reg [4:0] bank2_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank2_xor_31;
+  wire [4:0] bank2_xor_32;
+  wire [4:0] bank2_xor_33;
+  wire [4:0] bank2_xor_34;
+  wire [4:0] bank2_xor_35;
+  wire [4:0] bank2_xor_36;
+  wire [4:0] bank2_xor_37;
+  wire [4:0] bank2_xor_38;
+  wire [4:0] bank2_xor_39;
+  wire [4:0] bank2_xor_40;
+  wire [4:0] bank2_xor_41;
+  wire [4:0] bank2_xor_42;
+  wire [4:0] bank2_xor_43;
+  wire [4:0] bank2_xor_44;
+  wire [4:0] bank2_xor_45;
+  wire [4:0] bank2_xor_46;
+  wire [4:0] bank2_xor_47;
+  wire [4:0] bank2_xor_48;
+  wire [4:0] bank2_xor_49;
+  wire [4:0] bank2_xor_50;
+  wire [4:0] bank2_xor_51;
+  wire [4:0] bank2_xor_52;
+  wire [4:0] bank2_xor_53;
+  wire [4:0] bank2_xor_54;
+  wire [4:0] bank2_xor_55;
+  wire [4:0] bank2_xor_56;
+  wire [4:0] bank2_xor_57;
+  wire [4:0] bank2_xor_58;
+  wire [4:0] bank2_xor_59;
+  wire [4:0] bank2_xor_60;
+  wire [4:0] bank2_xor_61;
   wire [36:0] bank2_cat_0;
   reg [36:0] bank2_hash_p1 = 37'h0;
   wire [8:0] bank2_slice_0;
@@ -911,6 +1343,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank3_hash0_part6_p1 = 32'h0;
   wire [31:0] bank3_h3_7;
   reg [31:0] bank3_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank3_h3_8;
+  reg [31:0] bank3_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank3_h3_9;
+  reg [31:0] bank3_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank3_h3_10;
+  reg [31:0] bank3_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank3_h3_11;
+  reg [31:0] bank3_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank3_h3_12;
+  reg [31:0] bank3_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank3_h3_13;
+  reg [31:0] bank3_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank3_h3_14;
+  reg [31:0] bank3_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank3_h3_15;
+  reg [31:0] bank3_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank3_h3_16;
+  reg [31:0] bank3_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank3_h3_17;
+  reg [31:0] bank3_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank3_h3_18;
+  reg [31:0] bank3_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank3_h3_19;
+  reg [31:0] bank3_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank3_h3_20;
+  reg [31:0] bank3_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank3_h3_21;
+  reg [31:0] bank3_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank3_h3_22;
+  reg [31:0] bank3_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank3_h3_23;
+  reg [31:0] bank3_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank3_h3_24;
+  reg [31:0] bank3_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank3_h3_25;
+  reg [31:0] bank3_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank3_h3_26;
+  reg [31:0] bank3_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank3_h3_27;
+  reg [31:0] bank3_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank3_h3_28;
+  reg [31:0] bank3_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank3_h3_29;
+  reg [31:0] bank3_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank3_h3_30;
+  reg [31:0] bank3_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank3_h3_31;
+  reg [31:0] bank3_hash0_part31_p1 = 32'h0;
   wire [31:0] bank3_xor_0;
   wire [31:0] bank3_xor_1;
   wire [31:0] bank3_xor_2;
@@ -918,29 +1398,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank3_xor_4;
   wire [31:0] bank3_xor_5;
   wire [31:0] bank3_xor_6;
-  wire [4:0] bank3_h3_8;
+  wire [31:0] bank3_xor_7;
+  wire [31:0] bank3_xor_8;
+  wire [31:0] bank3_xor_9;
+  wire [31:0] bank3_xor_10;
+  wire [31:0] bank3_xor_11;
+  wire [31:0] bank3_xor_12;
+  wire [31:0] bank3_xor_13;
+  wire [31:0] bank3_xor_14;
+  wire [31:0] bank3_xor_15;
+  wire [31:0] bank3_xor_16;
+  wire [31:0] bank3_xor_17;
+  wire [31:0] bank3_xor_18;
+  wire [31:0] bank3_xor_19;
+  wire [31:0] bank3_xor_20;
+  wire [31:0] bank3_xor_21;
+  wire [31:0] bank3_xor_22;
+  wire [31:0] bank3_xor_23;
+  wire [31:0] bank3_xor_24;
+  wire [31:0] bank3_xor_25;
+  wire [31:0] bank3_xor_26;
+  wire [31:0] bank3_xor_27;
+  wire [31:0] bank3_xor_28;
+  wire [31:0] bank3_xor_29;
+  wire [31:0] bank3_xor_30;
+  wire [4:0] bank3_h3_32;
   reg [4:0] bank3_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank3_h3_9;
+  wire [4:0] bank3_h3_33;
   reg [4:0] bank3_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank3_h3_10;
+  wire [4:0] bank3_h3_34;
   reg [4:0] bank3_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank3_h3_11;
+  wire [4:0] bank3_h3_35;
   reg [4:0] bank3_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank3_h3_12;
+  wire [4:0] bank3_h3_36;
   reg [4:0] bank3_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank3_h3_13;
+  wire [4:0] bank3_h3_37;
   reg [4:0] bank3_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank3_h3_14;
+  wire [4:0] bank3_h3_38;
   reg [4:0] bank3_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank3_h3_15;
+  wire [4:0] bank3_h3_39;
   reg [4:0] bank3_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank3_xor_7;
-  wire [4:0] bank3_xor_8;
-  wire [4:0] bank3_xor_9;
-  wire [4:0] bank3_xor_10;
-  wire [4:0] bank3_xor_11;
-  wire [4:0] bank3_xor_12;
-  wire [4:0] bank3_xor_13;
+  wire [4:0] bank3_h3_40;
+  reg [4:0] bank3_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank3_h3_41;
+  reg [4:0] bank3_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank3_h3_42;
+  reg [4:0] bank3_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank3_h3_43;
+  reg [4:0] bank3_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank3_h3_44;
+  reg [4:0] bank3_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank3_h3_45;
+  reg [4:0] bank3_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank3_h3_46;
+  reg [4:0] bank3_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank3_h3_47;
+  reg [4:0] bank3_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank3_h3_48;
+  reg [4:0] bank3_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank3_h3_49;
+  reg [4:0] bank3_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank3_h3_50;
+  reg [4:0] bank3_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank3_h3_51;
+  reg [4:0] bank3_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank3_h3_52;
+  reg [4:0] bank3_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank3_h3_53;
+  reg [4:0] bank3_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank3_h3_54;
+  reg [4:0] bank3_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank3_h3_55;
+  reg [4:0] bank3_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank3_h3_56;
+  reg [4:0] bank3_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank3_h3_57;
+  reg [4:0] bank3_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank3_h3_58;
+  reg [4:0] bank3_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank3_h3_59;
+  reg [4:0] bank3_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank3_h3_60;
+  reg [4:0] bank3_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank3_h3_61;
+  reg [4:0] bank3_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank3_h3_62;
+  reg [4:0] bank3_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank3_h3_63;
+  reg [4:0] bank3_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank3_xor_31;
+  wire [4:0] bank3_xor_32;
+  wire [4:0] bank3_xor_33;
+  wire [4:0] bank3_xor_34;
+  wire [4:0] bank3_xor_35;
+  wire [4:0] bank3_xor_36;
+  wire [4:0] bank3_xor_37;
+  wire [4:0] bank3_xor_38;
+  wire [4:0] bank3_xor_39;
+  wire [4:0] bank3_xor_40;
+  wire [4:0] bank3_xor_41;
+  wire [4:0] bank3_xor_42;
+  wire [4:0] bank3_xor_43;
+  wire [4:0] bank3_xor_44;
+  wire [4:0] bank3_xor_45;
+  wire [4:0] bank3_xor_46;
+  wire [4:0] bank3_xor_47;
+  wire [4:0] bank3_xor_48;
+  wire [4:0] bank3_xor_49;
+  wire [4:0] bank3_xor_50;
+  wire [4:0] bank3_xor_51;
+  wire [4:0] bank3_xor_52;
+  wire [4:0] bank3_xor_53;
+  wire [4:0] bank3_xor_54;
+  wire [4:0] bank3_xor_55;
+  wire [4:0] bank3_xor_56;
+  wire [4:0] bank3_xor_57;
+  wire [4:0] bank3_xor_58;
+  wire [4:0] bank3_xor_59;
+  wire [4:0] bank3_xor_60;
+  wire [4:0] bank3_xor_61;
   wire [36:0] bank3_cat_0;
   reg [36:0] bank3_hash_p1 = 37'h0;
   wire [8:0] bank3_slice_0;
@@ -1121,6 +1697,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank4_hash0_part6_p1 = 32'h0;
   wire [31:0] bank4_h3_7;
   reg [31:0] bank4_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank4_h3_8;
+  reg [31:0] bank4_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank4_h3_9;
+  reg [31:0] bank4_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank4_h3_10;
+  reg [31:0] bank4_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank4_h3_11;
+  reg [31:0] bank4_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank4_h3_12;
+  reg [31:0] bank4_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank4_h3_13;
+  reg [31:0] bank4_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank4_h3_14;
+  reg [31:0] bank4_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank4_h3_15;
+  reg [31:0] bank4_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank4_h3_16;
+  reg [31:0] bank4_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank4_h3_17;
+  reg [31:0] bank4_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank4_h3_18;
+  reg [31:0] bank4_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank4_h3_19;
+  reg [31:0] bank4_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank4_h3_20;
+  reg [31:0] bank4_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank4_h3_21;
+  reg [31:0] bank4_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank4_h3_22;
+  reg [31:0] bank4_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank4_h3_23;
+  reg [31:0] bank4_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank4_h3_24;
+  reg [31:0] bank4_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank4_h3_25;
+  reg [31:0] bank4_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank4_h3_26;
+  reg [31:0] bank4_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank4_h3_27;
+  reg [31:0] bank4_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank4_h3_28;
+  reg [31:0] bank4_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank4_h3_29;
+  reg [31:0] bank4_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank4_h3_30;
+  reg [31:0] bank4_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank4_h3_31;
+  reg [31:0] bank4_hash0_part31_p1 = 32'h0;
   wire [31:0] bank4_xor_0;
   wire [31:0] bank4_xor_1;
   wire [31:0] bank4_xor_2;
@@ -1128,29 +1752,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank4_xor_4;
   wire [31:0] bank4_xor_5;
   wire [31:0] bank4_xor_6;
-  wire [4:0] bank4_h3_8;
+  wire [31:0] bank4_xor_7;
+  wire [31:0] bank4_xor_8;
+  wire [31:0] bank4_xor_9;
+  wire [31:0] bank4_xor_10;
+  wire [31:0] bank4_xor_11;
+  wire [31:0] bank4_xor_12;
+  wire [31:0] bank4_xor_13;
+  wire [31:0] bank4_xor_14;
+  wire [31:0] bank4_xor_15;
+  wire [31:0] bank4_xor_16;
+  wire [31:0] bank4_xor_17;
+  wire [31:0] bank4_xor_18;
+  wire [31:0] bank4_xor_19;
+  wire [31:0] bank4_xor_20;
+  wire [31:0] bank4_xor_21;
+  wire [31:0] bank4_xor_22;
+  wire [31:0] bank4_xor_23;
+  wire [31:0] bank4_xor_24;
+  wire [31:0] bank4_xor_25;
+  wire [31:0] bank4_xor_26;
+  wire [31:0] bank4_xor_27;
+  wire [31:0] bank4_xor_28;
+  wire [31:0] bank4_xor_29;
+  wire [31:0] bank4_xor_30;
+  wire [4:0] bank4_h3_32;
   reg [4:0] bank4_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank4_h3_9;
+  wire [4:0] bank4_h3_33;
   reg [4:0] bank4_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank4_h3_10;
+  wire [4:0] bank4_h3_34;
   reg [4:0] bank4_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank4_h3_11;
+  wire [4:0] bank4_h3_35;
   reg [4:0] bank4_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank4_h3_12;
+  wire [4:0] bank4_h3_36;
   reg [4:0] bank4_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank4_h3_13;
+  wire [4:0] bank4_h3_37;
   reg [4:0] bank4_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank4_h3_14;
+  wire [4:0] bank4_h3_38;
   reg [4:0] bank4_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank4_h3_15;
+  wire [4:0] bank4_h3_39;
   reg [4:0] bank4_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank4_xor_7;
-  wire [4:0] bank4_xor_8;
-  wire [4:0] bank4_xor_9;
-  wire [4:0] bank4_xor_10;
-  wire [4:0] bank4_xor_11;
-  wire [4:0] bank4_xor_12;
-  wire [4:0] bank4_xor_13;
+  wire [4:0] bank4_h3_40;
+  reg [4:0] bank4_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank4_h3_41;
+  reg [4:0] bank4_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank4_h3_42;
+  reg [4:0] bank4_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank4_h3_43;
+  reg [4:0] bank4_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank4_h3_44;
+  reg [4:0] bank4_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank4_h3_45;
+  reg [4:0] bank4_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank4_h3_46;
+  reg [4:0] bank4_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank4_h3_47;
+  reg [4:0] bank4_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank4_h3_48;
+  reg [4:0] bank4_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank4_h3_49;
+  reg [4:0] bank4_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank4_h3_50;
+  reg [4:0] bank4_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank4_h3_51;
+  reg [4:0] bank4_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank4_h3_52;
+  reg [4:0] bank4_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank4_h3_53;
+  reg [4:0] bank4_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank4_h3_54;
+  reg [4:0] bank4_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank4_h3_55;
+  reg [4:0] bank4_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank4_h3_56;
+  reg [4:0] bank4_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank4_h3_57;
+  reg [4:0] bank4_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank4_h3_58;
+  reg [4:0] bank4_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank4_h3_59;
+  reg [4:0] bank4_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank4_h3_60;
+  reg [4:0] bank4_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank4_h3_61;
+  reg [4:0] bank4_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank4_h3_62;
+  reg [4:0] bank4_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank4_h3_63;
+  reg [4:0] bank4_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank4_xor_31;
+  wire [4:0] bank4_xor_32;
+  wire [4:0] bank4_xor_33;
+  wire [4:0] bank4_xor_34;
+  wire [4:0] bank4_xor_35;
+  wire [4:0] bank4_xor_36;
+  wire [4:0] bank4_xor_37;
+  wire [4:0] bank4_xor_38;
+  wire [4:0] bank4_xor_39;
+  wire [4:0] bank4_xor_40;
+  wire [4:0] bank4_xor_41;
+  wire [4:0] bank4_xor_42;
+  wire [4:0] bank4_xor_43;
+  wire [4:0] bank4_xor_44;
+  wire [4:0] bank4_xor_45;
+  wire [4:0] bank4_xor_46;
+  wire [4:0] bank4_xor_47;
+  wire [4:0] bank4_xor_48;
+  wire [4:0] bank4_xor_49;
+  wire [4:0] bank4_xor_50;
+  wire [4:0] bank4_xor_51;
+  wire [4:0] bank4_xor_52;
+  wire [4:0] bank4_xor_53;
+  wire [4:0] bank4_xor_54;
+  wire [4:0] bank4_xor_55;
+  wire [4:0] bank4_xor_56;
+  wire [4:0] bank4_xor_57;
+  wire [4:0] bank4_xor_58;
+  wire [4:0] bank4_xor_59;
+  wire [4:0] bank4_xor_60;
+  wire [4:0] bank4_xor_61;
   wire [36:0] bank4_cat_0;
   reg [36:0] bank4_hash_p1 = 37'h0;
   wire [8:0] bank4_slice_0;
@@ -1331,6 +2051,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank5_hash0_part6_p1 = 32'h0;
   wire [31:0] bank5_h3_7;
   reg [31:0] bank5_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank5_h3_8;
+  reg [31:0] bank5_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank5_h3_9;
+  reg [31:0] bank5_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank5_h3_10;
+  reg [31:0] bank5_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank5_h3_11;
+  reg [31:0] bank5_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank5_h3_12;
+  reg [31:0] bank5_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank5_h3_13;
+  reg [31:0] bank5_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank5_h3_14;
+  reg [31:0] bank5_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank5_h3_15;
+  reg [31:0] bank5_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank5_h3_16;
+  reg [31:0] bank5_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank5_h3_17;
+  reg [31:0] bank5_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank5_h3_18;
+  reg [31:0] bank5_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank5_h3_19;
+  reg [31:0] bank5_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank5_h3_20;
+  reg [31:0] bank5_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank5_h3_21;
+  reg [31:0] bank5_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank5_h3_22;
+  reg [31:0] bank5_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank5_h3_23;
+  reg [31:0] bank5_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank5_h3_24;
+  reg [31:0] bank5_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank5_h3_25;
+  reg [31:0] bank5_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank5_h3_26;
+  reg [31:0] bank5_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank5_h3_27;
+  reg [31:0] bank5_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank5_h3_28;
+  reg [31:0] bank5_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank5_h3_29;
+  reg [31:0] bank5_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank5_h3_30;
+  reg [31:0] bank5_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank5_h3_31;
+  reg [31:0] bank5_hash0_part31_p1 = 32'h0;
   wire [31:0] bank5_xor_0;
   wire [31:0] bank5_xor_1;
   wire [31:0] bank5_xor_2;
@@ -1338,29 +2106,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank5_xor_4;
   wire [31:0] bank5_xor_5;
   wire [31:0] bank5_xor_6;
-  wire [4:0] bank5_h3_8;
+  wire [31:0] bank5_xor_7;
+  wire [31:0] bank5_xor_8;
+  wire [31:0] bank5_xor_9;
+  wire [31:0] bank5_xor_10;
+  wire [31:0] bank5_xor_11;
+  wire [31:0] bank5_xor_12;
+  wire [31:0] bank5_xor_13;
+  wire [31:0] bank5_xor_14;
+  wire [31:0] bank5_xor_15;
+  wire [31:0] bank5_xor_16;
+  wire [31:0] bank5_xor_17;
+  wire [31:0] bank5_xor_18;
+  wire [31:0] bank5_xor_19;
+  wire [31:0] bank5_xor_20;
+  wire [31:0] bank5_xor_21;
+  wire [31:0] bank5_xor_22;
+  wire [31:0] bank5_xor_23;
+  wire [31:0] bank5_xor_24;
+  wire [31:0] bank5_xor_25;
+  wire [31:0] bank5_xor_26;
+  wire [31:0] bank5_xor_27;
+  wire [31:0] bank5_xor_28;
+  wire [31:0] bank5_xor_29;
+  wire [31:0] bank5_xor_30;
+  wire [4:0] bank5_h3_32;
   reg [4:0] bank5_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank5_h3_9;
+  wire [4:0] bank5_h3_33;
   reg [4:0] bank5_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank5_h3_10;
+  wire [4:0] bank5_h3_34;
   reg [4:0] bank5_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank5_h3_11;
+  wire [4:0] bank5_h3_35;
   reg [4:0] bank5_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank5_h3_12;
+  wire [4:0] bank5_h3_36;
   reg [4:0] bank5_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank5_h3_13;
+  wire [4:0] bank5_h3_37;
   reg [4:0] bank5_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank5_h3_14;
+  wire [4:0] bank5_h3_38;
   reg [4:0] bank5_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank5_h3_15;
+  wire [4:0] bank5_h3_39;
   reg [4:0] bank5_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank5_xor_7;
-  wire [4:0] bank5_xor_8;
-  wire [4:0] bank5_xor_9;
-  wire [4:0] bank5_xor_10;
-  wire [4:0] bank5_xor_11;
-  wire [4:0] bank5_xor_12;
-  wire [4:0] bank5_xor_13;
+  wire [4:0] bank5_h3_40;
+  reg [4:0] bank5_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank5_h3_41;
+  reg [4:0] bank5_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank5_h3_42;
+  reg [4:0] bank5_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank5_h3_43;
+  reg [4:0] bank5_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank5_h3_44;
+  reg [4:0] bank5_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank5_h3_45;
+  reg [4:0] bank5_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank5_h3_46;
+  reg [4:0] bank5_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank5_h3_47;
+  reg [4:0] bank5_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank5_h3_48;
+  reg [4:0] bank5_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank5_h3_49;
+  reg [4:0] bank5_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank5_h3_50;
+  reg [4:0] bank5_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank5_h3_51;
+  reg [4:0] bank5_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank5_h3_52;
+  reg [4:0] bank5_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank5_h3_53;
+  reg [4:0] bank5_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank5_h3_54;
+  reg [4:0] bank5_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank5_h3_55;
+  reg [4:0] bank5_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank5_h3_56;
+  reg [4:0] bank5_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank5_h3_57;
+  reg [4:0] bank5_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank5_h3_58;
+  reg [4:0] bank5_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank5_h3_59;
+  reg [4:0] bank5_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank5_h3_60;
+  reg [4:0] bank5_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank5_h3_61;
+  reg [4:0] bank5_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank5_h3_62;
+  reg [4:0] bank5_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank5_h3_63;
+  reg [4:0] bank5_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank5_xor_31;
+  wire [4:0] bank5_xor_32;
+  wire [4:0] bank5_xor_33;
+  wire [4:0] bank5_xor_34;
+  wire [4:0] bank5_xor_35;
+  wire [4:0] bank5_xor_36;
+  wire [4:0] bank5_xor_37;
+  wire [4:0] bank5_xor_38;
+  wire [4:0] bank5_xor_39;
+  wire [4:0] bank5_xor_40;
+  wire [4:0] bank5_xor_41;
+  wire [4:0] bank5_xor_42;
+  wire [4:0] bank5_xor_43;
+  wire [4:0] bank5_xor_44;
+  wire [4:0] bank5_xor_45;
+  wire [4:0] bank5_xor_46;
+  wire [4:0] bank5_xor_47;
+  wire [4:0] bank5_xor_48;
+  wire [4:0] bank5_xor_49;
+  wire [4:0] bank5_xor_50;
+  wire [4:0] bank5_xor_51;
+  wire [4:0] bank5_xor_52;
+  wire [4:0] bank5_xor_53;
+  wire [4:0] bank5_xor_54;
+  wire [4:0] bank5_xor_55;
+  wire [4:0] bank5_xor_56;
+  wire [4:0] bank5_xor_57;
+  wire [4:0] bank5_xor_58;
+  wire [4:0] bank5_xor_59;
+  wire [4:0] bank5_xor_60;
+  wire [4:0] bank5_xor_61;
   wire [36:0] bank5_cat_0;
   reg [36:0] bank5_hash_p1 = 37'h0;
   wire [8:0] bank5_slice_0;
@@ -1541,6 +2405,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank6_hash0_part6_p1 = 32'h0;
   wire [31:0] bank6_h3_7;
   reg [31:0] bank6_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank6_h3_8;
+  reg [31:0] bank6_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank6_h3_9;
+  reg [31:0] bank6_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank6_h3_10;
+  reg [31:0] bank6_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank6_h3_11;
+  reg [31:0] bank6_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank6_h3_12;
+  reg [31:0] bank6_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank6_h3_13;
+  reg [31:0] bank6_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank6_h3_14;
+  reg [31:0] bank6_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank6_h3_15;
+  reg [31:0] bank6_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank6_h3_16;
+  reg [31:0] bank6_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank6_h3_17;
+  reg [31:0] bank6_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank6_h3_18;
+  reg [31:0] bank6_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank6_h3_19;
+  reg [31:0] bank6_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank6_h3_20;
+  reg [31:0] bank6_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank6_h3_21;
+  reg [31:0] bank6_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank6_h3_22;
+  reg [31:0] bank6_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank6_h3_23;
+  reg [31:0] bank6_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank6_h3_24;
+  reg [31:0] bank6_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank6_h3_25;
+  reg [31:0] bank6_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank6_h3_26;
+  reg [31:0] bank6_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank6_h3_27;
+  reg [31:0] bank6_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank6_h3_28;
+  reg [31:0] bank6_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank6_h3_29;
+  reg [31:0] bank6_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank6_h3_30;
+  reg [31:0] bank6_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank6_h3_31;
+  reg [31:0] bank6_hash0_part31_p1 = 32'h0;
   wire [31:0] bank6_xor_0;
   wire [31:0] bank6_xor_1;
   wire [31:0] bank6_xor_2;
@@ -1548,29 +2460,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank6_xor_4;
   wire [31:0] bank6_xor_5;
   wire [31:0] bank6_xor_6;
-  wire [4:0] bank6_h3_8;
+  wire [31:0] bank6_xor_7;
+  wire [31:0] bank6_xor_8;
+  wire [31:0] bank6_xor_9;
+  wire [31:0] bank6_xor_10;
+  wire [31:0] bank6_xor_11;
+  wire [31:0] bank6_xor_12;
+  wire [31:0] bank6_xor_13;
+  wire [31:0] bank6_xor_14;
+  wire [31:0] bank6_xor_15;
+  wire [31:0] bank6_xor_16;
+  wire [31:0] bank6_xor_17;
+  wire [31:0] bank6_xor_18;
+  wire [31:0] bank6_xor_19;
+  wire [31:0] bank6_xor_20;
+  wire [31:0] bank6_xor_21;
+  wire [31:0] bank6_xor_22;
+  wire [31:0] bank6_xor_23;
+  wire [31:0] bank6_xor_24;
+  wire [31:0] bank6_xor_25;
+  wire [31:0] bank6_xor_26;
+  wire [31:0] bank6_xor_27;
+  wire [31:0] bank6_xor_28;
+  wire [31:0] bank6_xor_29;
+  wire [31:0] bank6_xor_30;
+  wire [4:0] bank6_h3_32;
   reg [4:0] bank6_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank6_h3_9;
+  wire [4:0] bank6_h3_33;
   reg [4:0] bank6_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank6_h3_10;
+  wire [4:0] bank6_h3_34;
   reg [4:0] bank6_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank6_h3_11;
+  wire [4:0] bank6_h3_35;
   reg [4:0] bank6_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank6_h3_12;
+  wire [4:0] bank6_h3_36;
   reg [4:0] bank6_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank6_h3_13;
+  wire [4:0] bank6_h3_37;
   reg [4:0] bank6_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank6_h3_14;
+  wire [4:0] bank6_h3_38;
   reg [4:0] bank6_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank6_h3_15;
+  wire [4:0] bank6_h3_39;
   reg [4:0] bank6_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank6_xor_7;
-  wire [4:0] bank6_xor_8;
-  wire [4:0] bank6_xor_9;
-  wire [4:0] bank6_xor_10;
-  wire [4:0] bank6_xor_11;
-  wire [4:0] bank6_xor_12;
-  wire [4:0] bank6_xor_13;
+  wire [4:0] bank6_h3_40;
+  reg [4:0] bank6_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank6_h3_41;
+  reg [4:0] bank6_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank6_h3_42;
+  reg [4:0] bank6_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank6_h3_43;
+  reg [4:0] bank6_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank6_h3_44;
+  reg [4:0] bank6_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank6_h3_45;
+  reg [4:0] bank6_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank6_h3_46;
+  reg [4:0] bank6_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank6_h3_47;
+  reg [4:0] bank6_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank6_h3_48;
+  reg [4:0] bank6_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank6_h3_49;
+  reg [4:0] bank6_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank6_h3_50;
+  reg [4:0] bank6_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank6_h3_51;
+  reg [4:0] bank6_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank6_h3_52;
+  reg [4:0] bank6_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank6_h3_53;
+  reg [4:0] bank6_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank6_h3_54;
+  reg [4:0] bank6_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank6_h3_55;
+  reg [4:0] bank6_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank6_h3_56;
+  reg [4:0] bank6_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank6_h3_57;
+  reg [4:0] bank6_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank6_h3_58;
+  reg [4:0] bank6_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank6_h3_59;
+  reg [4:0] bank6_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank6_h3_60;
+  reg [4:0] bank6_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank6_h3_61;
+  reg [4:0] bank6_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank6_h3_62;
+  reg [4:0] bank6_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank6_h3_63;
+  reg [4:0] bank6_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank6_xor_31;
+  wire [4:0] bank6_xor_32;
+  wire [4:0] bank6_xor_33;
+  wire [4:0] bank6_xor_34;
+  wire [4:0] bank6_xor_35;
+  wire [4:0] bank6_xor_36;
+  wire [4:0] bank6_xor_37;
+  wire [4:0] bank6_xor_38;
+  wire [4:0] bank6_xor_39;
+  wire [4:0] bank6_xor_40;
+  wire [4:0] bank6_xor_41;
+  wire [4:0] bank6_xor_42;
+  wire [4:0] bank6_xor_43;
+  wire [4:0] bank6_xor_44;
+  wire [4:0] bank6_xor_45;
+  wire [4:0] bank6_xor_46;
+  wire [4:0] bank6_xor_47;
+  wire [4:0] bank6_xor_48;
+  wire [4:0] bank6_xor_49;
+  wire [4:0] bank6_xor_50;
+  wire [4:0] bank6_xor_51;
+  wire [4:0] bank6_xor_52;
+  wire [4:0] bank6_xor_53;
+  wire [4:0] bank6_xor_54;
+  wire [4:0] bank6_xor_55;
+  wire [4:0] bank6_xor_56;
+  wire [4:0] bank6_xor_57;
+  wire [4:0] bank6_xor_58;
+  wire [4:0] bank6_xor_59;
+  wire [4:0] bank6_xor_60;
+  wire [4:0] bank6_xor_61;
   wire [36:0] bank6_cat_0;
   reg [36:0] bank6_hash_p1 = 37'h0;
   wire [8:0] bank6_slice_0;
@@ -1751,6 +2759,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank7_hash0_part6_p1 = 32'h0;
   wire [31:0] bank7_h3_7;
   reg [31:0] bank7_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank7_h3_8;
+  reg [31:0] bank7_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank7_h3_9;
+  reg [31:0] bank7_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank7_h3_10;
+  reg [31:0] bank7_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank7_h3_11;
+  reg [31:0] bank7_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank7_h3_12;
+  reg [31:0] bank7_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank7_h3_13;
+  reg [31:0] bank7_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank7_h3_14;
+  reg [31:0] bank7_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank7_h3_15;
+  reg [31:0] bank7_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank7_h3_16;
+  reg [31:0] bank7_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank7_h3_17;
+  reg [31:0] bank7_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank7_h3_18;
+  reg [31:0] bank7_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank7_h3_19;
+  reg [31:0] bank7_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank7_h3_20;
+  reg [31:0] bank7_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank7_h3_21;
+  reg [31:0] bank7_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank7_h3_22;
+  reg [31:0] bank7_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank7_h3_23;
+  reg [31:0] bank7_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank7_h3_24;
+  reg [31:0] bank7_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank7_h3_25;
+  reg [31:0] bank7_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank7_h3_26;
+  reg [31:0] bank7_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank7_h3_27;
+  reg [31:0] bank7_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank7_h3_28;
+  reg [31:0] bank7_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank7_h3_29;
+  reg [31:0] bank7_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank7_h3_30;
+  reg [31:0] bank7_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank7_h3_31;
+  reg [31:0] bank7_hash0_part31_p1 = 32'h0;
   wire [31:0] bank7_xor_0;
   wire [31:0] bank7_xor_1;
   wire [31:0] bank7_xor_2;
@@ -1758,29 +2814,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank7_xor_4;
   wire [31:0] bank7_xor_5;
   wire [31:0] bank7_xor_6;
-  wire [4:0] bank7_h3_8;
+  wire [31:0] bank7_xor_7;
+  wire [31:0] bank7_xor_8;
+  wire [31:0] bank7_xor_9;
+  wire [31:0] bank7_xor_10;
+  wire [31:0] bank7_xor_11;
+  wire [31:0] bank7_xor_12;
+  wire [31:0] bank7_xor_13;
+  wire [31:0] bank7_xor_14;
+  wire [31:0] bank7_xor_15;
+  wire [31:0] bank7_xor_16;
+  wire [31:0] bank7_xor_17;
+  wire [31:0] bank7_xor_18;
+  wire [31:0] bank7_xor_19;
+  wire [31:0] bank7_xor_20;
+  wire [31:0] bank7_xor_21;
+  wire [31:0] bank7_xor_22;
+  wire [31:0] bank7_xor_23;
+  wire [31:0] bank7_xor_24;
+  wire [31:0] bank7_xor_25;
+  wire [31:0] bank7_xor_26;
+  wire [31:0] bank7_xor_27;
+  wire [31:0] bank7_xor_28;
+  wire [31:0] bank7_xor_29;
+  wire [31:0] bank7_xor_30;
+  wire [4:0] bank7_h3_32;
   reg [4:0] bank7_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank7_h3_9;
+  wire [4:0] bank7_h3_33;
   reg [4:0] bank7_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank7_h3_10;
+  wire [4:0] bank7_h3_34;
   reg [4:0] bank7_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank7_h3_11;
+  wire [4:0] bank7_h3_35;
   reg [4:0] bank7_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank7_h3_12;
+  wire [4:0] bank7_h3_36;
   reg [4:0] bank7_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank7_h3_13;
+  wire [4:0] bank7_h3_37;
   reg [4:0] bank7_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank7_h3_14;
+  wire [4:0] bank7_h3_38;
   reg [4:0] bank7_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank7_h3_15;
+  wire [4:0] bank7_h3_39;
   reg [4:0] bank7_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank7_xor_7;
-  wire [4:0] bank7_xor_8;
-  wire [4:0] bank7_xor_9;
-  wire [4:0] bank7_xor_10;
-  wire [4:0] bank7_xor_11;
-  wire [4:0] bank7_xor_12;
-  wire [4:0] bank7_xor_13;
+  wire [4:0] bank7_h3_40;
+  reg [4:0] bank7_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank7_h3_41;
+  reg [4:0] bank7_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank7_h3_42;
+  reg [4:0] bank7_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank7_h3_43;
+  reg [4:0] bank7_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank7_h3_44;
+  reg [4:0] bank7_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank7_h3_45;
+  reg [4:0] bank7_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank7_h3_46;
+  reg [4:0] bank7_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank7_h3_47;
+  reg [4:0] bank7_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank7_h3_48;
+  reg [4:0] bank7_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank7_h3_49;
+  reg [4:0] bank7_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank7_h3_50;
+  reg [4:0] bank7_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank7_h3_51;
+  reg [4:0] bank7_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank7_h3_52;
+  reg [4:0] bank7_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank7_h3_53;
+  reg [4:0] bank7_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank7_h3_54;
+  reg [4:0] bank7_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank7_h3_55;
+  reg [4:0] bank7_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank7_h3_56;
+  reg [4:0] bank7_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank7_h3_57;
+  reg [4:0] bank7_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank7_h3_58;
+  reg [4:0] bank7_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank7_h3_59;
+  reg [4:0] bank7_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank7_h3_60;
+  reg [4:0] bank7_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank7_h3_61;
+  reg [4:0] bank7_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank7_h3_62;
+  reg [4:0] bank7_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank7_h3_63;
+  reg [4:0] bank7_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank7_xor_31;
+  wire [4:0] bank7_xor_32;
+  wire [4:0] bank7_xor_33;
+  wire [4:0] bank7_xor_34;
+  wire [4:0] bank7_xor_35;
+  wire [4:0] bank7_xor_36;
+  wire [4:0] bank7_xor_37;
+  wire [4:0] bank7_xor_38;
+  wire [4:0] bank7_xor_39;
+  wire [4:0] bank7_xor_40;
+  wire [4:0] bank7_xor_41;
+  wire [4:0] bank7_xor_42;
+  wire [4:0] bank7_xor_43;
+  wire [4:0] bank7_xor_44;
+  wire [4:0] bank7_xor_45;
+  wire [4:0] bank7_xor_46;
+  wire [4:0] bank7_xor_47;
+  wire [4:0] bank7_xor_48;
+  wire [4:0] bank7_xor_49;
+  wire [4:0] bank7_xor_50;
+  wire [4:0] bank7_xor_51;
+  wire [4:0] bank7_xor_52;
+  wire [4:0] bank7_xor_53;
+  wire [4:0] bank7_xor_54;
+  wire [4:0] bank7_xor_55;
+  wire [4:0] bank7_xor_56;
+  wire [4:0] bank7_xor_57;
+  wire [4:0] bank7_xor_58;
+  wire [4:0] bank7_xor_59;
+  wire [4:0] bank7_xor_60;
+  wire [4:0] bank7_xor_61;
   wire [36:0] bank7_cat_0;
   reg [36:0] bank7_hash_p1 = 37'h0;
   wire [8:0] bank7_slice_0;
@@ -1961,6 +3113,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank8_hash0_part6_p1 = 32'h0;
   wire [31:0] bank8_h3_7;
   reg [31:0] bank8_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank8_h3_8;
+  reg [31:0] bank8_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank8_h3_9;
+  reg [31:0] bank8_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank8_h3_10;
+  reg [31:0] bank8_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank8_h3_11;
+  reg [31:0] bank8_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank8_h3_12;
+  reg [31:0] bank8_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank8_h3_13;
+  reg [31:0] bank8_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank8_h3_14;
+  reg [31:0] bank8_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank8_h3_15;
+  reg [31:0] bank8_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank8_h3_16;
+  reg [31:0] bank8_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank8_h3_17;
+  reg [31:0] bank8_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank8_h3_18;
+  reg [31:0] bank8_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank8_h3_19;
+  reg [31:0] bank8_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank8_h3_20;
+  reg [31:0] bank8_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank8_h3_21;
+  reg [31:0] bank8_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank8_h3_22;
+  reg [31:0] bank8_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank8_h3_23;
+  reg [31:0] bank8_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank8_h3_24;
+  reg [31:0] bank8_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank8_h3_25;
+  reg [31:0] bank8_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank8_h3_26;
+  reg [31:0] bank8_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank8_h3_27;
+  reg [31:0] bank8_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank8_h3_28;
+  reg [31:0] bank8_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank8_h3_29;
+  reg [31:0] bank8_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank8_h3_30;
+  reg [31:0] bank8_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank8_h3_31;
+  reg [31:0] bank8_hash0_part31_p1 = 32'h0;
   wire [31:0] bank8_xor_0;
   wire [31:0] bank8_xor_1;
   wire [31:0] bank8_xor_2;
@@ -1968,29 +3168,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank8_xor_4;
   wire [31:0] bank8_xor_5;
   wire [31:0] bank8_xor_6;
-  wire [4:0] bank8_h3_8;
+  wire [31:0] bank8_xor_7;
+  wire [31:0] bank8_xor_8;
+  wire [31:0] bank8_xor_9;
+  wire [31:0] bank8_xor_10;
+  wire [31:0] bank8_xor_11;
+  wire [31:0] bank8_xor_12;
+  wire [31:0] bank8_xor_13;
+  wire [31:0] bank8_xor_14;
+  wire [31:0] bank8_xor_15;
+  wire [31:0] bank8_xor_16;
+  wire [31:0] bank8_xor_17;
+  wire [31:0] bank8_xor_18;
+  wire [31:0] bank8_xor_19;
+  wire [31:0] bank8_xor_20;
+  wire [31:0] bank8_xor_21;
+  wire [31:0] bank8_xor_22;
+  wire [31:0] bank8_xor_23;
+  wire [31:0] bank8_xor_24;
+  wire [31:0] bank8_xor_25;
+  wire [31:0] bank8_xor_26;
+  wire [31:0] bank8_xor_27;
+  wire [31:0] bank8_xor_28;
+  wire [31:0] bank8_xor_29;
+  wire [31:0] bank8_xor_30;
+  wire [4:0] bank8_h3_32;
   reg [4:0] bank8_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank8_h3_9;
+  wire [4:0] bank8_h3_33;
   reg [4:0] bank8_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank8_h3_10;
+  wire [4:0] bank8_h3_34;
   reg [4:0] bank8_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank8_h3_11;
+  wire [4:0] bank8_h3_35;
   reg [4:0] bank8_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank8_h3_12;
+  wire [4:0] bank8_h3_36;
   reg [4:0] bank8_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank8_h3_13;
+  wire [4:0] bank8_h3_37;
   reg [4:0] bank8_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank8_h3_14;
+  wire [4:0] bank8_h3_38;
   reg [4:0] bank8_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank8_h3_15;
+  wire [4:0] bank8_h3_39;
   reg [4:0] bank8_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank8_xor_7;
-  wire [4:0] bank8_xor_8;
-  wire [4:0] bank8_xor_9;
-  wire [4:0] bank8_xor_10;
-  wire [4:0] bank8_xor_11;
-  wire [4:0] bank8_xor_12;
-  wire [4:0] bank8_xor_13;
+  wire [4:0] bank8_h3_40;
+  reg [4:0] bank8_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank8_h3_41;
+  reg [4:0] bank8_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank8_h3_42;
+  reg [4:0] bank8_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank8_h3_43;
+  reg [4:0] bank8_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank8_h3_44;
+  reg [4:0] bank8_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank8_h3_45;
+  reg [4:0] bank8_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank8_h3_46;
+  reg [4:0] bank8_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank8_h3_47;
+  reg [4:0] bank8_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank8_h3_48;
+  reg [4:0] bank8_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank8_h3_49;
+  reg [4:0] bank8_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank8_h3_50;
+  reg [4:0] bank8_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank8_h3_51;
+  reg [4:0] bank8_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank8_h3_52;
+  reg [4:0] bank8_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank8_h3_53;
+  reg [4:0] bank8_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank8_h3_54;
+  reg [4:0] bank8_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank8_h3_55;
+  reg [4:0] bank8_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank8_h3_56;
+  reg [4:0] bank8_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank8_h3_57;
+  reg [4:0] bank8_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank8_h3_58;
+  reg [4:0] bank8_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank8_h3_59;
+  reg [4:0] bank8_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank8_h3_60;
+  reg [4:0] bank8_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank8_h3_61;
+  reg [4:0] bank8_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank8_h3_62;
+  reg [4:0] bank8_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank8_h3_63;
+  reg [4:0] bank8_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank8_xor_31;
+  wire [4:0] bank8_xor_32;
+  wire [4:0] bank8_xor_33;
+  wire [4:0] bank8_xor_34;
+  wire [4:0] bank8_xor_35;
+  wire [4:0] bank8_xor_36;
+  wire [4:0] bank8_xor_37;
+  wire [4:0] bank8_xor_38;
+  wire [4:0] bank8_xor_39;
+  wire [4:0] bank8_xor_40;
+  wire [4:0] bank8_xor_41;
+  wire [4:0] bank8_xor_42;
+  wire [4:0] bank8_xor_43;
+  wire [4:0] bank8_xor_44;
+  wire [4:0] bank8_xor_45;
+  wire [4:0] bank8_xor_46;
+  wire [4:0] bank8_xor_47;
+  wire [4:0] bank8_xor_48;
+  wire [4:0] bank8_xor_49;
+  wire [4:0] bank8_xor_50;
+  wire [4:0] bank8_xor_51;
+  wire [4:0] bank8_xor_52;
+  wire [4:0] bank8_xor_53;
+  wire [4:0] bank8_xor_54;
+  wire [4:0] bank8_xor_55;
+  wire [4:0] bank8_xor_56;
+  wire [4:0] bank8_xor_57;
+  wire [4:0] bank8_xor_58;
+  wire [4:0] bank8_xor_59;
+  wire [4:0] bank8_xor_60;
+  wire [4:0] bank8_xor_61;
   wire [36:0] bank8_cat_0;
   reg [36:0] bank8_hash_p1 = 37'h0;
   wire [8:0] bank8_slice_0;
@@ -2171,6 +3467,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank9_hash0_part6_p1 = 32'h0;
   wire [31:0] bank9_h3_7;
   reg [31:0] bank9_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank9_h3_8;
+  reg [31:0] bank9_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank9_h3_9;
+  reg [31:0] bank9_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank9_h3_10;
+  reg [31:0] bank9_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank9_h3_11;
+  reg [31:0] bank9_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank9_h3_12;
+  reg [31:0] bank9_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank9_h3_13;
+  reg [31:0] bank9_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank9_h3_14;
+  reg [31:0] bank9_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank9_h3_15;
+  reg [31:0] bank9_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank9_h3_16;
+  reg [31:0] bank9_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank9_h3_17;
+  reg [31:0] bank9_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank9_h3_18;
+  reg [31:0] bank9_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank9_h3_19;
+  reg [31:0] bank9_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank9_h3_20;
+  reg [31:0] bank9_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank9_h3_21;
+  reg [31:0] bank9_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank9_h3_22;
+  reg [31:0] bank9_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank9_h3_23;
+  reg [31:0] bank9_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank9_h3_24;
+  reg [31:0] bank9_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank9_h3_25;
+  reg [31:0] bank9_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank9_h3_26;
+  reg [31:0] bank9_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank9_h3_27;
+  reg [31:0] bank9_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank9_h3_28;
+  reg [31:0] bank9_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank9_h3_29;
+  reg [31:0] bank9_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank9_h3_30;
+  reg [31:0] bank9_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank9_h3_31;
+  reg [31:0] bank9_hash0_part31_p1 = 32'h0;
   wire [31:0] bank9_xor_0;
   wire [31:0] bank9_xor_1;
   wire [31:0] bank9_xor_2;
@@ -2178,29 +3522,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank9_xor_4;
   wire [31:0] bank9_xor_5;
   wire [31:0] bank9_xor_6;
-  wire [4:0] bank9_h3_8;
+  wire [31:0] bank9_xor_7;
+  wire [31:0] bank9_xor_8;
+  wire [31:0] bank9_xor_9;
+  wire [31:0] bank9_xor_10;
+  wire [31:0] bank9_xor_11;
+  wire [31:0] bank9_xor_12;
+  wire [31:0] bank9_xor_13;
+  wire [31:0] bank9_xor_14;
+  wire [31:0] bank9_xor_15;
+  wire [31:0] bank9_xor_16;
+  wire [31:0] bank9_xor_17;
+  wire [31:0] bank9_xor_18;
+  wire [31:0] bank9_xor_19;
+  wire [31:0] bank9_xor_20;
+  wire [31:0] bank9_xor_21;
+  wire [31:0] bank9_xor_22;
+  wire [31:0] bank9_xor_23;
+  wire [31:0] bank9_xor_24;
+  wire [31:0] bank9_xor_25;
+  wire [31:0] bank9_xor_26;
+  wire [31:0] bank9_xor_27;
+  wire [31:0] bank9_xor_28;
+  wire [31:0] bank9_xor_29;
+  wire [31:0] bank9_xor_30;
+  wire [4:0] bank9_h3_32;
   reg [4:0] bank9_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank9_h3_9;
+  wire [4:0] bank9_h3_33;
   reg [4:0] bank9_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank9_h3_10;
+  wire [4:0] bank9_h3_34;
   reg [4:0] bank9_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank9_h3_11;
+  wire [4:0] bank9_h3_35;
   reg [4:0] bank9_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank9_h3_12;
+  wire [4:0] bank9_h3_36;
   reg [4:0] bank9_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank9_h3_13;
+  wire [4:0] bank9_h3_37;
   reg [4:0] bank9_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank9_h3_14;
+  wire [4:0] bank9_h3_38;
   reg [4:0] bank9_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank9_h3_15;
+  wire [4:0] bank9_h3_39;
   reg [4:0] bank9_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank9_xor_7;
-  wire [4:0] bank9_xor_8;
-  wire [4:0] bank9_xor_9;
-  wire [4:0] bank9_xor_10;
-  wire [4:0] bank9_xor_11;
-  wire [4:0] bank9_xor_12;
-  wire [4:0] bank9_xor_13;
+  wire [4:0] bank9_h3_40;
+  reg [4:0] bank9_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank9_h3_41;
+  reg [4:0] bank9_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank9_h3_42;
+  reg [4:0] bank9_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank9_h3_43;
+  reg [4:0] bank9_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank9_h3_44;
+  reg [4:0] bank9_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank9_h3_45;
+  reg [4:0] bank9_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank9_h3_46;
+  reg [4:0] bank9_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank9_h3_47;
+  reg [4:0] bank9_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank9_h3_48;
+  reg [4:0] bank9_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank9_h3_49;
+  reg [4:0] bank9_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank9_h3_50;
+  reg [4:0] bank9_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank9_h3_51;
+  reg [4:0] bank9_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank9_h3_52;
+  reg [4:0] bank9_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank9_h3_53;
+  reg [4:0] bank9_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank9_h3_54;
+  reg [4:0] bank9_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank9_h3_55;
+  reg [4:0] bank9_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank9_h3_56;
+  reg [4:0] bank9_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank9_h3_57;
+  reg [4:0] bank9_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank9_h3_58;
+  reg [4:0] bank9_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank9_h3_59;
+  reg [4:0] bank9_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank9_h3_60;
+  reg [4:0] bank9_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank9_h3_61;
+  reg [4:0] bank9_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank9_h3_62;
+  reg [4:0] bank9_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank9_h3_63;
+  reg [4:0] bank9_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank9_xor_31;
+  wire [4:0] bank9_xor_32;
+  wire [4:0] bank9_xor_33;
+  wire [4:0] bank9_xor_34;
+  wire [4:0] bank9_xor_35;
+  wire [4:0] bank9_xor_36;
+  wire [4:0] bank9_xor_37;
+  wire [4:0] bank9_xor_38;
+  wire [4:0] bank9_xor_39;
+  wire [4:0] bank9_xor_40;
+  wire [4:0] bank9_xor_41;
+  wire [4:0] bank9_xor_42;
+  wire [4:0] bank9_xor_43;
+  wire [4:0] bank9_xor_44;
+  wire [4:0] bank9_xor_45;
+  wire [4:0] bank9_xor_46;
+  wire [4:0] bank9_xor_47;
+  wire [4:0] bank9_xor_48;
+  wire [4:0] bank9_xor_49;
+  wire [4:0] bank9_xor_50;
+  wire [4:0] bank9_xor_51;
+  wire [4:0] bank9_xor_52;
+  wire [4:0] bank9_xor_53;
+  wire [4:0] bank9_xor_54;
+  wire [4:0] bank9_xor_55;
+  wire [4:0] bank9_xor_56;
+  wire [4:0] bank9_xor_57;
+  wire [4:0] bank9_xor_58;
+  wire [4:0] bank9_xor_59;
+  wire [4:0] bank9_xor_60;
+  wire [4:0] bank9_xor_61;
   wire [36:0] bank9_cat_0;
   reg [36:0] bank9_hash_p1 = 37'h0;
   wire [8:0] bank9_slice_0;
@@ -2381,6 +3821,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank10_hash0_part6_p1 = 32'h0;
   wire [31:0] bank10_h3_7;
   reg [31:0] bank10_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank10_h3_8;
+  reg [31:0] bank10_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank10_h3_9;
+  reg [31:0] bank10_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank10_h3_10;
+  reg [31:0] bank10_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank10_h3_11;
+  reg [31:0] bank10_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank10_h3_12;
+  reg [31:0] bank10_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank10_h3_13;
+  reg [31:0] bank10_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank10_h3_14;
+  reg [31:0] bank10_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank10_h3_15;
+  reg [31:0] bank10_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank10_h3_16;
+  reg [31:0] bank10_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank10_h3_17;
+  reg [31:0] bank10_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank10_h3_18;
+  reg [31:0] bank10_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank10_h3_19;
+  reg [31:0] bank10_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank10_h3_20;
+  reg [31:0] bank10_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank10_h3_21;
+  reg [31:0] bank10_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank10_h3_22;
+  reg [31:0] bank10_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank10_h3_23;
+  reg [31:0] bank10_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank10_h3_24;
+  reg [31:0] bank10_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank10_h3_25;
+  reg [31:0] bank10_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank10_h3_26;
+  reg [31:0] bank10_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank10_h3_27;
+  reg [31:0] bank10_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank10_h3_28;
+  reg [31:0] bank10_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank10_h3_29;
+  reg [31:0] bank10_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank10_h3_30;
+  reg [31:0] bank10_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank10_h3_31;
+  reg [31:0] bank10_hash0_part31_p1 = 32'h0;
   wire [31:0] bank10_xor_0;
   wire [31:0] bank10_xor_1;
   wire [31:0] bank10_xor_2;
@@ -2388,29 +3876,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank10_xor_4;
   wire [31:0] bank10_xor_5;
   wire [31:0] bank10_xor_6;
-  wire [4:0] bank10_h3_8;
+  wire [31:0] bank10_xor_7;
+  wire [31:0] bank10_xor_8;
+  wire [31:0] bank10_xor_9;
+  wire [31:0] bank10_xor_10;
+  wire [31:0] bank10_xor_11;
+  wire [31:0] bank10_xor_12;
+  wire [31:0] bank10_xor_13;
+  wire [31:0] bank10_xor_14;
+  wire [31:0] bank10_xor_15;
+  wire [31:0] bank10_xor_16;
+  wire [31:0] bank10_xor_17;
+  wire [31:0] bank10_xor_18;
+  wire [31:0] bank10_xor_19;
+  wire [31:0] bank10_xor_20;
+  wire [31:0] bank10_xor_21;
+  wire [31:0] bank10_xor_22;
+  wire [31:0] bank10_xor_23;
+  wire [31:0] bank10_xor_24;
+  wire [31:0] bank10_xor_25;
+  wire [31:0] bank10_xor_26;
+  wire [31:0] bank10_xor_27;
+  wire [31:0] bank10_xor_28;
+  wire [31:0] bank10_xor_29;
+  wire [31:0] bank10_xor_30;
+  wire [4:0] bank10_h3_32;
   reg [4:0] bank10_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank10_h3_9;
+  wire [4:0] bank10_h3_33;
   reg [4:0] bank10_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank10_h3_10;
+  wire [4:0] bank10_h3_34;
   reg [4:0] bank10_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank10_h3_11;
+  wire [4:0] bank10_h3_35;
   reg [4:0] bank10_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank10_h3_12;
+  wire [4:0] bank10_h3_36;
   reg [4:0] bank10_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank10_h3_13;
+  wire [4:0] bank10_h3_37;
   reg [4:0] bank10_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank10_h3_14;
+  wire [4:0] bank10_h3_38;
   reg [4:0] bank10_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank10_h3_15;
+  wire [4:0] bank10_h3_39;
   reg [4:0] bank10_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank10_xor_7;
-  wire [4:0] bank10_xor_8;
-  wire [4:0] bank10_xor_9;
-  wire [4:0] bank10_xor_10;
-  wire [4:0] bank10_xor_11;
-  wire [4:0] bank10_xor_12;
-  wire [4:0] bank10_xor_13;
+  wire [4:0] bank10_h3_40;
+  reg [4:0] bank10_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank10_h3_41;
+  reg [4:0] bank10_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank10_h3_42;
+  reg [4:0] bank10_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank10_h3_43;
+  reg [4:0] bank10_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank10_h3_44;
+  reg [4:0] bank10_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank10_h3_45;
+  reg [4:0] bank10_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank10_h3_46;
+  reg [4:0] bank10_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank10_h3_47;
+  reg [4:0] bank10_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank10_h3_48;
+  reg [4:0] bank10_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank10_h3_49;
+  reg [4:0] bank10_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank10_h3_50;
+  reg [4:0] bank10_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank10_h3_51;
+  reg [4:0] bank10_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank10_h3_52;
+  reg [4:0] bank10_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank10_h3_53;
+  reg [4:0] bank10_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank10_h3_54;
+  reg [4:0] bank10_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank10_h3_55;
+  reg [4:0] bank10_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank10_h3_56;
+  reg [4:0] bank10_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank10_h3_57;
+  reg [4:0] bank10_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank10_h3_58;
+  reg [4:0] bank10_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank10_h3_59;
+  reg [4:0] bank10_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank10_h3_60;
+  reg [4:0] bank10_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank10_h3_61;
+  reg [4:0] bank10_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank10_h3_62;
+  reg [4:0] bank10_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank10_h3_63;
+  reg [4:0] bank10_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank10_xor_31;
+  wire [4:0] bank10_xor_32;
+  wire [4:0] bank10_xor_33;
+  wire [4:0] bank10_xor_34;
+  wire [4:0] bank10_xor_35;
+  wire [4:0] bank10_xor_36;
+  wire [4:0] bank10_xor_37;
+  wire [4:0] bank10_xor_38;
+  wire [4:0] bank10_xor_39;
+  wire [4:0] bank10_xor_40;
+  wire [4:0] bank10_xor_41;
+  wire [4:0] bank10_xor_42;
+  wire [4:0] bank10_xor_43;
+  wire [4:0] bank10_xor_44;
+  wire [4:0] bank10_xor_45;
+  wire [4:0] bank10_xor_46;
+  wire [4:0] bank10_xor_47;
+  wire [4:0] bank10_xor_48;
+  wire [4:0] bank10_xor_49;
+  wire [4:0] bank10_xor_50;
+  wire [4:0] bank10_xor_51;
+  wire [4:0] bank10_xor_52;
+  wire [4:0] bank10_xor_53;
+  wire [4:0] bank10_xor_54;
+  wire [4:0] bank10_xor_55;
+  wire [4:0] bank10_xor_56;
+  wire [4:0] bank10_xor_57;
+  wire [4:0] bank10_xor_58;
+  wire [4:0] bank10_xor_59;
+  wire [4:0] bank10_xor_60;
+  wire [4:0] bank10_xor_61;
   wire [36:0] bank10_cat_0;
   reg [36:0] bank10_hash_p1 = 37'h0;
   wire [8:0] bank10_slice_0;
@@ -2591,6 +4175,54 @@ module apbbf_k3_l8_b512_4_large (
   reg [31:0] bank11_hash0_part6_p1 = 32'h0;
   wire [31:0] bank11_h3_7;
   reg [31:0] bank11_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank11_h3_8;
+  reg [31:0] bank11_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank11_h3_9;
+  reg [31:0] bank11_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank11_h3_10;
+  reg [31:0] bank11_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank11_h3_11;
+  reg [31:0] bank11_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank11_h3_12;
+  reg [31:0] bank11_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank11_h3_13;
+  reg [31:0] bank11_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank11_h3_14;
+  reg [31:0] bank11_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank11_h3_15;
+  reg [31:0] bank11_hash0_part15_p1 = 32'h0;
+  wire [31:0] bank11_h3_16;
+  reg [31:0] bank11_hash0_part16_p1 = 32'h0;
+  wire [31:0] bank11_h3_17;
+  reg [31:0] bank11_hash0_part17_p1 = 32'h0;
+  wire [31:0] bank11_h3_18;
+  reg [31:0] bank11_hash0_part18_p1 = 32'h0;
+  wire [31:0] bank11_h3_19;
+  reg [31:0] bank11_hash0_part19_p1 = 32'h0;
+  wire [31:0] bank11_h3_20;
+  reg [31:0] bank11_hash0_part20_p1 = 32'h0;
+  wire [31:0] bank11_h3_21;
+  reg [31:0] bank11_hash0_part21_p1 = 32'h0;
+  wire [31:0] bank11_h3_22;
+  reg [31:0] bank11_hash0_part22_p1 = 32'h0;
+  wire [31:0] bank11_h3_23;
+  reg [31:0] bank11_hash0_part23_p1 = 32'h0;
+  wire [31:0] bank11_h3_24;
+  reg [31:0] bank11_hash0_part24_p1 = 32'h0;
+  wire [31:0] bank11_h3_25;
+  reg [31:0] bank11_hash0_part25_p1 = 32'h0;
+  wire [31:0] bank11_h3_26;
+  reg [31:0] bank11_hash0_part26_p1 = 32'h0;
+  wire [31:0] bank11_h3_27;
+  reg [31:0] bank11_hash0_part27_p1 = 32'h0;
+  wire [31:0] bank11_h3_28;
+  reg [31:0] bank11_hash0_part28_p1 = 32'h0;
+  wire [31:0] bank11_h3_29;
+  reg [31:0] bank11_hash0_part29_p1 = 32'h0;
+  wire [31:0] bank11_h3_30;
+  reg [31:0] bank11_hash0_part30_p1 = 32'h0;
+  wire [31:0] bank11_h3_31;
+  reg [31:0] bank11_hash0_part31_p1 = 32'h0;
   wire [31:0] bank11_xor_0;
   wire [31:0] bank11_xor_1;
   wire [31:0] bank11_xor_2;
@@ -2598,29 +4230,125 @@ module apbbf_k3_l8_b512_4_large (
   wire [31:0] bank11_xor_4;
   wire [31:0] bank11_xor_5;
   wire [31:0] bank11_xor_6;
-  wire [4:0] bank11_h3_8;
+  wire [31:0] bank11_xor_7;
+  wire [31:0] bank11_xor_8;
+  wire [31:0] bank11_xor_9;
+  wire [31:0] bank11_xor_10;
+  wire [31:0] bank11_xor_11;
+  wire [31:0] bank11_xor_12;
+  wire [31:0] bank11_xor_13;
+  wire [31:0] bank11_xor_14;
+  wire [31:0] bank11_xor_15;
+  wire [31:0] bank11_xor_16;
+  wire [31:0] bank11_xor_17;
+  wire [31:0] bank11_xor_18;
+  wire [31:0] bank11_xor_19;
+  wire [31:0] bank11_xor_20;
+  wire [31:0] bank11_xor_21;
+  wire [31:0] bank11_xor_22;
+  wire [31:0] bank11_xor_23;
+  wire [31:0] bank11_xor_24;
+  wire [31:0] bank11_xor_25;
+  wire [31:0] bank11_xor_26;
+  wire [31:0] bank11_xor_27;
+  wire [31:0] bank11_xor_28;
+  wire [31:0] bank11_xor_29;
+  wire [31:0] bank11_xor_30;
+  wire [4:0] bank11_h3_32;
   reg [4:0] bank11_hash1_part0_p1 = 5'h0;
-  wire [4:0] bank11_h3_9;
+  wire [4:0] bank11_h3_33;
   reg [4:0] bank11_hash1_part1_p1 = 5'h0;
-  wire [4:0] bank11_h3_10;
+  wire [4:0] bank11_h3_34;
   reg [4:0] bank11_hash1_part2_p1 = 5'h0;
-  wire [4:0] bank11_h3_11;
+  wire [4:0] bank11_h3_35;
   reg [4:0] bank11_hash1_part3_p1 = 5'h0;
-  wire [4:0] bank11_h3_12;
+  wire [4:0] bank11_h3_36;
   reg [4:0] bank11_hash1_part4_p1 = 5'h0;
-  wire [4:0] bank11_h3_13;
+  wire [4:0] bank11_h3_37;
   reg [4:0] bank11_hash1_part5_p1 = 5'h0;
-  wire [4:0] bank11_h3_14;
+  wire [4:0] bank11_h3_38;
   reg [4:0] bank11_hash1_part6_p1 = 5'h0;
-  wire [4:0] bank11_h3_15;
+  wire [4:0] bank11_h3_39;
   reg [4:0] bank11_hash1_part7_p1 = 5'h0;
-  wire [4:0] bank11_xor_7;
-  wire [4:0] bank11_xor_8;
-  wire [4:0] bank11_xor_9;
-  wire [4:0] bank11_xor_10;
-  wire [4:0] bank11_xor_11;
-  wire [4:0] bank11_xor_12;
-  wire [4:0] bank11_xor_13;
+  wire [4:0] bank11_h3_40;
+  reg [4:0] bank11_hash1_part8_p1 = 5'h0;
+  wire [4:0] bank11_h3_41;
+  reg [4:0] bank11_hash1_part9_p1 = 5'h0;
+  wire [4:0] bank11_h3_42;
+  reg [4:0] bank11_hash1_part10_p1 = 5'h0;
+  wire [4:0] bank11_h3_43;
+  reg [4:0] bank11_hash1_part11_p1 = 5'h0;
+  wire [4:0] bank11_h3_44;
+  reg [4:0] bank11_hash1_part12_p1 = 5'h0;
+  wire [4:0] bank11_h3_45;
+  reg [4:0] bank11_hash1_part13_p1 = 5'h0;
+  wire [4:0] bank11_h3_46;
+  reg [4:0] bank11_hash1_part14_p1 = 5'h0;
+  wire [4:0] bank11_h3_47;
+  reg [4:0] bank11_hash1_part15_p1 = 5'h0;
+  wire [4:0] bank11_h3_48;
+  reg [4:0] bank11_hash1_part16_p1 = 5'h0;
+  wire [4:0] bank11_h3_49;
+  reg [4:0] bank11_hash1_part17_p1 = 5'h0;
+  wire [4:0] bank11_h3_50;
+  reg [4:0] bank11_hash1_part18_p1 = 5'h0;
+  wire [4:0] bank11_h3_51;
+  reg [4:0] bank11_hash1_part19_p1 = 5'h0;
+  wire [4:0] bank11_h3_52;
+  reg [4:0] bank11_hash1_part20_p1 = 5'h0;
+  wire [4:0] bank11_h3_53;
+  reg [4:0] bank11_hash1_part21_p1 = 5'h0;
+  wire [4:0] bank11_h3_54;
+  reg [4:0] bank11_hash1_part22_p1 = 5'h0;
+  wire [4:0] bank11_h3_55;
+  reg [4:0] bank11_hash1_part23_p1 = 5'h0;
+  wire [4:0] bank11_h3_56;
+  reg [4:0] bank11_hash1_part24_p1 = 5'h0;
+  wire [4:0] bank11_h3_57;
+  reg [4:0] bank11_hash1_part25_p1 = 5'h0;
+  wire [4:0] bank11_h3_58;
+  reg [4:0] bank11_hash1_part26_p1 = 5'h0;
+  wire [4:0] bank11_h3_59;
+  reg [4:0] bank11_hash1_part27_p1 = 5'h0;
+  wire [4:0] bank11_h3_60;
+  reg [4:0] bank11_hash1_part28_p1 = 5'h0;
+  wire [4:0] bank11_h3_61;
+  reg [4:0] bank11_hash1_part29_p1 = 5'h0;
+  wire [4:0] bank11_h3_62;
+  reg [4:0] bank11_hash1_part30_p1 = 5'h0;
+  wire [4:0] bank11_h3_63;
+  reg [4:0] bank11_hash1_part31_p1 = 5'h0;
+  wire [4:0] bank11_xor_31;
+  wire [4:0] bank11_xor_32;
+  wire [4:0] bank11_xor_33;
+  wire [4:0] bank11_xor_34;
+  wire [4:0] bank11_xor_35;
+  wire [4:0] bank11_xor_36;
+  wire [4:0] bank11_xor_37;
+  wire [4:0] bank11_xor_38;
+  wire [4:0] bank11_xor_39;
+  wire [4:0] bank11_xor_40;
+  wire [4:0] bank11_xor_41;
+  wire [4:0] bank11_xor_42;
+  wire [4:0] bank11_xor_43;
+  wire [4:0] bank11_xor_44;
+  wire [4:0] bank11_xor_45;
+  wire [4:0] bank11_xor_46;
+  wire [4:0] bank11_xor_47;
+  wire [4:0] bank11_xor_48;
+  wire [4:0] bank11_xor_49;
+  wire [4:0] bank11_xor_50;
+  wire [4:0] bank11_xor_51;
+  wire [4:0] bank11_xor_52;
+  wire [4:0] bank11_xor_53;
+  wire [4:0] bank11_xor_54;
+  wire [4:0] bank11_xor_55;
+  wire [4:0] bank11_xor_56;
+  wire [4:0] bank11_xor_57;
+  wire [4:0] bank11_xor_58;
+  wire [4:0] bank11_xor_59;
+  wire [4:0] bank11_xor_60;
+  wire [4:0] bank11_xor_61;
   wire [36:0] bank11_cat_0;
   reg [36:0] bank11_hash_p1 = 37'h0;
   wire [8:0] bank11_slice_0;
@@ -2985,223 +4713,282 @@ module apbbf_k3_l8_b512_4_large (
   reg [15:0] rq_count = 16'h0;
   wire slice_85;
   wire and_73;
-  wire not_8;
-  wire and_74;
-  wire not_9;
-  wire and_75;
   wire const_55;
   wire slice_86;
   wire slice_87;
   wire mux_38;
-  wire mux_39;
   wire slice_88;
+  wire mux_39;
+  wire mux_40;
   wire slice_89;
   wire slice_90;
-  wire mux_40;
-  wire mux_41;
   wire slice_91;
+  wire mux_41;
   wire slice_92;
-  wire slice_93;
   wire mux_42;
   wire mux_43;
+  wire slice_93;
   wire slice_94;
   wire slice_95;
-  wire slice_96;
   wire mux_44;
+  wire slice_96;
   wire mux_45;
+  wire mux_46;
   wire slice_97;
   wire slice_98;
   wire slice_99;
-  wire mux_46;
   wire mux_47;
   wire slice_100;
-  wire slice_101;
-  wire slice_102;
   wire mux_48;
   wire mux_49;
+  wire slice_101;
+  wire slice_102;
   wire slice_103;
-  wire slice_104;
-  wire slice_105;
   wire mux_50;
+  wire slice_104;
   wire mux_51;
+  wire mux_52;
+  wire slice_105;
   wire slice_106;
   wire slice_107;
-  wire slice_108;
-  wire mux_52;
   wire mux_53;
+  wire slice_108;
+  wire mux_54;
+  wire mux_55;
   wire slice_109;
   wire slice_110;
   wire slice_111;
-  wire mux_54;
-  wire mux_55;
+  wire mux_56;
   wire slice_112;
+  wire mux_57;
+  wire mux_58;
   wire slice_113;
   wire slice_114;
-  wire mux_56;
-  wire mux_57;
   wire slice_115;
-  wire slice_116;
-  wire slice_117;
-  wire mux_58;
   wire mux_59;
-  wire slice_118;
-  wire slice_119;
-  wire slice_120;
+  wire slice_116;
   wire mux_60;
   wire mux_61;
+  wire slice_117;
+  wire slice_118;
+  wire slice_119;
+  wire mux_62;
+  wire slice_120;
+  wire mux_63;
+  wire mux_64;
   wire slice_121;
   wire slice_122;
   wire slice_123;
-  wire mux_62;
-  wire mux_63;
-  wire slice_124;
-  wire slice_125;
-  wire slice_126;
-  wire mux_64;
   wire mux_65;
-  wire slice_127;
-  wire slice_128;
-  wire slice_129;
+  wire slice_124;
   wire mux_66;
   wire mux_67;
-  wire slice_130;
-  wire const_56;
-  wire slice_131;
+  wire slice_125;
+  wire slice_126;
+  wire slice_127;
   wire mux_68;
+  wire slice_128;
   wire mux_69;
+  wire mux_70;
+  wire slice_129;
+  wire slice_130;
+  wire slice_131;
+  wire mux_71;
+  wire slice_132;
+  wire mux_72;
+  wire mux_73;
+  wire slice_133;
+  wire slice_134;
+  wire slice_135;
+  wire mux_74;
+  wire slice_136;
+  wire mux_75;
+  wire mux_76;
+  wire slice_137;
+  wire slice_138;
+  wire slice_139;
+  wire mux_77;
+  wire slice_140;
+  wire mux_78;
+  wire mux_79;
+  wire slice_141;
+  wire slice_142;
+  wire slice_143;
+  wire mux_80;
+  wire slice_144;
+  wire mux_81;
+  wire mux_82;
+  wire slice_145;
+  wire const_56;
+  wire slice_146;
+  wire mux_83;
+  wire slice_147;
+  wire mux_84;
+  wire mux_85;
   wire [15:0] cat_26;
   wire [4:0] const_57;
   wire [4:0] add_3;
-  wire [4:0] mux_70;
+  wire [4:0] mux_86;
   wire [4:0] const_58;
   wire [4:0] add_4;
-  wire [4:0] mux_71;
-  wire [3:0] slice_132;
-  wire slice_133;
-  wire [8:0] mux_72;
-  wire slice_134;
-  wire [8:0] mux_73;
-  wire slice_135;
-  wire [8:0] mux_74;
-  wire slice_136;
-  wire [8:0] mux_75;
-  wire slice_137;
-  wire [8:0] mux_76;
-  wire slice_138;
-  wire [8:0] mux_77;
-  wire slice_139;
-  wire [8:0] mux_78;
-  wire slice_140;
-  wire [8:0] mux_79;
-  wire slice_141;
-  wire [8:0] mux_80;
-  wire slice_142;
-  wire [8:0] mux_81;
-  wire slice_143;
-  wire [8:0] mux_82;
-  wire slice_144;
-  wire [8:0] mux_83;
-  wire slice_145;
-  wire [8:0] mux_84;
-  wire slice_146;
-  wire [8:0] mux_85;
-  wire slice_147;
-  wire [8:0] mux_86;
-  wire [7:0] slice_148;
+  wire [4:0] mux_87;
+  wire [3:0] slice_148;
   wire slice_149;
-  wire not_10;
-  wire and_76;
-  wire not_11;
-  wire and_77;
-  wire const_59;
+  wire [8:0] mux_88;
   wire slice_150;
+  wire [8:0] mux_89;
   wire slice_151;
-  wire mux_87;
-  wire mux_88;
+  wire [8:0] mux_90;
   wire slice_152;
+  wire [8:0] mux_91;
   wire slice_153;
+  wire [8:0] mux_92;
   wire slice_154;
-  wire mux_89;
-  wire mux_90;
+  wire [8:0] mux_93;
   wire slice_155;
+  wire [8:0] mux_94;
   wire slice_156;
+  wire [8:0] mux_95;
   wire slice_157;
-  wire mux_91;
-  wire mux_92;
+  wire [8:0] mux_96;
   wire slice_158;
+  wire [8:0] mux_97;
   wire slice_159;
+  wire [8:0] mux_98;
   wire slice_160;
-  wire mux_93;
-  wire mux_94;
+  wire [8:0] mux_99;
   wire slice_161;
+  wire [8:0] mux_100;
   wire slice_162;
+  wire [8:0] mux_101;
   wire slice_163;
-  wire mux_95;
-  wire mux_96;
-  wire slice_164;
+  wire [8:0] mux_102;
+  wire [7:0] slice_164;
   wire slice_165;
+  wire const_59;
   wire slice_166;
-  wire mux_97;
-  wire mux_98;
   wire slice_167;
+  wire mux_103;
   wire slice_168;
+  wire mux_104;
+  wire mux_105;
   wire slice_169;
-  wire mux_99;
-  wire mux_100;
   wire slice_170;
   wire slice_171;
+  wire mux_106;
   wire slice_172;
-  wire mux_101;
-  wire mux_102;
+  wire mux_107;
+  wire mux_108;
   wire slice_173;
   wire slice_174;
   wire slice_175;
-  wire mux_103;
-  wire mux_104;
+  wire mux_109;
   wire slice_176;
+  wire mux_110;
+  wire mux_111;
   wire slice_177;
   wire slice_178;
-  wire mux_105;
-  wire mux_106;
   wire slice_179;
+  wire mux_112;
   wire slice_180;
+  wire mux_113;
+  wire mux_114;
   wire slice_181;
-  wire mux_107;
-  wire mux_108;
   wire slice_182;
   wire slice_183;
+  wire mux_115;
   wire slice_184;
-  wire mux_109;
-  wire mux_110;
+  wire mux_116;
+  wire mux_117;
   wire slice_185;
   wire slice_186;
   wire slice_187;
-  wire mux_111;
-  wire mux_112;
+  wire mux_118;
   wire slice_188;
+  wire mux_119;
+  wire mux_120;
   wire slice_189;
   wire slice_190;
-  wire mux_113;
-  wire mux_114;
   wire slice_191;
+  wire mux_121;
   wire slice_192;
+  wire mux_122;
+  wire mux_123;
   wire slice_193;
-  wire mux_115;
-  wire mux_116;
   wire slice_194;
-  wire const_60;
   wire slice_195;
-  wire mux_117;
-  wire mux_118;
-  wire [15:0] cat_27;
+  wire mux_124;
   wire slice_196;
+  wire mux_125;
+  wire mux_126;
+  wire slice_197;
+  wire slice_198;
+  wire slice_199;
+  wire mux_127;
+  wire slice_200;
+  wire mux_128;
+  wire mux_129;
+  wire slice_201;
+  wire slice_202;
+  wire slice_203;
+  wire mux_130;
+  wire slice_204;
+  wire mux_131;
+  wire mux_132;
+  wire slice_205;
+  wire slice_206;
+  wire slice_207;
+  wire mux_133;
+  wire slice_208;
+  wire mux_134;
+  wire mux_135;
+  wire slice_209;
+  wire slice_210;
+  wire slice_211;
+  wire mux_136;
+  wire slice_212;
+  wire mux_137;
+  wire mux_138;
+  wire slice_213;
+  wire slice_214;
+  wire slice_215;
+  wire mux_139;
+  wire slice_216;
+  wire mux_140;
+  wire mux_141;
+  wire slice_217;
+  wire slice_218;
+  wire slice_219;
+  wire mux_142;
+  wire slice_220;
+  wire mux_143;
+  wire mux_144;
+  wire slice_221;
+  wire slice_222;
+  wire slice_223;
+  wire mux_145;
+  wire slice_224;
+  wire mux_146;
+  wire mux_147;
+  wire slice_225;
+  wire const_60;
+  wire slice_226;
+  wire mux_148;
+  wire slice_227;
+  wire mux_149;
+  wire mux_150;
+  wire [15:0] cat_27;
+  wire slice_228;
+  wire slice_229;
+  wire and_74;
   wire or_10;
-  wire not_12;
-  wire and_78;
+  wire or_11;
+  wire not_8;
+  wire and_75;
   assign in_ready = in_ready_q;
   assign out_valid = slice_85;
-  assign out_tag = slice_148;
-  assign out_hit = slice_149;
+  assign out_tag = slice_164;
+  assign out_hit = slice_165;
   assign and_0 = in_valid & in_ready_q;
   assign const_0 = 3'h1;
   assign eq_0 = in_op == const_0;
@@ -3367,21 +5154,69 @@ module apbbf_k3_l8_b512_4_large (
   assign const_38 = 12'h0;
   assign mux_37 = and_8 ? const_38 : mux_36;
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_0 = {^(s1_key_p1 & 128'hb3ac), ^(s1_key_p1 & 128'he85b), ^(s1_key_p1 & 128'hf3f1), ^(s1_key_p1 & 128'ha0b), ^(s1_key_p1 & 128'h494b), ^(s1_key_p1 & 128'h9a8b), ^(s1_key_p1 & 128'he9de), ^(s1_key_p1 & 128'hcea6), ^(s1_key_p1 & 128'hcdd3), ^(s1_key_p1 & 128'h2e03), ^(s1_key_p1 & 128'hc7ba), ^(s1_key_p1 & 128'h41fd), ^(s1_key_p1 & 128'hbaaa), ^(s1_key_p1 & 128'hee61), ^(s1_key_p1 & 128'h53c9), ^(s1_key_p1 & 128'hdba6), ^(s1_key_p1 & 128'hd85a), ^(s1_key_p1 & 128'hce4d), ^(s1_key_p1 & 128'hdc31), ^(s1_key_p1 & 128'h7e66), ^(s1_key_p1 & 128'h8605), ^(s1_key_p1 & 128'he887), ^(s1_key_p1 & 128'h4f67), ^(s1_key_p1 & 128'hf60), ^(s1_key_p1 & 128'hf939), ^(s1_key_p1 & 128'h350d), ^(s1_key_p1 & 128'h38f3), ^(s1_key_p1 & 128'h9b1d), ^(s1_key_p1 & 128'h5bb5), ^(s1_key_p1 & 128'ha637), ^(s1_key_p1 & 128'h42d0), ^(s1_key_p1 & 128'h1d51)};
+  assign bank0_h3_0 = {^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_1 = {^(s1_key_p1 & 128'ha0980000), ^(s1_key_p1 & 128'h61d70000), ^(s1_key_p1 & 128'h60f70000), ^(s1_key_p1 & 128'hc89e0000), ^(s1_key_p1 & 128'h6680000), ^(s1_key_p1 & 128'h57b00000), ^(s1_key_p1 & 128'h53700000), ^(s1_key_p1 & 128'ha2ed0000), ^(s1_key_p1 & 128'h90440000), ^(s1_key_p1 & 128'hb3850000), ^(s1_key_p1 & 128'h7f970000), ^(s1_key_p1 & 128'h12f50000), ^(s1_key_p1 & 128'hf0f0000), ^(s1_key_p1 & 128'h6f170000), ^(s1_key_p1 & 128'ha3400000), ^(s1_key_p1 & 128'h2a880000), ^(s1_key_p1 & 128'h3b320000), ^(s1_key_p1 & 128'h9bdf0000), ^(s1_key_p1 & 128'h7a7a0000), ^(s1_key_p1 & 128'h5d630000), ^(s1_key_p1 & 128'hc49a0000), ^(s1_key_p1 & 128'hc9df0000), ^(s1_key_p1 & 128'h26f30000), ^(s1_key_p1 & 128'h69f50000), ^(s1_key_p1 & 128'h1140000), ^(s1_key_p1 & 128'h298d0000), ^(s1_key_p1 & 128'hd5300000), ^(s1_key_p1 & 128'hd1220000), ^(s1_key_p1 & 128'h5810000), ^(s1_key_p1 & 128'h9c2c0000), ^(s1_key_p1 & 128'h27320000), ^(s1_key_p1 & 128'h5dd60000)};
+  assign bank0_h3_1 = {^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h50)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_2 = {^(s1_key_p1 & 128'hb1f00000000), ^(s1_key_p1 & 128'hf25200000000), ^(s1_key_p1 & 128'hab6c00000000), ^(s1_key_p1 & 128'hd79000000000), ^(s1_key_p1 & 128'h87c500000000), ^(s1_key_p1 & 128'h1cc800000000), ^(s1_key_p1 & 128'h231400000000), ^(s1_key_p1 & 128'h882f00000000), ^(s1_key_p1 & 128'h98b800000000), ^(s1_key_p1 & 128'h654200000000), ^(s1_key_p1 & 128'hf78900000000), ^(s1_key_p1 & 128'hcd9b00000000), ^(s1_key_p1 & 128'h5ae800000000), ^(s1_key_p1 & 128'hbd7a00000000), ^(s1_key_p1 & 128'h6f4800000000), ^(s1_key_p1 & 128'h7d7c00000000), ^(s1_key_p1 & 128'h22b100000000), ^(s1_key_p1 & 128'h394800000000), ^(s1_key_p1 & 128'h499f00000000), ^(s1_key_p1 & 128'h15d900000000), ^(s1_key_p1 & 128'h30fb00000000), ^(s1_key_p1 & 128'h2dc500000000), ^(s1_key_p1 & 128'he83400000000), ^(s1_key_p1 & 128'h33c500000000), ^(s1_key_p1 & 128'h207400000000), ^(s1_key_p1 & 128'hd89100000000), ^(s1_key_p1 & 128'hdcc000000000), ^(s1_key_p1 & 128'hbfdb00000000), ^(s1_key_p1 & 128'h82da00000000), ^(s1_key_p1 & 128'h891400000000), ^(s1_key_p1 & 128'he84500000000), ^(s1_key_p1 & 128'h94ac00000000)};
+  assign bank0_h3_2 = {^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hd00)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_3 = {^(s1_key_p1 & 128'hda26000000000000), ^(s1_key_p1 & 128'h7de8000000000000), ^(s1_key_p1 & 128'h63cb000000000000), ^(s1_key_p1 & 128'hff0000000000000), ^(s1_key_p1 & 128'hb0fc000000000000), ^(s1_key_p1 & 128'h87f1000000000000), ^(s1_key_p1 & 128'h85fe000000000000), ^(s1_key_p1 & 128'haba000000000000), ^(s1_key_p1 & 128'h937d000000000000), ^(s1_key_p1 & 128'h29de000000000000), ^(s1_key_p1 & 128'hd0d7000000000000), ^(s1_key_p1 & 128'hea8d000000000000), ^(s1_key_p1 & 128'hf4e6000000000000), ^(s1_key_p1 & 128'h4a23000000000000), ^(s1_key_p1 & 128'h594e000000000000), ^(s1_key_p1 & 128'h9cc5000000000000), ^(s1_key_p1 & 128'ha2fc000000000000), ^(s1_key_p1 & 128'h8a94000000000000), ^(s1_key_p1 & 128'hcb19000000000000), ^(s1_key_p1 & 128'hcc7b000000000000), ^(s1_key_p1 & 128'h5499000000000000), ^(s1_key_p1 & 128'ha2f4000000000000), ^(s1_key_p1 & 128'h5d58000000000000), ^(s1_key_p1 & 128'hfe48000000000000), ^(s1_key_p1 & 128'h4899000000000000), ^(s1_key_p1 & 128'he87a000000000000), ^(s1_key_p1 & 128'h6307000000000000), ^(s1_key_p1 & 128'hb374000000000000), ^(s1_key_p1 & 128'h3096000000000000), ^(s1_key_p1 & 128'h7e91000000000000), ^(s1_key_p1 & 128'h8159000000000000), ^(s1_key_p1 & 128'h7bd2000000000000)};
+  assign bank0_h3_3 = {^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h1000)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_4 = {^(s1_key_p1 & 128'h49450000000000000000), ^(s1_key_p1 & 128'hd9ef0000000000000000), ^(s1_key_p1 & 128'hc26b0000000000000000), ^(s1_key_p1 & 128'h90d60000000000000000), ^(s1_key_p1 & 128'hcdd00000000000000000), ^(s1_key_p1 & 128'h9d900000000000000000), ^(s1_key_p1 & 128'h885c0000000000000000), ^(s1_key_p1 & 128'h3c5a0000000000000000), ^(s1_key_p1 & 128'hd7e00000000000000000), ^(s1_key_p1 & 128'h17990000000000000000), ^(s1_key_p1 & 128'ha470000000000000000), ^(s1_key_p1 & 128'ha65e0000000000000000), ^(s1_key_p1 & 128'hcbff0000000000000000), ^(s1_key_p1 & 128'h94b80000000000000000), ^(s1_key_p1 & 128'h776a0000000000000000), ^(s1_key_p1 & 128'ha2800000000000000000), ^(s1_key_p1 & 128'h39130000000000000000), ^(s1_key_p1 & 128'h9da80000000000000000), ^(s1_key_p1 & 128'h22d80000000000000000), ^(s1_key_p1 & 128'hb6a40000000000000000), ^(s1_key_p1 & 128'h7a610000000000000000), ^(s1_key_p1 & 128'h775e0000000000000000), ^(s1_key_p1 & 128'h72bd0000000000000000), ^(s1_key_p1 & 128'he4e0000000000000000), ^(s1_key_p1 & 128'h21900000000000000000), ^(s1_key_p1 & 128'hfd9f0000000000000000), ^(s1_key_p1 & 128'hf08c0000000000000000), ^(s1_key_p1 & 128'hb3410000000000000000), ^(s1_key_p1 & 128'hce070000000000000000), ^(s1_key_p1 & 128'h681e0000000000000000), ^(s1_key_p1 & 128'h516e0000000000000000), ^(s1_key_p1 & 128'h16c80000000000000000)};
+  assign bank0_h3_4 = {^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h60000)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_5 = {^(s1_key_p1 & 128'h30ec00000000000000000000), ^(s1_key_p1 & 128'h3bcb00000000000000000000), ^(s1_key_p1 & 128'h247500000000000000000000), ^(s1_key_p1 & 128'h309800000000000000000000), ^(s1_key_p1 & 128'h32bb00000000000000000000), ^(s1_key_p1 & 128'h755000000000000000000000), ^(s1_key_p1 & 128'h82b100000000000000000000), ^(s1_key_p1 & 128'h75d700000000000000000000), ^(s1_key_p1 & 128'h62ad00000000000000000000), ^(s1_key_p1 & 128'h77bd00000000000000000000), ^(s1_key_p1 & 128'h2d9800000000000000000000), ^(s1_key_p1 & 128'h924300000000000000000000), ^(s1_key_p1 & 128'hc07600000000000000000000), ^(s1_key_p1 & 128'h496c00000000000000000000), ^(s1_key_p1 & 128'h26d700000000000000000000), ^(s1_key_p1 & 128'habcb00000000000000000000), ^(s1_key_p1 & 128'h8f0400000000000000000000), ^(s1_key_p1 & 128'h755d00000000000000000000), ^(s1_key_p1 & 128'he99100000000000000000000), ^(s1_key_p1 & 128'h95e00000000000000000000), ^(s1_key_p1 & 128'h4afd00000000000000000000), ^(s1_key_p1 & 128'h89c100000000000000000000), ^(s1_key_p1 & 128'h14f600000000000000000000), ^(s1_key_p1 & 128'h41d900000000000000000000), ^(s1_key_p1 & 128'hbc1500000000000000000000), ^(s1_key_p1 & 128'h3a5f00000000000000000000), ^(s1_key_p1 & 128'hefaf00000000000000000000), ^(s1_key_p1 & 128'h90f600000000000000000000), ^(s1_key_p1 & 128'h936200000000000000000000), ^(s1_key_p1 & 128'h171d00000000000000000000), ^(s1_key_p1 & 128'h2bb700000000000000000000), ^(s1_key_p1 & 128'hf1b300000000000000000000)};
+  assign bank0_h3_5 = {^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hd00000)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_6 = {^(s1_key_p1 & 128'h363e000000000000000000000000), ^(s1_key_p1 & 128'hdc24000000000000000000000000), ^(s1_key_p1 & 128'h64c3000000000000000000000000), ^(s1_key_p1 & 128'h1996000000000000000000000000), ^(s1_key_p1 & 128'he67d000000000000000000000000), ^(s1_key_p1 & 128'hada6000000000000000000000000), ^(s1_key_p1 & 128'h2892000000000000000000000000), ^(s1_key_p1 & 128'h979000000000000000000000000), ^(s1_key_p1 & 128'h1fcf000000000000000000000000), ^(s1_key_p1 & 128'h664b000000000000000000000000), ^(s1_key_p1 & 128'h3a62000000000000000000000000), ^(s1_key_p1 & 128'hd35a000000000000000000000000), ^(s1_key_p1 & 128'h1847000000000000000000000000), ^(s1_key_p1 & 128'he4ff000000000000000000000000), ^(s1_key_p1 & 128'h21d5000000000000000000000000), ^(s1_key_p1 & 128'h85c0000000000000000000000000), ^(s1_key_p1 & 128'h632a000000000000000000000000), ^(s1_key_p1 & 128'h7088000000000000000000000000), ^(s1_key_p1 & 128'he438000000000000000000000000), ^(s1_key_p1 & 128'h265f000000000000000000000000), ^(s1_key_p1 & 128'h1404000000000000000000000000), ^(s1_key_p1 & 128'h6248000000000000000000000000), ^(s1_key_p1 & 128'hd33d000000000000000000000000), ^(s1_key_p1 & 128'hca78000000000000000000000000), ^(s1_key_p1 & 128'h7f7d000000000000000000000000), ^(s1_key_p1 & 128'hf687000000000000000000000000), ^(s1_key_p1 & 128'habc3000000000000000000000000), ^(s1_key_p1 & 128'h5e0c000000000000000000000000), ^(s1_key_p1 & 128'h59fd000000000000000000000000), ^(s1_key_p1 & 128'h1ab5000000000000000000000000), ^(s1_key_p1 & 128'h7d2000000000000000000000000), ^(s1_key_p1 & 128'h65c0000000000000000000000000)};
+  assign bank0_h3_6 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'hd000000)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_7 = {^(s1_key_p1 & 128'ha6db0000000000000000000000000000), ^(s1_key_p1 & 128'hdfc90000000000000000000000000000), ^(s1_key_p1 & 128'h55640000000000000000000000000000), ^(s1_key_p1 & 128'h30760000000000000000000000000000), ^(s1_key_p1 & 128'h47970000000000000000000000000000), ^(s1_key_p1 & 128'h86950000000000000000000000000000), ^(s1_key_p1 & 128'hed8f0000000000000000000000000000), ^(s1_key_p1 & 128'heb320000000000000000000000000000), ^(s1_key_p1 & 128'hac9d0000000000000000000000000000), ^(s1_key_p1 & 128'h26fc0000000000000000000000000000), ^(s1_key_p1 & 128'hdca20000000000000000000000000000), ^(s1_key_p1 & 128'h2a940000000000000000000000000000), ^(s1_key_p1 & 128'h71390000000000000000000000000000), ^(s1_key_p1 & 128'hdeaf0000000000000000000000000000), ^(s1_key_p1 & 128'hd2250000000000000000000000000000), ^(s1_key_p1 & 128'h383b0000000000000000000000000000), ^(s1_key_p1 & 128'h57d30000000000000000000000000000), ^(s1_key_p1 & 128'h429e0000000000000000000000000000), ^(s1_key_p1 & 128'hc17f0000000000000000000000000000), ^(s1_key_p1 & 128'h21520000000000000000000000000000), ^(s1_key_p1 & 128'h95d80000000000000000000000000000), ^(s1_key_p1 & 128'h6f30000000000000000000000000000), ^(s1_key_p1 & 128'hf570000000000000000000000000000), ^(s1_key_p1 & 128'h71750000000000000000000000000000), ^(s1_key_p1 & 128'hb48b0000000000000000000000000000), ^(s1_key_p1 & 128'h66f10000000000000000000000000000), ^(s1_key_p1 & 128'hf6d80000000000000000000000000000), ^(s1_key_p1 & 128'h9ac60000000000000000000000000000), ^(s1_key_p1 & 128'hc0340000000000000000000000000000), ^(s1_key_p1 & 128'h2a5a0000000000000000000000000000), ^(s1_key_p1 & 128'h4b6f0000000000000000000000000000), ^(s1_key_p1 & 128'he3030000000000000000000000000000)};
+  assign bank0_h3_7 = {^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h50000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_8 = {^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'hc00000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_9 = {^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'ha000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_10 = {^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h40000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_11 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h900000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_12 = {^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h2000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_13 = {^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hd0000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_14 = {^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'hb00000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_15 = {^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h7000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_16 = {^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h80000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_17 = {^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'hc00000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_18 = {^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_19 = {^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_20 = {^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_21 = {^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_22 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_23 = {^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_24 = {^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_25 = {^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_26 = {^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_27 = {^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_28 = {^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_29 = {^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_30 = {^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_31 = {^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000)};
   assign bank0_xor_0 = bank0_hash0_part0_p1 ^ bank0_hash0_part1_p1;
   assign bank0_xor_1 = bank0_xor_0 ^ bank0_hash0_part2_p1;
   assign bank0_xor_2 = bank0_xor_1 ^ bank0_hash0_part3_p1;
@@ -3389,30 +5224,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank0_xor_4 = bank0_xor_3 ^ bank0_hash0_part5_p1;
   assign bank0_xor_5 = bank0_xor_4 ^ bank0_hash0_part6_p1;
   assign bank0_xor_6 = bank0_xor_5 ^ bank0_hash0_part7_p1;
+  assign bank0_xor_7 = bank0_xor_6 ^ bank0_hash0_part8_p1;
+  assign bank0_xor_8 = bank0_xor_7 ^ bank0_hash0_part9_p1;
+  assign bank0_xor_9 = bank0_xor_8 ^ bank0_hash0_part10_p1;
+  assign bank0_xor_10 = bank0_xor_9 ^ bank0_hash0_part11_p1;
+  assign bank0_xor_11 = bank0_xor_10 ^ bank0_hash0_part12_p1;
+  assign bank0_xor_12 = bank0_xor_11 ^ bank0_hash0_part13_p1;
+  assign bank0_xor_13 = bank0_xor_12 ^ bank0_hash0_part14_p1;
+  assign bank0_xor_14 = bank0_xor_13 ^ bank0_hash0_part15_p1;
+  assign bank0_xor_15 = bank0_xor_14 ^ bank0_hash0_part16_p1;
+  assign bank0_xor_16 = bank0_xor_15 ^ bank0_hash0_part17_p1;
+  assign bank0_xor_17 = bank0_xor_16 ^ bank0_hash0_part18_p1;
+  assign bank0_xor_18 = bank0_xor_17 ^ bank0_hash0_part19_p1;
+  assign bank0_xor_19 = bank0_xor_18 ^ bank0_hash0_part20_p1;
+  assign bank0_xor_20 = bank0_xor_19 ^ bank0_hash0_part21_p1;
+  assign bank0_xor_21 = bank0_xor_20 ^ bank0_hash0_part22_p1;
+  assign bank0_xor_22 = bank0_xor_21 ^ bank0_hash0_part23_p1;
+  assign bank0_xor_23 = bank0_xor_22 ^ bank0_hash0_part24_p1;
+  assign bank0_xor_24 = bank0_xor_23 ^ bank0_hash0_part25_p1;
+  assign bank0_xor_25 = bank0_xor_24 ^ bank0_hash0_part26_p1;
+  assign bank0_xor_26 = bank0_xor_25 ^ bank0_hash0_part27_p1;
+  assign bank0_xor_27 = bank0_xor_26 ^ bank0_hash0_part28_p1;
+  assign bank0_xor_28 = bank0_xor_27 ^ bank0_hash0_part29_p1;
+  assign bank0_xor_29 = bank0_xor_28 ^ bank0_hash0_part30_p1;
+  assign bank0_xor_30 = bank0_xor_29 ^ bank0_hash0_part31_p1;
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_8 = {^(s1_key_p1 & 128'ha899), ^(s1_key_p1 & 128'h4091), ^(s1_key_p1 & 128'hfbd8), ^(s1_key_p1 & 128'ha9e9), ^(s1_key_p1 & 128'h21a4)};
+  assign bank0_h3_32 = {^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h4)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_9 = {^(s1_key_p1 & 128'h80710000), ^(s1_key_p1 & 128'hd85b0000), ^(s1_key_p1 & 128'hea2d0000), ^(s1_key_p1 & 128'h1df10000), ^(s1_key_p1 & 128'h545e0000)};
+  assign bank0_h3_33 = {^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'ha0)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_10 = {^(s1_key_p1 & 128'hc21200000000), ^(s1_key_p1 & 128'h61be00000000), ^(s1_key_p1 & 128'ha4b200000000), ^(s1_key_p1 & 128'h38a000000000), ^(s1_key_p1 & 128'h6f4e00000000)};
+  assign bank0_h3_34 = {^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h100)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_11 = {^(s1_key_p1 & 128'h8da8000000000000), ^(s1_key_p1 & 128'hd3f0000000000000), ^(s1_key_p1 & 128'h2e06000000000000), ^(s1_key_p1 & 128'h4320000000000000), ^(s1_key_p1 & 128'h8a37000000000000)};
+  assign bank0_h3_35 = {^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h2000)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_12 = {^(s1_key_p1 & 128'hfda10000000000000000), ^(s1_key_p1 & 128'h78220000000000000000), ^(s1_key_p1 & 128'h44f50000000000000000), ^(s1_key_p1 & 128'h2f6a0000000000000000), ^(s1_key_p1 & 128'h50480000000000000000)};
+  assign bank0_h3_36 = {^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'he0000)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_13 = {^(s1_key_p1 & 128'hb1d00000000000000000000), ^(s1_key_p1 & 128'h4a1c00000000000000000000), ^(s1_key_p1 & 128'h570c00000000000000000000), ^(s1_key_p1 & 128'hd9ab00000000000000000000), ^(s1_key_p1 & 128'hfbb700000000000000000000)};
+  assign bank0_h3_37 = {^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h500000)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_14 = {^(s1_key_p1 & 128'h298d000000000000000000000000), ^(s1_key_p1 & 128'hcc8000000000000000000000000), ^(s1_key_p1 & 128'h73ae000000000000000000000000), ^(s1_key_p1 & 128'hbca6000000000000000000000000), ^(s1_key_p1 & 128'h8d90000000000000000000000000)};
+  assign bank0_h3_38 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h4000000)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_15 = {^(s1_key_p1 & 128'h84cf0000000000000000000000000000), ^(s1_key_p1 & 128'h41cb0000000000000000000000000000), ^(s1_key_p1 & 128'h9df80000000000000000000000000000), ^(s1_key_p1 & 128'h15f0000000000000000000000000000), ^(s1_key_p1 & 128'h3eb00000000000000000000000000000)};
-  assign bank0_xor_7 = bank0_hash1_part0_p1 ^ bank0_hash1_part1_p1;
-  assign bank0_xor_8 = bank0_xor_7 ^ bank0_hash1_part2_p1;
-  assign bank0_xor_9 = bank0_xor_8 ^ bank0_hash1_part3_p1;
-  assign bank0_xor_10 = bank0_xor_9 ^ bank0_hash1_part4_p1;
-  assign bank0_xor_11 = bank0_xor_10 ^ bank0_hash1_part5_p1;
-  assign bank0_xor_12 = bank0_xor_11 ^ bank0_hash1_part6_p1;
-  assign bank0_xor_13 = bank0_xor_12 ^ bank0_hash1_part7_p1;
-  assign bank0_cat_0 = {bank0_xor_13, bank0_xor_6};
+  assign bank0_h3_39 = {^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h50000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_40 = {^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_41 = {^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h4000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_42 = {^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'hf0000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_43 = {^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h600000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_44 = {^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_45 = {^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h30000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_46 = {^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'ha00000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_47 = {^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h8000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_48 = {^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h80000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_49 = {^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h400000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_50 = {^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_51 = {^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_52 = {^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_53 = {^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_54 = {^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_55 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_56 = {^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_57 = {^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_58 = {^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_59 = {^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_60 = {^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_61 = {^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_62 = {^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_63 = {^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000000000000000000)};
+  assign bank0_xor_31 = bank0_hash1_part0_p1 ^ bank0_hash1_part1_p1;
+  assign bank0_xor_32 = bank0_xor_31 ^ bank0_hash1_part2_p1;
+  assign bank0_xor_33 = bank0_xor_32 ^ bank0_hash1_part3_p1;
+  assign bank0_xor_34 = bank0_xor_33 ^ bank0_hash1_part4_p1;
+  assign bank0_xor_35 = bank0_xor_34 ^ bank0_hash1_part5_p1;
+  assign bank0_xor_36 = bank0_xor_35 ^ bank0_hash1_part6_p1;
+  assign bank0_xor_37 = bank0_xor_36 ^ bank0_hash1_part7_p1;
+  assign bank0_xor_38 = bank0_xor_37 ^ bank0_hash1_part8_p1;
+  assign bank0_xor_39 = bank0_xor_38 ^ bank0_hash1_part9_p1;
+  assign bank0_xor_40 = bank0_xor_39 ^ bank0_hash1_part10_p1;
+  assign bank0_xor_41 = bank0_xor_40 ^ bank0_hash1_part11_p1;
+  assign bank0_xor_42 = bank0_xor_41 ^ bank0_hash1_part12_p1;
+  assign bank0_xor_43 = bank0_xor_42 ^ bank0_hash1_part13_p1;
+  assign bank0_xor_44 = bank0_xor_43 ^ bank0_hash1_part14_p1;
+  assign bank0_xor_45 = bank0_xor_44 ^ bank0_hash1_part15_p1;
+  assign bank0_xor_46 = bank0_xor_45 ^ bank0_hash1_part16_p1;
+  assign bank0_xor_47 = bank0_xor_46 ^ bank0_hash1_part17_p1;
+  assign bank0_xor_48 = bank0_xor_47 ^ bank0_hash1_part18_p1;
+  assign bank0_xor_49 = bank0_xor_48 ^ bank0_hash1_part19_p1;
+  assign bank0_xor_50 = bank0_xor_49 ^ bank0_hash1_part20_p1;
+  assign bank0_xor_51 = bank0_xor_50 ^ bank0_hash1_part21_p1;
+  assign bank0_xor_52 = bank0_xor_51 ^ bank0_hash1_part22_p1;
+  assign bank0_xor_53 = bank0_xor_52 ^ bank0_hash1_part23_p1;
+  assign bank0_xor_54 = bank0_xor_53 ^ bank0_hash1_part24_p1;
+  assign bank0_xor_55 = bank0_xor_54 ^ bank0_hash1_part25_p1;
+  assign bank0_xor_56 = bank0_xor_55 ^ bank0_hash1_part26_p1;
+  assign bank0_xor_57 = bank0_xor_56 ^ bank0_hash1_part27_p1;
+  assign bank0_xor_58 = bank0_xor_57 ^ bank0_hash1_part28_p1;
+  assign bank0_xor_59 = bank0_xor_58 ^ bank0_hash1_part29_p1;
+  assign bank0_xor_60 = bank0_xor_59 ^ bank0_hash1_part30_p1;
+  assign bank0_xor_61 = bank0_xor_60 ^ bank0_hash1_part31_p1;
+  assign bank0_cat_0 = {bank0_xor_61, bank0_xor_30};
   assign bank0_slice_0 = bank0_hash_p1[36:28];
   assign bank0_slice_1 = clr0_target[0];
   assign bank0_and_0 = clr0_active & bank0_slice_1;
@@ -3522,21 +5453,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank0_and_4 = bank0_and_3 & bank0_col2_s6_match_p1;
   assign bank0_and_5 = bank0_and_4 & bank0_col3_s6_match_p1;
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_0 = {^(s1_key_p1 & 128'h8569), ^(s1_key_p1 & 128'h5cf2), ^(s1_key_p1 & 128'hdc32), ^(s1_key_p1 & 128'h6d88), ^(s1_key_p1 & 128'h51ae), ^(s1_key_p1 & 128'h8783), ^(s1_key_p1 & 128'h9d6e), ^(s1_key_p1 & 128'he159), ^(s1_key_p1 & 128'hae5c), ^(s1_key_p1 & 128'h3ebe), ^(s1_key_p1 & 128'hcb51), ^(s1_key_p1 & 128'hed0), ^(s1_key_p1 & 128'hf4a3), ^(s1_key_p1 & 128'h9135), ^(s1_key_p1 & 128'he84), ^(s1_key_p1 & 128'hdbae), ^(s1_key_p1 & 128'h4992), ^(s1_key_p1 & 128'hda75), ^(s1_key_p1 & 128'hb535), ^(s1_key_p1 & 128'h8255), ^(s1_key_p1 & 128'h3ed7), ^(s1_key_p1 & 128'hbf31), ^(s1_key_p1 & 128'h880e), ^(s1_key_p1 & 128'ha4f5), ^(s1_key_p1 & 128'h8997), ^(s1_key_p1 & 128'h12d4), ^(s1_key_p1 & 128'hff6a), ^(s1_key_p1 & 128'hfa86), ^(s1_key_p1 & 128'h606f), ^(s1_key_p1 & 128'h8356), ^(s1_key_p1 & 128'h3b4e), ^(s1_key_p1 & 128'he02b)};
+  assign bank1_h3_0 = {^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hb)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_1 = {^(s1_key_p1 & 128'hbcea0000), ^(s1_key_p1 & 128'hf10d0000), ^(s1_key_p1 & 128'h8ca80000), ^(s1_key_p1 & 128'h44340000), ^(s1_key_p1 & 128'h3a6b0000), ^(s1_key_p1 & 128'hb9890000), ^(s1_key_p1 & 128'h16820000), ^(s1_key_p1 & 128'h18700000), ^(s1_key_p1 & 128'hfc0f0000), ^(s1_key_p1 & 128'h35ec0000), ^(s1_key_p1 & 128'hf4d00000), ^(s1_key_p1 & 128'he6420000), ^(s1_key_p1 & 128'h3b7c0000), ^(s1_key_p1 & 128'hc87b0000), ^(s1_key_p1 & 128'h6f570000), ^(s1_key_p1 & 128'h64790000), ^(s1_key_p1 & 128'h52290000), ^(s1_key_p1 & 128'h83bd0000), ^(s1_key_p1 & 128'h79430000), ^(s1_key_p1 & 128'hb3d80000), ^(s1_key_p1 & 128'h2e680000), ^(s1_key_p1 & 128'hfdac0000), ^(s1_key_p1 & 128'hc9d00000), ^(s1_key_p1 & 128'h2ebd0000), ^(s1_key_p1 & 128'h49830000), ^(s1_key_p1 & 128'he3710000), ^(s1_key_p1 & 128'h783c0000), ^(s1_key_p1 & 128'ha9520000), ^(s1_key_p1 & 128'h8c790000), ^(s1_key_p1 & 128'h2b390000), ^(s1_key_p1 & 128'h4d000000), ^(s1_key_p1 & 128'h607c0000)};
+  assign bank1_h3_1 = {^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h20)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_2 = {^(s1_key_p1 & 128'h564500000000), ^(s1_key_p1 & 128'hfb700000000), ^(s1_key_p1 & 128'h22ed00000000), ^(s1_key_p1 & 128'h34fd00000000), ^(s1_key_p1 & 128'h3ee600000000), ^(s1_key_p1 & 128'hfc1b00000000), ^(s1_key_p1 & 128'h879700000000), ^(s1_key_p1 & 128'h3acc00000000), ^(s1_key_p1 & 128'h56cd00000000), ^(s1_key_p1 & 128'h5d7200000000), ^(s1_key_p1 & 128'hc68e00000000), ^(s1_key_p1 & 128'h653400000000), ^(s1_key_p1 & 128'hd7b300000000), ^(s1_key_p1 & 128'h837500000000), ^(s1_key_p1 & 128'h5f9700000000), ^(s1_key_p1 & 128'h535000000000), ^(s1_key_p1 & 128'h3dbb00000000), ^(s1_key_p1 & 128'h78700000000), ^(s1_key_p1 & 128'hcbe000000000), ^(s1_key_p1 & 128'h6bcd00000000), ^(s1_key_p1 & 128'hae0d00000000), ^(s1_key_p1 & 128'he3ce00000000), ^(s1_key_p1 & 128'hbced00000000), ^(s1_key_p1 & 128'hb9e400000000), ^(s1_key_p1 & 128'h78aa00000000), ^(s1_key_p1 & 128'he6f800000000), ^(s1_key_p1 & 128'h894d00000000), ^(s1_key_p1 & 128'had6600000000), ^(s1_key_p1 & 128'h780800000000), ^(s1_key_p1 & 128'hd83300000000), ^(s1_key_p1 & 128'hc16f00000000), ^(s1_key_p1 & 128'h751400000000)};
+  assign bank1_h3_2 = {^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_3 = {^(s1_key_p1 & 128'h55d4000000000000), ^(s1_key_p1 & 128'h8815000000000000), ^(s1_key_p1 & 128'h9d34000000000000), ^(s1_key_p1 & 128'h72a3000000000000), ^(s1_key_p1 & 128'h853d000000000000), ^(s1_key_p1 & 128'h3c0a000000000000), ^(s1_key_p1 & 128'h5c54000000000000), ^(s1_key_p1 & 128'h6380000000000000), ^(s1_key_p1 & 128'hac3e000000000000), ^(s1_key_p1 & 128'hc971000000000000), ^(s1_key_p1 & 128'h9b7b000000000000), ^(s1_key_p1 & 128'h1430000000000000), ^(s1_key_p1 & 128'h6687000000000000), ^(s1_key_p1 & 128'hc85e000000000000), ^(s1_key_p1 & 128'h4557000000000000), ^(s1_key_p1 & 128'h6c15000000000000), ^(s1_key_p1 & 128'he488000000000000), ^(s1_key_p1 & 128'hbf51000000000000), ^(s1_key_p1 & 128'h4665000000000000), ^(s1_key_p1 & 128'h3ce0000000000000), ^(s1_key_p1 & 128'h2277000000000000), ^(s1_key_p1 & 128'he06d000000000000), ^(s1_key_p1 & 128'hd65c000000000000), ^(s1_key_p1 & 128'h57d9000000000000), ^(s1_key_p1 & 128'h2227000000000000), ^(s1_key_p1 & 128'h8e6000000000000), ^(s1_key_p1 & 128'h724f000000000000), ^(s1_key_p1 & 128'h38b8000000000000), ^(s1_key_p1 & 128'h8e4000000000000), ^(s1_key_p1 & 128'he232000000000000), ^(s1_key_p1 & 128'h7617000000000000), ^(s1_key_p1 & 128'hb923000000000000)};
+  assign bank1_h3_3 = {^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'he000)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_4 = {^(s1_key_p1 & 128'h87d50000000000000000), ^(s1_key_p1 & 128'h25190000000000000000), ^(s1_key_p1 & 128'hf97e0000000000000000), ^(s1_key_p1 & 128'hc790000000000000000), ^(s1_key_p1 & 128'h625d0000000000000000), ^(s1_key_p1 & 128'h80440000000000000000), ^(s1_key_p1 & 128'hefcd0000000000000000), ^(s1_key_p1 & 128'hdb560000000000000000), ^(s1_key_p1 & 128'h66e10000000000000000), ^(s1_key_p1 & 128'h390e0000000000000000), ^(s1_key_p1 & 128'hbc810000000000000000), ^(s1_key_p1 & 128'h9ba30000000000000000), ^(s1_key_p1 & 128'h9f390000000000000000), ^(s1_key_p1 & 128'h60fb0000000000000000), ^(s1_key_p1 & 128'h64010000000000000000), ^(s1_key_p1 & 128'h1a960000000000000000), ^(s1_key_p1 & 128'hc90f0000000000000000), ^(s1_key_p1 & 128'h3b8f0000000000000000), ^(s1_key_p1 & 128'h6a120000000000000000), ^(s1_key_p1 & 128'hd3f40000000000000000), ^(s1_key_p1 & 128'h3bfb0000000000000000), ^(s1_key_p1 & 128'hf39b0000000000000000), ^(s1_key_p1 & 128'h1ec70000000000000000), ^(s1_key_p1 & 128'h45ea0000000000000000), ^(s1_key_p1 & 128'h4a280000000000000000), ^(s1_key_p1 & 128'h2df70000000000000000), ^(s1_key_p1 & 128'hea420000000000000000), ^(s1_key_p1 & 128'haa390000000000000000), ^(s1_key_p1 & 128'head30000000000000000), ^(s1_key_p1 & 128'h2dee0000000000000000), ^(s1_key_p1 & 128'h40820000000000000000), ^(s1_key_p1 & 128'hc51c0000000000000000)};
+  assign bank1_h3_4 = {^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_5 = {^(s1_key_p1 & 128'hdaaf00000000000000000000), ^(s1_key_p1 & 128'he12800000000000000000000), ^(s1_key_p1 & 128'h279900000000000000000000), ^(s1_key_p1 & 128'ha21700000000000000000000), ^(s1_key_p1 & 128'h9a8100000000000000000000), ^(s1_key_p1 & 128'h5bb700000000000000000000), ^(s1_key_p1 & 128'h857500000000000000000000), ^(s1_key_p1 & 128'h26e000000000000000000000), ^(s1_key_p1 & 128'h72500000000000000000000), ^(s1_key_p1 & 128'h613c00000000000000000000), ^(s1_key_p1 & 128'h401600000000000000000000), ^(s1_key_p1 & 128'h6afb00000000000000000000), ^(s1_key_p1 & 128'hc37500000000000000000000), ^(s1_key_p1 & 128'h934d00000000000000000000), ^(s1_key_p1 & 128'h9f8b00000000000000000000), ^(s1_key_p1 & 128'hf1c400000000000000000000), ^(s1_key_p1 & 128'h7f7900000000000000000000), ^(s1_key_p1 & 128'h449400000000000000000000), ^(s1_key_p1 & 128'hb3ce00000000000000000000), ^(s1_key_p1 & 128'hae1f00000000000000000000), ^(s1_key_p1 & 128'hf2f000000000000000000000), ^(s1_key_p1 & 128'h3cfb00000000000000000000), ^(s1_key_p1 & 128'h425500000000000000000000), ^(s1_key_p1 & 128'h338b00000000000000000000), ^(s1_key_p1 & 128'hb5a300000000000000000000), ^(s1_key_p1 & 128'h1a9a00000000000000000000), ^(s1_key_p1 & 128'h9ddd00000000000000000000), ^(s1_key_p1 & 128'h32d300000000000000000000), ^(s1_key_p1 & 128'hffc00000000000000000000), ^(s1_key_p1 & 128'hab1c00000000000000000000), ^(s1_key_p1 & 128'h8b0800000000000000000000), ^(s1_key_p1 & 128'h593200000000000000000000)};
+  assign bank1_h3_5 = {^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_6 = {^(s1_key_p1 & 128'h7c67000000000000000000000000), ^(s1_key_p1 & 128'h7b1e000000000000000000000000), ^(s1_key_p1 & 128'hb81d000000000000000000000000), ^(s1_key_p1 & 128'h27fc000000000000000000000000), ^(s1_key_p1 & 128'h895e000000000000000000000000), ^(s1_key_p1 & 128'hda42000000000000000000000000), ^(s1_key_p1 & 128'h8a43000000000000000000000000), ^(s1_key_p1 & 128'h875e000000000000000000000000), ^(s1_key_p1 & 128'h9855000000000000000000000000), ^(s1_key_p1 & 128'hd305000000000000000000000000), ^(s1_key_p1 & 128'h7cb3000000000000000000000000), ^(s1_key_p1 & 128'hd24b000000000000000000000000), ^(s1_key_p1 & 128'h8407000000000000000000000000), ^(s1_key_p1 & 128'hb1e2000000000000000000000000), ^(s1_key_p1 & 128'h5e73000000000000000000000000), ^(s1_key_p1 & 128'h904a000000000000000000000000), ^(s1_key_p1 & 128'h524b000000000000000000000000), ^(s1_key_p1 & 128'haeec000000000000000000000000), ^(s1_key_p1 & 128'ha783000000000000000000000000), ^(s1_key_p1 & 128'hf524000000000000000000000000), ^(s1_key_p1 & 128'h5e29000000000000000000000000), ^(s1_key_p1 & 128'h1dea000000000000000000000000), ^(s1_key_p1 & 128'h3f80000000000000000000000000), ^(s1_key_p1 & 128'hc8d6000000000000000000000000), ^(s1_key_p1 & 128'he683000000000000000000000000), ^(s1_key_p1 & 128'he457000000000000000000000000), ^(s1_key_p1 & 128'he2b8000000000000000000000000), ^(s1_key_p1 & 128'h506c000000000000000000000000), ^(s1_key_p1 & 128'hf309000000000000000000000000), ^(s1_key_p1 & 128'h8c25000000000000000000000000), ^(s1_key_p1 & 128'h5805000000000000000000000000), ^(s1_key_p1 & 128'hb291000000000000000000000000)};
+  assign bank1_h3_6 = {^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_7 = {^(s1_key_p1 & 128'h1b130000000000000000000000000000), ^(s1_key_p1 & 128'hef2b0000000000000000000000000000), ^(s1_key_p1 & 128'h935d0000000000000000000000000000), ^(s1_key_p1 & 128'h8e360000000000000000000000000000), ^(s1_key_p1 & 128'hf1040000000000000000000000000000), ^(s1_key_p1 & 128'h8c1b0000000000000000000000000000), ^(s1_key_p1 & 128'hc73d0000000000000000000000000000), ^(s1_key_p1 & 128'h36670000000000000000000000000000), ^(s1_key_p1 & 128'hb4020000000000000000000000000000), ^(s1_key_p1 & 128'haea30000000000000000000000000000), ^(s1_key_p1 & 128'hb1430000000000000000000000000000), ^(s1_key_p1 & 128'h183a0000000000000000000000000000), ^(s1_key_p1 & 128'h669e0000000000000000000000000000), ^(s1_key_p1 & 128'hc4f30000000000000000000000000000), ^(s1_key_p1 & 128'h204e0000000000000000000000000000), ^(s1_key_p1 & 128'hb880000000000000000000000000000), ^(s1_key_p1 & 128'he7750000000000000000000000000000), ^(s1_key_p1 & 128'h676f0000000000000000000000000000), ^(s1_key_p1 & 128'ha8b30000000000000000000000000000), ^(s1_key_p1 & 128'h140a0000000000000000000000000000), ^(s1_key_p1 & 128'h49190000000000000000000000000000), ^(s1_key_p1 & 128'h80970000000000000000000000000000), ^(s1_key_p1 & 128'he0300000000000000000000000000000), ^(s1_key_p1 & 128'he8740000000000000000000000000000), ^(s1_key_p1 & 128'h37610000000000000000000000000000), ^(s1_key_p1 & 128'h13030000000000000000000000000000), ^(s1_key_p1 & 128'h60a30000000000000000000000000000), ^(s1_key_p1 & 128'hf69f0000000000000000000000000000), ^(s1_key_p1 & 128'hc4ee0000000000000000000000000000), ^(s1_key_p1 & 128'h9fb40000000000000000000000000000), ^(s1_key_p1 & 128'h24ae0000000000000000000000000000), ^(s1_key_p1 & 128'hd2990000000000000000000000000000)};
+  assign bank1_h3_7 = {^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h60000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_8 = {^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h400000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_9 = {^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h1000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_10 = {^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h50000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_11 = {^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h700000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_12 = {^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h3000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_13 = {^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h20000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_14 = {^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h900000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_15 = {^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hb000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_16 = {^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'hc0000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_17 = {^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h100000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_18 = {^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_19 = {^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_20 = {^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_21 = {^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_22 = {^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_23 = {^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_24 = {^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_25 = {^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_26 = {^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_27 = {^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_28 = {^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_29 = {^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_30 = {^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_31 = {^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000)};
   assign bank1_xor_0 = bank1_hash0_part0_p1 ^ bank1_hash0_part1_p1;
   assign bank1_xor_1 = bank1_xor_0 ^ bank1_hash0_part2_p1;
   assign bank1_xor_2 = bank1_xor_1 ^ bank1_hash0_part3_p1;
@@ -3544,30 +5523,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank1_xor_4 = bank1_xor_3 ^ bank1_hash0_part5_p1;
   assign bank1_xor_5 = bank1_xor_4 ^ bank1_hash0_part6_p1;
   assign bank1_xor_6 = bank1_xor_5 ^ bank1_hash0_part7_p1;
+  assign bank1_xor_7 = bank1_xor_6 ^ bank1_hash0_part8_p1;
+  assign bank1_xor_8 = bank1_xor_7 ^ bank1_hash0_part9_p1;
+  assign bank1_xor_9 = bank1_xor_8 ^ bank1_hash0_part10_p1;
+  assign bank1_xor_10 = bank1_xor_9 ^ bank1_hash0_part11_p1;
+  assign bank1_xor_11 = bank1_xor_10 ^ bank1_hash0_part12_p1;
+  assign bank1_xor_12 = bank1_xor_11 ^ bank1_hash0_part13_p1;
+  assign bank1_xor_13 = bank1_xor_12 ^ bank1_hash0_part14_p1;
+  assign bank1_xor_14 = bank1_xor_13 ^ bank1_hash0_part15_p1;
+  assign bank1_xor_15 = bank1_xor_14 ^ bank1_hash0_part16_p1;
+  assign bank1_xor_16 = bank1_xor_15 ^ bank1_hash0_part17_p1;
+  assign bank1_xor_17 = bank1_xor_16 ^ bank1_hash0_part18_p1;
+  assign bank1_xor_18 = bank1_xor_17 ^ bank1_hash0_part19_p1;
+  assign bank1_xor_19 = bank1_xor_18 ^ bank1_hash0_part20_p1;
+  assign bank1_xor_20 = bank1_xor_19 ^ bank1_hash0_part21_p1;
+  assign bank1_xor_21 = bank1_xor_20 ^ bank1_hash0_part22_p1;
+  assign bank1_xor_22 = bank1_xor_21 ^ bank1_hash0_part23_p1;
+  assign bank1_xor_23 = bank1_xor_22 ^ bank1_hash0_part24_p1;
+  assign bank1_xor_24 = bank1_xor_23 ^ bank1_hash0_part25_p1;
+  assign bank1_xor_25 = bank1_xor_24 ^ bank1_hash0_part26_p1;
+  assign bank1_xor_26 = bank1_xor_25 ^ bank1_hash0_part27_p1;
+  assign bank1_xor_27 = bank1_xor_26 ^ bank1_hash0_part28_p1;
+  assign bank1_xor_28 = bank1_xor_27 ^ bank1_hash0_part29_p1;
+  assign bank1_xor_29 = bank1_xor_28 ^ bank1_hash0_part30_p1;
+  assign bank1_xor_30 = bank1_xor_29 ^ bank1_hash0_part31_p1;
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_8 = {^(s1_key_p1 & 128'h8fca), ^(s1_key_p1 & 128'ha58d), ^(s1_key_p1 & 128'h849f), ^(s1_key_p1 & 128'hd32d), ^(s1_key_p1 & 128'hb223)};
+  assign bank1_h3_32 = {^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h3)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_9 = {^(s1_key_p1 & 128'h13d00000), ^(s1_key_p1 & 128'hc450000), ^(s1_key_p1 & 128'h12570000), ^(s1_key_p1 & 128'hf7750000), ^(s1_key_p1 & 128'hdc3a0000)};
+  assign bank1_h3_33 = {^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h20)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_10 = {^(s1_key_p1 & 128'hebbe00000000), ^(s1_key_p1 & 128'hd47e00000000), ^(s1_key_p1 & 128'h274200000000), ^(s1_key_p1 & 128'haf3f00000000), ^(s1_key_p1 & 128'h617e00000000)};
+  assign bank1_h3_34 = {^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h200)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_11 = {^(s1_key_p1 & 128'h6269000000000000), ^(s1_key_p1 & 128'hdc11000000000000), ^(s1_key_p1 & 128'ha798000000000000), ^(s1_key_p1 & 128'h2595000000000000), ^(s1_key_p1 & 128'hddba000000000000)};
+  assign bank1_h3_35 = {^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hb000)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_12 = {^(s1_key_p1 & 128'h7df20000000000000000), ^(s1_key_p1 & 128'hf56c0000000000000000), ^(s1_key_p1 & 128'hffe00000000000000000), ^(s1_key_p1 & 128'hf330000000000000000), ^(s1_key_p1 & 128'h88010000000000000000)};
+  assign bank1_h3_36 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'ha0000)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_13 = {^(s1_key_p1 & 128'hf8e700000000000000000000), ^(s1_key_p1 & 128'ha0e300000000000000000000), ^(s1_key_p1 & 128'hbc3800000000000000000000), ^(s1_key_p1 & 128'h29e00000000000000000000), ^(s1_key_p1 & 128'hc74f00000000000000000000)};
+  assign bank1_h3_37 = {^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h300000)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_14 = {^(s1_key_p1 & 128'h2c7a000000000000000000000000), ^(s1_key_p1 & 128'hdde000000000000000000000000), ^(s1_key_p1 & 128'hf04d000000000000000000000000), ^(s1_key_p1 & 128'h8ead000000000000000000000000), ^(s1_key_p1 & 128'h329a000000000000000000000000)};
+  assign bank1_h3_38 = {^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'hc000000)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_15 = {^(s1_key_p1 & 128'hfec00000000000000000000000000000), ^(s1_key_p1 & 128'h751c0000000000000000000000000000), ^(s1_key_p1 & 128'hdd7c0000000000000000000000000000), ^(s1_key_p1 & 128'hdfff0000000000000000000000000000), ^(s1_key_p1 & 128'ha49f0000000000000000000000000000)};
-  assign bank1_xor_7 = bank1_hash1_part0_p1 ^ bank1_hash1_part1_p1;
-  assign bank1_xor_8 = bank1_xor_7 ^ bank1_hash1_part2_p1;
-  assign bank1_xor_9 = bank1_xor_8 ^ bank1_hash1_part3_p1;
-  assign bank1_xor_10 = bank1_xor_9 ^ bank1_hash1_part4_p1;
-  assign bank1_xor_11 = bank1_xor_10 ^ bank1_hash1_part5_p1;
-  assign bank1_xor_12 = bank1_xor_11 ^ bank1_hash1_part6_p1;
-  assign bank1_xor_13 = bank1_xor_12 ^ bank1_hash1_part7_p1;
-  assign bank1_cat_0 = {bank1_xor_13, bank1_xor_6};
+  assign bank1_h3_39 = {^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hd0000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_40 = {^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'he00000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_41 = {^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h7000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_42 = {^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h10000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_43 = {^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h600000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_44 = {^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'ha000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_45 = {^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'hb0000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_46 = {^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hd00000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_47 = {^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'hd000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_48 = {^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h10000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_49 = {^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_50 = {^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_51 = {^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_52 = {^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_53 = {^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_54 = {^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_55 = {^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_56 = {^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_57 = {^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_58 = {^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_59 = {^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_60 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_61 = {^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_62 = {^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_63 = {^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000)};
+  assign bank1_xor_31 = bank1_hash1_part0_p1 ^ bank1_hash1_part1_p1;
+  assign bank1_xor_32 = bank1_xor_31 ^ bank1_hash1_part2_p1;
+  assign bank1_xor_33 = bank1_xor_32 ^ bank1_hash1_part3_p1;
+  assign bank1_xor_34 = bank1_xor_33 ^ bank1_hash1_part4_p1;
+  assign bank1_xor_35 = bank1_xor_34 ^ bank1_hash1_part5_p1;
+  assign bank1_xor_36 = bank1_xor_35 ^ bank1_hash1_part6_p1;
+  assign bank1_xor_37 = bank1_xor_36 ^ bank1_hash1_part7_p1;
+  assign bank1_xor_38 = bank1_xor_37 ^ bank1_hash1_part8_p1;
+  assign bank1_xor_39 = bank1_xor_38 ^ bank1_hash1_part9_p1;
+  assign bank1_xor_40 = bank1_xor_39 ^ bank1_hash1_part10_p1;
+  assign bank1_xor_41 = bank1_xor_40 ^ bank1_hash1_part11_p1;
+  assign bank1_xor_42 = bank1_xor_41 ^ bank1_hash1_part12_p1;
+  assign bank1_xor_43 = bank1_xor_42 ^ bank1_hash1_part13_p1;
+  assign bank1_xor_44 = bank1_xor_43 ^ bank1_hash1_part14_p1;
+  assign bank1_xor_45 = bank1_xor_44 ^ bank1_hash1_part15_p1;
+  assign bank1_xor_46 = bank1_xor_45 ^ bank1_hash1_part16_p1;
+  assign bank1_xor_47 = bank1_xor_46 ^ bank1_hash1_part17_p1;
+  assign bank1_xor_48 = bank1_xor_47 ^ bank1_hash1_part18_p1;
+  assign bank1_xor_49 = bank1_xor_48 ^ bank1_hash1_part19_p1;
+  assign bank1_xor_50 = bank1_xor_49 ^ bank1_hash1_part20_p1;
+  assign bank1_xor_51 = bank1_xor_50 ^ bank1_hash1_part21_p1;
+  assign bank1_xor_52 = bank1_xor_51 ^ bank1_hash1_part22_p1;
+  assign bank1_xor_53 = bank1_xor_52 ^ bank1_hash1_part23_p1;
+  assign bank1_xor_54 = bank1_xor_53 ^ bank1_hash1_part24_p1;
+  assign bank1_xor_55 = bank1_xor_54 ^ bank1_hash1_part25_p1;
+  assign bank1_xor_56 = bank1_xor_55 ^ bank1_hash1_part26_p1;
+  assign bank1_xor_57 = bank1_xor_56 ^ bank1_hash1_part27_p1;
+  assign bank1_xor_58 = bank1_xor_57 ^ bank1_hash1_part28_p1;
+  assign bank1_xor_59 = bank1_xor_58 ^ bank1_hash1_part29_p1;
+  assign bank1_xor_60 = bank1_xor_59 ^ bank1_hash1_part30_p1;
+  assign bank1_xor_61 = bank1_xor_60 ^ bank1_hash1_part31_p1;
+  assign bank1_cat_0 = {bank1_xor_61, bank1_xor_30};
   assign bank1_slice_0 = bank1_hash_p1[36:28];
   assign bank1_slice_1 = clr0_target[1];
   assign bank1_and_0 = clr0_active & bank1_slice_1;
@@ -3677,21 +5752,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank1_and_4 = bank1_and_3 & bank1_col2_s6_match_p1;
   assign bank1_and_5 = bank1_and_4 & bank1_col3_s6_match_p1;
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_0 = {^(s1_key_p1 & 128'h54a6), ^(s1_key_p1 & 128'h80f2), ^(s1_key_p1 & 128'h4ead), ^(s1_key_p1 & 128'h4804), ^(s1_key_p1 & 128'h82cf), ^(s1_key_p1 & 128'hd854), ^(s1_key_p1 & 128'h5e5e), ^(s1_key_p1 & 128'h85cf), ^(s1_key_p1 & 128'h35a4), ^(s1_key_p1 & 128'hc8b5), ^(s1_key_p1 & 128'h5eb2), ^(s1_key_p1 & 128'hacb7), ^(s1_key_p1 & 128'h5306), ^(s1_key_p1 & 128'ha6fb), ^(s1_key_p1 & 128'hbe34), ^(s1_key_p1 & 128'ha94a), ^(s1_key_p1 & 128'he6d1), ^(s1_key_p1 & 128'h8d8b), ^(s1_key_p1 & 128'h83e0), ^(s1_key_p1 & 128'h5d9d), ^(s1_key_p1 & 128'hf2a1), ^(s1_key_p1 & 128'h4995), ^(s1_key_p1 & 128'h21ee), ^(s1_key_p1 & 128'h477c), ^(s1_key_p1 & 128'h4efd), ^(s1_key_p1 & 128'h4a5f), ^(s1_key_p1 & 128'h9ec3), ^(s1_key_p1 & 128'hb0f8), ^(s1_key_p1 & 128'hc1a3), ^(s1_key_p1 & 128'he4c9), ^(s1_key_p1 & 128'h2afd), ^(s1_key_p1 & 128'h285)};
+  assign bank2_h3_0 = {^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h5)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_1 = {^(s1_key_p1 & 128'h5ab00000), ^(s1_key_p1 & 128'ha8150000), ^(s1_key_p1 & 128'heba40000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h14830000), ^(s1_key_p1 & 128'h4d2b0000), ^(s1_key_p1 & 128'hb1f90000), ^(s1_key_p1 & 128'h73c10000), ^(s1_key_p1 & 128'h79580000), ^(s1_key_p1 & 128'h375b0000), ^(s1_key_p1 & 128'h62360000), ^(s1_key_p1 & 128'hb9d90000), ^(s1_key_p1 & 128'h6c8f0000), ^(s1_key_p1 & 128'h937b0000), ^(s1_key_p1 & 128'h38690000), ^(s1_key_p1 & 128'h307a0000), ^(s1_key_p1 & 128'hc7c00000), ^(s1_key_p1 & 128'hca500000), ^(s1_key_p1 & 128'ha0030000), ^(s1_key_p1 & 128'hbc660000), ^(s1_key_p1 & 128'h93450000), ^(s1_key_p1 & 128'h6c070000), ^(s1_key_p1 & 128'h39140000), ^(s1_key_p1 & 128'h27340000), ^(s1_key_p1 & 128'h9a5b0000), ^(s1_key_p1 & 128'hd7570000), ^(s1_key_p1 & 128'hfc930000), ^(s1_key_p1 & 128'h44a40000), ^(s1_key_p1 & 128'h86390000), ^(s1_key_p1 & 128'hfcb40000), ^(s1_key_p1 & 128'hade20000), ^(s1_key_p1 & 128'h25650000)};
+  assign bank2_h3_1 = {^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h80)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_2 = {^(s1_key_p1 & 128'hdf9400000000), ^(s1_key_p1 & 128'h4b4400000000), ^(s1_key_p1 & 128'hb2d100000000), ^(s1_key_p1 & 128'h978b00000000), ^(s1_key_p1 & 128'h6db200000000), ^(s1_key_p1 & 128'hb38000000000), ^(s1_key_p1 & 128'h2a0300000000), ^(s1_key_p1 & 128'h686e00000000), ^(s1_key_p1 & 128'h55da00000000), ^(s1_key_p1 & 128'hf7ed00000000), ^(s1_key_p1 & 128'h513000000000), ^(s1_key_p1 & 128'hcfd000000000), ^(s1_key_p1 & 128'h5be000000000), ^(s1_key_p1 & 128'h61e00000000), ^(s1_key_p1 & 128'h2f8500000000), ^(s1_key_p1 & 128'h8db500000000), ^(s1_key_p1 & 128'ha81500000000), ^(s1_key_p1 & 128'h834500000000), ^(s1_key_p1 & 128'hc8f900000000), ^(s1_key_p1 & 128'hf90000000000), ^(s1_key_p1 & 128'hf9dc00000000), ^(s1_key_p1 & 128'h50600000000), ^(s1_key_p1 & 128'h5f7300000000), ^(s1_key_p1 & 128'hdaa400000000), ^(s1_key_p1 & 128'h8b0900000000), ^(s1_key_p1 & 128'hf3e000000000), ^(s1_key_p1 & 128'h462700000000), ^(s1_key_p1 & 128'he49c00000000), ^(s1_key_p1 & 128'hdf2d00000000), ^(s1_key_p1 & 128'h84f500000000), ^(s1_key_p1 & 128'hde3100000000), ^(s1_key_p1 & 128'hb9bb00000000)};
+  assign bank2_h3_2 = {^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h200)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_3 = {^(s1_key_p1 & 128'he9dd000000000000), ^(s1_key_p1 & 128'ha2d7000000000000), ^(s1_key_p1 & 128'h27dc000000000000), ^(s1_key_p1 & 128'haebd000000000000), ^(s1_key_p1 & 128'hc1ba000000000000), ^(s1_key_p1 & 128'he25e000000000000), ^(s1_key_p1 & 128'hf827000000000000), ^(s1_key_p1 & 128'h1ae6000000000000), ^(s1_key_p1 & 128'h99a3000000000000), ^(s1_key_p1 & 128'h9e5d000000000000), ^(s1_key_p1 & 128'hc95a000000000000), ^(s1_key_p1 & 128'h1a81000000000000), ^(s1_key_p1 & 128'h56ab000000000000), ^(s1_key_p1 & 128'hc922000000000000), ^(s1_key_p1 & 128'h226e000000000000), ^(s1_key_p1 & 128'h8403000000000000), ^(s1_key_p1 & 128'h4331000000000000), ^(s1_key_p1 & 128'h182000000000000), ^(s1_key_p1 & 128'hbc77000000000000), ^(s1_key_p1 & 128'h7d5c000000000000), ^(s1_key_p1 & 128'h3fe6000000000000), ^(s1_key_p1 & 128'hc754000000000000), ^(s1_key_p1 & 128'h7372000000000000), ^(s1_key_p1 & 128'h413c000000000000), ^(s1_key_p1 & 128'hc89b000000000000), ^(s1_key_p1 & 128'h334d000000000000), ^(s1_key_p1 & 128'ha476000000000000), ^(s1_key_p1 & 128'hd85e000000000000), ^(s1_key_p1 & 128'h16f6000000000000), ^(s1_key_p1 & 128'h3984000000000000), ^(s1_key_p1 & 128'h2fb8000000000000), ^(s1_key_p1 & 128'h5cc0000000000000)};
+  assign bank2_h3_3 = {^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_4 = {^(s1_key_p1 & 128'h33090000000000000000), ^(s1_key_p1 & 128'hbeda0000000000000000), ^(s1_key_p1 & 128'h6ceb0000000000000000), ^(s1_key_p1 & 128'h764b0000000000000000), ^(s1_key_p1 & 128'hca4e0000000000000000), ^(s1_key_p1 & 128'hda60000000000000000), ^(s1_key_p1 & 128'hfdc0000000000000000), ^(s1_key_p1 & 128'h6ac60000000000000000), ^(s1_key_p1 & 128'h82dc0000000000000000), ^(s1_key_p1 & 128'h1f800000000000000000), ^(s1_key_p1 & 128'h28710000000000000000), ^(s1_key_p1 & 128'h43850000000000000000), ^(s1_key_p1 & 128'h6f710000000000000000), ^(s1_key_p1 & 128'h33ed0000000000000000), ^(s1_key_p1 & 128'h58940000000000000000), ^(s1_key_p1 & 128'h5e8a0000000000000000), ^(s1_key_p1 & 128'h36760000000000000000), ^(s1_key_p1 & 128'h34f10000000000000000), ^(s1_key_p1 & 128'h9fb40000000000000000), ^(s1_key_p1 & 128'hb6e20000000000000000), ^(s1_key_p1 & 128'h7ea10000000000000000), ^(s1_key_p1 & 128'h9c750000000000000000), ^(s1_key_p1 & 128'h9d560000000000000000), ^(s1_key_p1 & 128'h53070000000000000000), ^(s1_key_p1 & 128'hc1450000000000000000), ^(s1_key_p1 & 128'h315c0000000000000000), ^(s1_key_p1 & 128'h25840000000000000000), ^(s1_key_p1 & 128'he160000000000000000), ^(s1_key_p1 & 128'h3b710000000000000000), ^(s1_key_p1 & 128'h94310000000000000000), ^(s1_key_p1 & 128'h6cc30000000000000000), ^(s1_key_p1 & 128'h7d230000000000000000)};
+  assign bank2_h3_4 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h50000)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_5 = {^(s1_key_p1 & 128'h162a00000000000000000000), ^(s1_key_p1 & 128'hefa200000000000000000000), ^(s1_key_p1 & 128'h1d8000000000000000000000), ^(s1_key_p1 & 128'hea4500000000000000000000), ^(s1_key_p1 & 128'h5c7c00000000000000000000), ^(s1_key_p1 & 128'h930b00000000000000000000), ^(s1_key_p1 & 128'hab7500000000000000000000), ^(s1_key_p1 & 128'h47a900000000000000000000), ^(s1_key_p1 & 128'ha62400000000000000000000), ^(s1_key_p1 & 128'hcce800000000000000000000), ^(s1_key_p1 & 128'hb8d000000000000000000000), ^(s1_key_p1 & 128'hc65800000000000000000000), ^(s1_key_p1 & 128'h845200000000000000000000), ^(s1_key_p1 & 128'h514800000000000000000000), ^(s1_key_p1 & 128'h29f00000000000000000000), ^(s1_key_p1 & 128'hdacc00000000000000000000), ^(s1_key_p1 & 128'hc7f100000000000000000000), ^(s1_key_p1 & 128'h884700000000000000000000), ^(s1_key_p1 & 128'h35e100000000000000000000), ^(s1_key_p1 & 128'h98be00000000000000000000), ^(s1_key_p1 & 128'hd43100000000000000000000), ^(s1_key_p1 & 128'hc13c00000000000000000000), ^(s1_key_p1 & 128'h355d00000000000000000000), ^(s1_key_p1 & 128'h264f00000000000000000000), ^(s1_key_p1 & 128'h7fc900000000000000000000), ^(s1_key_p1 & 128'hf1ab00000000000000000000), ^(s1_key_p1 & 128'hb0400000000000000000000), ^(s1_key_p1 & 128'h74b700000000000000000000), ^(s1_key_p1 & 128'hc07a00000000000000000000), ^(s1_key_p1 & 128'h3c8700000000000000000000), ^(s1_key_p1 & 128'haf0f00000000000000000000), ^(s1_key_p1 & 128'h7f0200000000000000000000)};
+  assign bank2_h3_5 = {^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h600000)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_6 = {^(s1_key_p1 & 128'hccdd000000000000000000000000), ^(s1_key_p1 & 128'ha7c7000000000000000000000000), ^(s1_key_p1 & 128'h5238000000000000000000000000), ^(s1_key_p1 & 128'hf83d000000000000000000000000), ^(s1_key_p1 & 128'h35dd000000000000000000000000), ^(s1_key_p1 & 128'heef7000000000000000000000000), ^(s1_key_p1 & 128'h5ee4000000000000000000000000), ^(s1_key_p1 & 128'hf20b000000000000000000000000), ^(s1_key_p1 & 128'h6d64000000000000000000000000), ^(s1_key_p1 & 128'h46d5000000000000000000000000), ^(s1_key_p1 & 128'hc8a4000000000000000000000000), ^(s1_key_p1 & 128'h6da5000000000000000000000000), ^(s1_key_p1 & 128'hc862000000000000000000000000), ^(s1_key_p1 & 128'hb0d2000000000000000000000000), ^(s1_key_p1 & 128'h630e000000000000000000000000), ^(s1_key_p1 & 128'hbcac000000000000000000000000), ^(s1_key_p1 & 128'h5aba000000000000000000000000), ^(s1_key_p1 & 128'h8e86000000000000000000000000), ^(s1_key_p1 & 128'h5be8000000000000000000000000), ^(s1_key_p1 & 128'h3e2b000000000000000000000000), ^(s1_key_p1 & 128'haec9000000000000000000000000), ^(s1_key_p1 & 128'h11e1000000000000000000000000), ^(s1_key_p1 & 128'h4d8d000000000000000000000000), ^(s1_key_p1 & 128'h467a000000000000000000000000), ^(s1_key_p1 & 128'h3cb2000000000000000000000000), ^(s1_key_p1 & 128'h407a000000000000000000000000), ^(s1_key_p1 & 128'hfbbe000000000000000000000000), ^(s1_key_p1 & 128'h8d93000000000000000000000000), ^(s1_key_p1 & 128'ha18a000000000000000000000000), ^(s1_key_p1 & 128'h1f4e000000000000000000000000), ^(s1_key_p1 & 128'h4133000000000000000000000000), ^(s1_key_p1 & 128'h6f6c000000000000000000000000)};
+  assign bank2_h3_6 = {^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h5000000)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_7 = {^(s1_key_p1 & 128'h4ee10000000000000000000000000000), ^(s1_key_p1 & 128'h27830000000000000000000000000000), ^(s1_key_p1 & 128'h871b0000000000000000000000000000), ^(s1_key_p1 & 128'hfe640000000000000000000000000000), ^(s1_key_p1 & 128'h1b960000000000000000000000000000), ^(s1_key_p1 & 128'ha01e0000000000000000000000000000), ^(s1_key_p1 & 128'h458e0000000000000000000000000000), ^(s1_key_p1 & 128'h622d0000000000000000000000000000), ^(s1_key_p1 & 128'he2e10000000000000000000000000000), ^(s1_key_p1 & 128'h9cb90000000000000000000000000000), ^(s1_key_p1 & 128'hdf2e0000000000000000000000000000), ^(s1_key_p1 & 128'hb5f20000000000000000000000000000), ^(s1_key_p1 & 128'h202b0000000000000000000000000000), ^(s1_key_p1 & 128'hdf840000000000000000000000000000), ^(s1_key_p1 & 128'h7a700000000000000000000000000000), ^(s1_key_p1 & 128'hcf130000000000000000000000000000), ^(s1_key_p1 & 128'h9f3b0000000000000000000000000000), ^(s1_key_p1 & 128'hfd5d0000000000000000000000000000), ^(s1_key_p1 & 128'h325b0000000000000000000000000000), ^(s1_key_p1 & 128'h442e0000000000000000000000000000), ^(s1_key_p1 & 128'hc27e0000000000000000000000000000), ^(s1_key_p1 & 128'ha7340000000000000000000000000000), ^(s1_key_p1 & 128'hf7d00000000000000000000000000000), ^(s1_key_p1 & 128'h70e90000000000000000000000000000), ^(s1_key_p1 & 128'he94e0000000000000000000000000000), ^(s1_key_p1 & 128'hb8dc0000000000000000000000000000), ^(s1_key_p1 & 128'h97480000000000000000000000000000), ^(s1_key_p1 & 128'he7490000000000000000000000000000), ^(s1_key_p1 & 128'h70460000000000000000000000000000), ^(s1_key_p1 & 128'hdbbc0000000000000000000000000000), ^(s1_key_p1 & 128'h82a90000000000000000000000000000), ^(s1_key_p1 & 128'hc6eb0000000000000000000000000000)};
+  assign bank2_h3_7 = {^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h20000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_8 = {^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hb00000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_9 = {^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hb000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_10 = {^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h90000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_11 = {^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hb00000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_12 = {^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_13 = {^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'hc0000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_14 = {^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'hc00000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_15 = {^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h5000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_16 = {^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h30000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_17 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h200000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_18 = {^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_19 = {^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_20 = {^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_21 = {^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_22 = {^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_23 = {^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_24 = {^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_25 = {^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_26 = {^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_27 = {^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_28 = {^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_29 = {^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_30 = {^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_31 = {^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000)};
   assign bank2_xor_0 = bank2_hash0_part0_p1 ^ bank2_hash0_part1_p1;
   assign bank2_xor_1 = bank2_xor_0 ^ bank2_hash0_part2_p1;
   assign bank2_xor_2 = bank2_xor_1 ^ bank2_hash0_part3_p1;
@@ -3699,30 +5822,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank2_xor_4 = bank2_xor_3 ^ bank2_hash0_part5_p1;
   assign bank2_xor_5 = bank2_xor_4 ^ bank2_hash0_part6_p1;
   assign bank2_xor_6 = bank2_xor_5 ^ bank2_hash0_part7_p1;
+  assign bank2_xor_7 = bank2_xor_6 ^ bank2_hash0_part8_p1;
+  assign bank2_xor_8 = bank2_xor_7 ^ bank2_hash0_part9_p1;
+  assign bank2_xor_9 = bank2_xor_8 ^ bank2_hash0_part10_p1;
+  assign bank2_xor_10 = bank2_xor_9 ^ bank2_hash0_part11_p1;
+  assign bank2_xor_11 = bank2_xor_10 ^ bank2_hash0_part12_p1;
+  assign bank2_xor_12 = bank2_xor_11 ^ bank2_hash0_part13_p1;
+  assign bank2_xor_13 = bank2_xor_12 ^ bank2_hash0_part14_p1;
+  assign bank2_xor_14 = bank2_xor_13 ^ bank2_hash0_part15_p1;
+  assign bank2_xor_15 = bank2_xor_14 ^ bank2_hash0_part16_p1;
+  assign bank2_xor_16 = bank2_xor_15 ^ bank2_hash0_part17_p1;
+  assign bank2_xor_17 = bank2_xor_16 ^ bank2_hash0_part18_p1;
+  assign bank2_xor_18 = bank2_xor_17 ^ bank2_hash0_part19_p1;
+  assign bank2_xor_19 = bank2_xor_18 ^ bank2_hash0_part20_p1;
+  assign bank2_xor_20 = bank2_xor_19 ^ bank2_hash0_part21_p1;
+  assign bank2_xor_21 = bank2_xor_20 ^ bank2_hash0_part22_p1;
+  assign bank2_xor_22 = bank2_xor_21 ^ bank2_hash0_part23_p1;
+  assign bank2_xor_23 = bank2_xor_22 ^ bank2_hash0_part24_p1;
+  assign bank2_xor_24 = bank2_xor_23 ^ bank2_hash0_part25_p1;
+  assign bank2_xor_25 = bank2_xor_24 ^ bank2_hash0_part26_p1;
+  assign bank2_xor_26 = bank2_xor_25 ^ bank2_hash0_part27_p1;
+  assign bank2_xor_27 = bank2_xor_26 ^ bank2_hash0_part28_p1;
+  assign bank2_xor_28 = bank2_xor_27 ^ bank2_hash0_part29_p1;
+  assign bank2_xor_29 = bank2_xor_28 ^ bank2_hash0_part30_p1;
+  assign bank2_xor_30 = bank2_xor_29 ^ bank2_hash0_part31_p1;
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_8 = {^(s1_key_p1 & 128'hd086), ^(s1_key_p1 & 128'ha1f0), ^(s1_key_p1 & 128'h684b), ^(s1_key_p1 & 128'h1f0d), ^(s1_key_p1 & 128'had3b)};
+  assign bank2_h3_32 = {^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'hb)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_9 = {^(s1_key_p1 & 128'hb9560000), ^(s1_key_p1 & 128'hc0ee0000), ^(s1_key_p1 & 128'h48010000), ^(s1_key_p1 & 128'hf23c0000), ^(s1_key_p1 & 128'h4e390000)};
+  assign bank2_h3_33 = {^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_10 = {^(s1_key_p1 & 128'h370c00000000), ^(s1_key_p1 & 128'h36ad00000000), ^(s1_key_p1 & 128'h529f00000000), ^(s1_key_p1 & 128'h9e2a00000000), ^(s1_key_p1 & 128'h25cd00000000)};
+  assign bank2_h3_34 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hd00)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_11 = {^(s1_key_p1 & 128'ha434000000000000), ^(s1_key_p1 & 128'hc79d000000000000), ^(s1_key_p1 & 128'hcd8b000000000000), ^(s1_key_p1 & 128'ha7ec000000000000), ^(s1_key_p1 & 128'h7fa9000000000000)};
+  assign bank2_h3_35 = {^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'ha000)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_12 = {^(s1_key_p1 & 128'ha4500000000000000000), ^(s1_key_p1 & 128'h4bbb0000000000000000), ^(s1_key_p1 & 128'h30010000000000000000), ^(s1_key_p1 & 128'h68eb0000000000000000), ^(s1_key_p1 & 128'h80230000000000000000)};
+  assign bank2_h3_36 = {^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h90000)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_13 = {^(s1_key_p1 & 128'h381000000000000000000000), ^(s1_key_p1 & 128'h4bdd00000000000000000000), ^(s1_key_p1 & 128'h477800000000000000000000), ^(s1_key_p1 & 128'h20300000000000000000000), ^(s1_key_p1 & 128'ha65800000000000000000000)};
+  assign bank2_h3_37 = {^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h300000)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_14 = {^(s1_key_p1 & 128'h37bb000000000000000000000000), ^(s1_key_p1 & 128'hd611000000000000000000000000), ^(s1_key_p1 & 128'h61a2000000000000000000000000), ^(s1_key_p1 & 128'hcb22000000000000000000000000), ^(s1_key_p1 & 128'h34c2000000000000000000000000)};
+  assign bank2_h3_38 = {^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'he000000)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_15 = {^(s1_key_p1 & 128'h503b0000000000000000000000000000), ^(s1_key_p1 & 128'h12d20000000000000000000000000000), ^(s1_key_p1 & 128'h1c9f0000000000000000000000000000), ^(s1_key_p1 & 128'h852b0000000000000000000000000000), ^(s1_key_p1 & 128'h74760000000000000000000000000000)};
-  assign bank2_xor_7 = bank2_hash1_part0_p1 ^ bank2_hash1_part1_p1;
-  assign bank2_xor_8 = bank2_xor_7 ^ bank2_hash1_part2_p1;
-  assign bank2_xor_9 = bank2_xor_8 ^ bank2_hash1_part3_p1;
-  assign bank2_xor_10 = bank2_xor_9 ^ bank2_hash1_part4_p1;
-  assign bank2_xor_11 = bank2_xor_10 ^ bank2_hash1_part5_p1;
-  assign bank2_xor_12 = bank2_xor_11 ^ bank2_hash1_part6_p1;
-  assign bank2_xor_13 = bank2_xor_12 ^ bank2_hash1_part7_p1;
-  assign bank2_cat_0 = {bank2_xor_13, bank2_xor_6};
+  assign bank2_h3_39 = {^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h40000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_40 = {^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hd00000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_41 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'hc000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_42 = {^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h50000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_43 = {^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h200000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_44 = {^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h9000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_45 = {^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'ha0000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_46 = {^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'hf00000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_47 = {^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h7000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_48 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h30000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_49 = {^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h200000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_50 = {^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_51 = {^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_52 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_53 = {^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_54 = {^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_55 = {^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_56 = {^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_57 = {^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_58 = {^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_59 = {^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_60 = {^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_61 = {^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_62 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_63 = {^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000)};
+  assign bank2_xor_31 = bank2_hash1_part0_p1 ^ bank2_hash1_part1_p1;
+  assign bank2_xor_32 = bank2_xor_31 ^ bank2_hash1_part2_p1;
+  assign bank2_xor_33 = bank2_xor_32 ^ bank2_hash1_part3_p1;
+  assign bank2_xor_34 = bank2_xor_33 ^ bank2_hash1_part4_p1;
+  assign bank2_xor_35 = bank2_xor_34 ^ bank2_hash1_part5_p1;
+  assign bank2_xor_36 = bank2_xor_35 ^ bank2_hash1_part6_p1;
+  assign bank2_xor_37 = bank2_xor_36 ^ bank2_hash1_part7_p1;
+  assign bank2_xor_38 = bank2_xor_37 ^ bank2_hash1_part8_p1;
+  assign bank2_xor_39 = bank2_xor_38 ^ bank2_hash1_part9_p1;
+  assign bank2_xor_40 = bank2_xor_39 ^ bank2_hash1_part10_p1;
+  assign bank2_xor_41 = bank2_xor_40 ^ bank2_hash1_part11_p1;
+  assign bank2_xor_42 = bank2_xor_41 ^ bank2_hash1_part12_p1;
+  assign bank2_xor_43 = bank2_xor_42 ^ bank2_hash1_part13_p1;
+  assign bank2_xor_44 = bank2_xor_43 ^ bank2_hash1_part14_p1;
+  assign bank2_xor_45 = bank2_xor_44 ^ bank2_hash1_part15_p1;
+  assign bank2_xor_46 = bank2_xor_45 ^ bank2_hash1_part16_p1;
+  assign bank2_xor_47 = bank2_xor_46 ^ bank2_hash1_part17_p1;
+  assign bank2_xor_48 = bank2_xor_47 ^ bank2_hash1_part18_p1;
+  assign bank2_xor_49 = bank2_xor_48 ^ bank2_hash1_part19_p1;
+  assign bank2_xor_50 = bank2_xor_49 ^ bank2_hash1_part20_p1;
+  assign bank2_xor_51 = bank2_xor_50 ^ bank2_hash1_part21_p1;
+  assign bank2_xor_52 = bank2_xor_51 ^ bank2_hash1_part22_p1;
+  assign bank2_xor_53 = bank2_xor_52 ^ bank2_hash1_part23_p1;
+  assign bank2_xor_54 = bank2_xor_53 ^ bank2_hash1_part24_p1;
+  assign bank2_xor_55 = bank2_xor_54 ^ bank2_hash1_part25_p1;
+  assign bank2_xor_56 = bank2_xor_55 ^ bank2_hash1_part26_p1;
+  assign bank2_xor_57 = bank2_xor_56 ^ bank2_hash1_part27_p1;
+  assign bank2_xor_58 = bank2_xor_57 ^ bank2_hash1_part28_p1;
+  assign bank2_xor_59 = bank2_xor_58 ^ bank2_hash1_part29_p1;
+  assign bank2_xor_60 = bank2_xor_59 ^ bank2_hash1_part30_p1;
+  assign bank2_xor_61 = bank2_xor_60 ^ bank2_hash1_part31_p1;
+  assign bank2_cat_0 = {bank2_xor_61, bank2_xor_30};
   assign bank2_slice_0 = bank2_hash_p1[36:28];
   assign bank2_slice_1 = clr0_target[2];
   assign bank2_and_0 = clr0_active & bank2_slice_1;
@@ -3832,21 +6051,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank2_and_4 = bank2_and_3 & bank2_col2_s6_match_p1;
   assign bank2_and_5 = bank2_and_4 & bank2_col3_s6_match_p1;
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_0 = {^(s1_key_p1 & 128'h1a2a), ^(s1_key_p1 & 128'h80bc), ^(s1_key_p1 & 128'h5293), ^(s1_key_p1 & 128'hd654), ^(s1_key_p1 & 128'h8392), ^(s1_key_p1 & 128'h462c), ^(s1_key_p1 & 128'h372a), ^(s1_key_p1 & 128'h88e), ^(s1_key_p1 & 128'h5d5), ^(s1_key_p1 & 128'hb391), ^(s1_key_p1 & 128'h51b8), ^(s1_key_p1 & 128'heb27), ^(s1_key_p1 & 128'h1c32), ^(s1_key_p1 & 128'hdd96), ^(s1_key_p1 & 128'hf7e), ^(s1_key_p1 & 128'h176), ^(s1_key_p1 & 128'h27c4), ^(s1_key_p1 & 128'h4e37), ^(s1_key_p1 & 128'haa63), ^(s1_key_p1 & 128'hfea1), ^(s1_key_p1 & 128'h10a8), ^(s1_key_p1 & 128'hd2e5), ^(s1_key_p1 & 128'hce8f), ^(s1_key_p1 & 128'ha23d), ^(s1_key_p1 & 128'hb355), ^(s1_key_p1 & 128'hc5c5), ^(s1_key_p1 & 128'hc8cc), ^(s1_key_p1 & 128'hb56d), ^(s1_key_p1 & 128'h9ca7), ^(s1_key_p1 & 128'h911c), ^(s1_key_p1 & 128'h8e4d), ^(s1_key_p1 & 128'h1d8f)};
+  assign bank3_h3_0 = {^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'hf)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_1 = {^(s1_key_p1 & 128'hef120000), ^(s1_key_p1 & 128'hf7cd0000), ^(s1_key_p1 & 128'h9c780000), ^(s1_key_p1 & 128'hbcf50000), ^(s1_key_p1 & 128'h47190000), ^(s1_key_p1 & 128'hf0180000), ^(s1_key_p1 & 128'ha6cf0000), ^(s1_key_p1 & 128'hbd6b0000), ^(s1_key_p1 & 128'h288b0000), ^(s1_key_p1 & 128'he6cb0000), ^(s1_key_p1 & 128'h1fc90000), ^(s1_key_p1 & 128'hdaf00000), ^(s1_key_p1 & 128'h48ad0000), ^(s1_key_p1 & 128'h1a930000), ^(s1_key_p1 & 128'h34760000), ^(s1_key_p1 & 128'h47810000), ^(s1_key_p1 & 128'h435f0000), ^(s1_key_p1 & 128'h22d30000), ^(s1_key_p1 & 128'h57ae0000), ^(s1_key_p1 & 128'hb21b0000), ^(s1_key_p1 & 128'hdf840000), ^(s1_key_p1 & 128'hba810000), ^(s1_key_p1 & 128'h5cbf0000), ^(s1_key_p1 & 128'h7bc90000), ^(s1_key_p1 & 128'h162c0000), ^(s1_key_p1 & 128'h81970000), ^(s1_key_p1 & 128'hc3df0000), ^(s1_key_p1 & 128'h14b30000), ^(s1_key_p1 & 128'h81460000), ^(s1_key_p1 & 128'h33950000), ^(s1_key_p1 & 128'he96f0000), ^(s1_key_p1 & 128'hbf7a0000)};
+  assign bank3_h3_1 = {^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h80)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_2 = {^(s1_key_p1 & 128'h1df000000000), ^(s1_key_p1 & 128'hb47d00000000), ^(s1_key_p1 & 128'h834000000000), ^(s1_key_p1 & 128'h88b600000000), ^(s1_key_p1 & 128'h688600000000), ^(s1_key_p1 & 128'hd21500000000), ^(s1_key_p1 & 128'hf2e600000000), ^(s1_key_p1 & 128'h564300000000), ^(s1_key_p1 & 128'h127b00000000), ^(s1_key_p1 & 128'h9b8200000000), ^(s1_key_p1 & 128'h5fe700000000), ^(s1_key_p1 & 128'h4ffb00000000), ^(s1_key_p1 & 128'h49ed00000000), ^(s1_key_p1 & 128'hc3fb00000000), ^(s1_key_p1 & 128'hdcdc00000000), ^(s1_key_p1 & 128'h69000000000), ^(s1_key_p1 & 128'h802700000000), ^(s1_key_p1 & 128'h348300000000), ^(s1_key_p1 & 128'ha47600000000), ^(s1_key_p1 & 128'ha05b00000000), ^(s1_key_p1 & 128'hbfd600000000), ^(s1_key_p1 & 128'hb0a300000000), ^(s1_key_p1 & 128'h55d900000000), ^(s1_key_p1 & 128'h934f00000000), ^(s1_key_p1 & 128'h1bce00000000), ^(s1_key_p1 & 128'h443d00000000), ^(s1_key_p1 & 128'h9cdb00000000), ^(s1_key_p1 & 128'hdae800000000), ^(s1_key_p1 & 128'h9de400000000), ^(s1_key_p1 & 128'hf9200000000), ^(s1_key_p1 & 128'he5100000000), ^(s1_key_p1 & 128'hb7b00000000)};
+  assign bank3_h3_2 = {^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hd00)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_3 = {^(s1_key_p1 & 128'hf178000000000000), ^(s1_key_p1 & 128'h7f3f000000000000), ^(s1_key_p1 & 128'hf043000000000000), ^(s1_key_p1 & 128'h14ab000000000000), ^(s1_key_p1 & 128'he3fe000000000000), ^(s1_key_p1 & 128'ha8b5000000000000), ^(s1_key_p1 & 128'h2c65000000000000), ^(s1_key_p1 & 128'he3d4000000000000), ^(s1_key_p1 & 128'hc43000000000000), ^(s1_key_p1 & 128'h1827000000000000), ^(s1_key_p1 & 128'h968f000000000000), ^(s1_key_p1 & 128'he714000000000000), ^(s1_key_p1 & 128'h94a7000000000000), ^(s1_key_p1 & 128'hb6b5000000000000), ^(s1_key_p1 & 128'hec9c000000000000), ^(s1_key_p1 & 128'hda2d000000000000), ^(s1_key_p1 & 128'hb165000000000000), ^(s1_key_p1 & 128'h92e4000000000000), ^(s1_key_p1 & 128'h525c000000000000), ^(s1_key_p1 & 128'h8244000000000000), ^(s1_key_p1 & 128'h6da3000000000000), ^(s1_key_p1 & 128'h6f7000000000000), ^(s1_key_p1 & 128'h6c0d000000000000), ^(s1_key_p1 & 128'h4f75000000000000), ^(s1_key_p1 & 128'h7101000000000000), ^(s1_key_p1 & 128'h7dbe000000000000), ^(s1_key_p1 & 128'h7913000000000000), ^(s1_key_p1 & 128'h430a000000000000), ^(s1_key_p1 & 128'hf88f000000000000), ^(s1_key_p1 & 128'h6ec3000000000000), ^(s1_key_p1 & 128'had24000000000000), ^(s1_key_p1 & 128'hdaa7000000000000)};
+  assign bank3_h3_3 = {^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h1000)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_4 = {^(s1_key_p1 & 128'h32d40000000000000000), ^(s1_key_p1 & 128'h5ca00000000000000000), ^(s1_key_p1 & 128'hc4370000000000000000), ^(s1_key_p1 & 128'h6290000000000000000), ^(s1_key_p1 & 128'hc9730000000000000000), ^(s1_key_p1 & 128'h34130000000000000000), ^(s1_key_p1 & 128'h3a080000000000000000), ^(s1_key_p1 & 128'hc98c0000000000000000), ^(s1_key_p1 & 128'h5b170000000000000000), ^(s1_key_p1 & 128'h98250000000000000000), ^(s1_key_p1 & 128'h2a590000000000000000), ^(s1_key_p1 & 128'he7b00000000000000000), ^(s1_key_p1 & 128'hfd200000000000000000), ^(s1_key_p1 & 128'ha5150000000000000000), ^(s1_key_p1 & 128'h3c7c0000000000000000), ^(s1_key_p1 & 128'h19310000000000000000), ^(s1_key_p1 & 128'h77cf0000000000000000), ^(s1_key_p1 & 128'h3cc30000000000000000), ^(s1_key_p1 & 128'h85af0000000000000000), ^(s1_key_p1 & 128'h1dfb0000000000000000), ^(s1_key_p1 & 128'h516a0000000000000000), ^(s1_key_p1 & 128'h2c1b0000000000000000), ^(s1_key_p1 & 128'hdd640000000000000000), ^(s1_key_p1 & 128'hc9200000000000000000), ^(s1_key_p1 & 128'he52e0000000000000000), ^(s1_key_p1 & 128'h6afc0000000000000000), ^(s1_key_p1 & 128'h1a600000000000000000), ^(s1_key_p1 & 128'hb6670000000000000000), ^(s1_key_p1 & 128'h3d850000000000000000), ^(s1_key_p1 & 128'h6be80000000000000000), ^(s1_key_p1 & 128'h3d990000000000000000), ^(s1_key_p1 & 128'h20070000000000000000)};
+  assign bank3_h3_4 = {^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'ha0000)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_5 = {^(s1_key_p1 & 128'h65d700000000000000000000), ^(s1_key_p1 & 128'hd5f400000000000000000000), ^(s1_key_p1 & 128'h6c9500000000000000000000), ^(s1_key_p1 & 128'h6f5e00000000000000000000), ^(s1_key_p1 & 128'h448b00000000000000000000), ^(s1_key_p1 & 128'hf400000000000000000000), ^(s1_key_p1 & 128'h5f9d00000000000000000000), ^(s1_key_p1 & 128'h888300000000000000000000), ^(s1_key_p1 & 128'hbb3600000000000000000000), ^(s1_key_p1 & 128'h16c600000000000000000000), ^(s1_key_p1 & 128'h925f00000000000000000000), ^(s1_key_p1 & 128'h9c6000000000000000000000), ^(s1_key_p1 & 128'h3a00000000000000000000), ^(s1_key_p1 & 128'hdfc00000000000000000000), ^(s1_key_p1 & 128'h86e00000000000000000000), ^(s1_key_p1 & 128'h431400000000000000000000), ^(s1_key_p1 & 128'h706900000000000000000000), ^(s1_key_p1 & 128'h172700000000000000000000), ^(s1_key_p1 & 128'h459a00000000000000000000), ^(s1_key_p1 & 128'h787e00000000000000000000), ^(s1_key_p1 & 128'h673200000000000000000000), ^(s1_key_p1 & 128'hd31800000000000000000000), ^(s1_key_p1 & 128'h573700000000000000000000), ^(s1_key_p1 & 128'hdb0b00000000000000000000), ^(s1_key_p1 & 128'h5ed300000000000000000000), ^(s1_key_p1 & 128'hebe800000000000000000000), ^(s1_key_p1 & 128'h650600000000000000000000), ^(s1_key_p1 & 128'h8ffd00000000000000000000), ^(s1_key_p1 & 128'h8d1e00000000000000000000), ^(s1_key_p1 & 128'h9a0b00000000000000000000), ^(s1_key_p1 & 128'hd19700000000000000000000), ^(s1_key_p1 & 128'h388d00000000000000000000)};
+  assign bank3_h3_5 = {^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h700000)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_6 = {^(s1_key_p1 & 128'habaa000000000000000000000000), ^(s1_key_p1 & 128'hb686000000000000000000000000), ^(s1_key_p1 & 128'h1bd9000000000000000000000000), ^(s1_key_p1 & 128'ha629000000000000000000000000), ^(s1_key_p1 & 128'h346f000000000000000000000000), ^(s1_key_p1 & 128'hbaa6000000000000000000000000), ^(s1_key_p1 & 128'hf0d5000000000000000000000000), ^(s1_key_p1 & 128'hbb7a000000000000000000000000), ^(s1_key_p1 & 128'h2cdc000000000000000000000000), ^(s1_key_p1 & 128'hf2ef000000000000000000000000), ^(s1_key_p1 & 128'h7808000000000000000000000000), ^(s1_key_p1 & 128'ha928000000000000000000000000), ^(s1_key_p1 & 128'h1c0e000000000000000000000000), ^(s1_key_p1 & 128'h2b63000000000000000000000000), ^(s1_key_p1 & 128'h3b94000000000000000000000000), ^(s1_key_p1 & 128'h5246000000000000000000000000), ^(s1_key_p1 & 128'hfd4d000000000000000000000000), ^(s1_key_p1 & 128'hd7ee000000000000000000000000), ^(s1_key_p1 & 128'h717b000000000000000000000000), ^(s1_key_p1 & 128'h5d7000000000000000000000000), ^(s1_key_p1 & 128'h578c000000000000000000000000), ^(s1_key_p1 & 128'h15f4000000000000000000000000), ^(s1_key_p1 & 128'h8c45000000000000000000000000), ^(s1_key_p1 & 128'h2de5000000000000000000000000), ^(s1_key_p1 & 128'h46fd000000000000000000000000), ^(s1_key_p1 & 128'he587000000000000000000000000), ^(s1_key_p1 & 128'haf97000000000000000000000000), ^(s1_key_p1 & 128'haf1a000000000000000000000000), ^(s1_key_p1 & 128'h1afc000000000000000000000000), ^(s1_key_p1 & 128'h1cc5000000000000000000000000), ^(s1_key_p1 & 128'h8f56000000000000000000000000), ^(s1_key_p1 & 128'ha6b6000000000000000000000000)};
+  assign bank3_h3_6 = {^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'hf000000)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_7 = {^(s1_key_p1 & 128'h27390000000000000000000000000000), ^(s1_key_p1 & 128'h3e340000000000000000000000000000), ^(s1_key_p1 & 128'h20b70000000000000000000000000000), ^(s1_key_p1 & 128'ha36b0000000000000000000000000000), ^(s1_key_p1 & 128'h50b60000000000000000000000000000), ^(s1_key_p1 & 128'hea5f0000000000000000000000000000), ^(s1_key_p1 & 128'h69f90000000000000000000000000000), ^(s1_key_p1 & 128'h63940000000000000000000000000000), ^(s1_key_p1 & 128'h83cf0000000000000000000000000000), ^(s1_key_p1 & 128'h72e10000000000000000000000000000), ^(s1_key_p1 & 128'h16c70000000000000000000000000000), ^(s1_key_p1 & 128'hae3b0000000000000000000000000000), ^(s1_key_p1 & 128'h9c40000000000000000000000000000), ^(s1_key_p1 & 128'h3bc60000000000000000000000000000), ^(s1_key_p1 & 128'hc5460000000000000000000000000000), ^(s1_key_p1 & 128'h6f9a0000000000000000000000000000), ^(s1_key_p1 & 128'h47df0000000000000000000000000000), ^(s1_key_p1 & 128'hd5380000000000000000000000000000), ^(s1_key_p1 & 128'h371f0000000000000000000000000000), ^(s1_key_p1 & 128'hb8cc0000000000000000000000000000), ^(s1_key_p1 & 128'ha4e00000000000000000000000000000), ^(s1_key_p1 & 128'ha0270000000000000000000000000000), ^(s1_key_p1 & 128'hbb430000000000000000000000000000), ^(s1_key_p1 & 128'h50cf0000000000000000000000000000), ^(s1_key_p1 & 128'h63010000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hade90000000000000000000000000000), ^(s1_key_p1 & 128'h81260000000000000000000000000000), ^(s1_key_p1 & 128'h48ac0000000000000000000000000000), ^(s1_key_p1 & 128'hb6d00000000000000000000000000000), ^(s1_key_p1 & 128'hdb200000000000000000000000000000), ^(s1_key_p1 & 128'h2c970000000000000000000000000000)};
+  assign bank3_h3_7 = {^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'hb0000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_8 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hb00000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_9 = {^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h7000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_10 = {^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'hb0000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_11 = {^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_12 = {^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h7000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_13 = {^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'ha0000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_14 = {^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'ha00000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_15 = {^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hd000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_16 = {^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h70000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_17 = {^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_18 = {^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_19 = {^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_20 = {^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_21 = {^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_22 = {^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_23 = {^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_24 = {^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_25 = {^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_26 = {^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_27 = {^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_28 = {^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_29 = {^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_30 = {^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_31 = {^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000)};
   assign bank3_xor_0 = bank3_hash0_part0_p1 ^ bank3_hash0_part1_p1;
   assign bank3_xor_1 = bank3_xor_0 ^ bank3_hash0_part2_p1;
   assign bank3_xor_2 = bank3_xor_1 ^ bank3_hash0_part3_p1;
@@ -3854,30 +6121,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank3_xor_4 = bank3_xor_3 ^ bank3_hash0_part5_p1;
   assign bank3_xor_5 = bank3_xor_4 ^ bank3_hash0_part6_p1;
   assign bank3_xor_6 = bank3_xor_5 ^ bank3_hash0_part7_p1;
+  assign bank3_xor_7 = bank3_xor_6 ^ bank3_hash0_part8_p1;
+  assign bank3_xor_8 = bank3_xor_7 ^ bank3_hash0_part9_p1;
+  assign bank3_xor_9 = bank3_xor_8 ^ bank3_hash0_part10_p1;
+  assign bank3_xor_10 = bank3_xor_9 ^ bank3_hash0_part11_p1;
+  assign bank3_xor_11 = bank3_xor_10 ^ bank3_hash0_part12_p1;
+  assign bank3_xor_12 = bank3_xor_11 ^ bank3_hash0_part13_p1;
+  assign bank3_xor_13 = bank3_xor_12 ^ bank3_hash0_part14_p1;
+  assign bank3_xor_14 = bank3_xor_13 ^ bank3_hash0_part15_p1;
+  assign bank3_xor_15 = bank3_xor_14 ^ bank3_hash0_part16_p1;
+  assign bank3_xor_16 = bank3_xor_15 ^ bank3_hash0_part17_p1;
+  assign bank3_xor_17 = bank3_xor_16 ^ bank3_hash0_part18_p1;
+  assign bank3_xor_18 = bank3_xor_17 ^ bank3_hash0_part19_p1;
+  assign bank3_xor_19 = bank3_xor_18 ^ bank3_hash0_part20_p1;
+  assign bank3_xor_20 = bank3_xor_19 ^ bank3_hash0_part21_p1;
+  assign bank3_xor_21 = bank3_xor_20 ^ bank3_hash0_part22_p1;
+  assign bank3_xor_22 = bank3_xor_21 ^ bank3_hash0_part23_p1;
+  assign bank3_xor_23 = bank3_xor_22 ^ bank3_hash0_part24_p1;
+  assign bank3_xor_24 = bank3_xor_23 ^ bank3_hash0_part25_p1;
+  assign bank3_xor_25 = bank3_xor_24 ^ bank3_hash0_part26_p1;
+  assign bank3_xor_26 = bank3_xor_25 ^ bank3_hash0_part27_p1;
+  assign bank3_xor_27 = bank3_xor_26 ^ bank3_hash0_part28_p1;
+  assign bank3_xor_28 = bank3_xor_27 ^ bank3_hash0_part29_p1;
+  assign bank3_xor_29 = bank3_xor_28 ^ bank3_hash0_part30_p1;
+  assign bank3_xor_30 = bank3_xor_29 ^ bank3_hash0_part31_p1;
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_8 = {^(s1_key_p1 & 128'h460a), ^(s1_key_p1 & 128'h1caa), ^(s1_key_p1 & 128'h522d), ^(s1_key_p1 & 128'ha8fb), ^(s1_key_p1 & 128'hb65b)};
+  assign bank3_h3_32 = {^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hb)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_9 = {^(s1_key_p1 & 128'h91730000), ^(s1_key_p1 & 128'hd0770000), ^(s1_key_p1 & 128'h60070000), ^(s1_key_p1 & 128'hadc70000), ^(s1_key_p1 & 128'h25500000)};
+  assign bank3_h3_33 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h50)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_10 = {^(s1_key_p1 & 128'h85100000000), ^(s1_key_p1 & 128'h4e4100000000), ^(s1_key_p1 & 128'hf1f00000000), ^(s1_key_p1 & 128'h6f6b00000000), ^(s1_key_p1 & 128'hc84c00000000)};
+  assign bank3_h3_34 = {^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h600)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_11 = {^(s1_key_p1 & 128'hcbad000000000000), ^(s1_key_p1 & 128'h9495000000000000), ^(s1_key_p1 & 128'h1488000000000000), ^(s1_key_p1 & 128'h21eb000000000000), ^(s1_key_p1 & 128'h3e59000000000000)};
+  assign bank3_h3_35 = {^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hb000)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_12 = {^(s1_key_p1 & 128'h552f0000000000000000), ^(s1_key_p1 & 128'hb84d0000000000000000), ^(s1_key_p1 & 128'h703e0000000000000000), ^(s1_key_p1 & 128'hd6fa0000000000000000), ^(s1_key_p1 & 128'h18400000000000000000)};
+  assign bank3_h3_36 = {^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_13 = {^(s1_key_p1 & 128'h6e9300000000000000000000), ^(s1_key_p1 & 128'he75600000000000000000000), ^(s1_key_p1 & 128'h154800000000000000000000), ^(s1_key_p1 & 128'hfc5d00000000000000000000), ^(s1_key_p1 & 128'hdd4500000000000000000000)};
+  assign bank3_h3_37 = {^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h500000)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_14 = {^(s1_key_p1 & 128'haf33000000000000000000000000), ^(s1_key_p1 & 128'hec3c000000000000000000000000), ^(s1_key_p1 & 128'h1821000000000000000000000000), ^(s1_key_p1 & 128'h4b7d000000000000000000000000), ^(s1_key_p1 & 128'hf33b000000000000000000000000)};
+  assign bank3_h3_38 = {^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h5000000)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_15 = {^(s1_key_p1 & 128'hcad40000000000000000000000000000), ^(s1_key_p1 & 128'h95960000000000000000000000000000), ^(s1_key_p1 & 128'h41e10000000000000000000000000000), ^(s1_key_p1 & 128'h97660000000000000000000000000000), ^(s1_key_p1 & 128'he22e0000000000000000000000000000)};
-  assign bank3_xor_7 = bank3_hash1_part0_p1 ^ bank3_hash1_part1_p1;
-  assign bank3_xor_8 = bank3_xor_7 ^ bank3_hash1_part2_p1;
-  assign bank3_xor_9 = bank3_xor_8 ^ bank3_hash1_part3_p1;
-  assign bank3_xor_10 = bank3_xor_9 ^ bank3_hash1_part4_p1;
-  assign bank3_xor_11 = bank3_xor_10 ^ bank3_hash1_part5_p1;
-  assign bank3_xor_12 = bank3_xor_11 ^ bank3_hash1_part6_p1;
-  assign bank3_xor_13 = bank3_xor_12 ^ bank3_hash1_part7_p1;
-  assign bank3_cat_0 = {bank3_xor_13, bank3_xor_6};
+  assign bank3_h3_39 = {^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h20000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_40 = {^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hc00000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_41 = {^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h4000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_42 = {^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h80000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_43 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hc00000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_44 = {^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h9000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_45 = {^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h50000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_46 = {^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'he00000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_47 = {^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h3000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_48 = {^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_49 = {^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h400000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_50 = {^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_51 = {^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_52 = {^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_53 = {^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_54 = {^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_55 = {^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_56 = {^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_57 = {^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_58 = {^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_59 = {^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_60 = {^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_61 = {^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_62 = {^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_63 = {^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000)};
+  assign bank3_xor_31 = bank3_hash1_part0_p1 ^ bank3_hash1_part1_p1;
+  assign bank3_xor_32 = bank3_xor_31 ^ bank3_hash1_part2_p1;
+  assign bank3_xor_33 = bank3_xor_32 ^ bank3_hash1_part3_p1;
+  assign bank3_xor_34 = bank3_xor_33 ^ bank3_hash1_part4_p1;
+  assign bank3_xor_35 = bank3_xor_34 ^ bank3_hash1_part5_p1;
+  assign bank3_xor_36 = bank3_xor_35 ^ bank3_hash1_part6_p1;
+  assign bank3_xor_37 = bank3_xor_36 ^ bank3_hash1_part7_p1;
+  assign bank3_xor_38 = bank3_xor_37 ^ bank3_hash1_part8_p1;
+  assign bank3_xor_39 = bank3_xor_38 ^ bank3_hash1_part9_p1;
+  assign bank3_xor_40 = bank3_xor_39 ^ bank3_hash1_part10_p1;
+  assign bank3_xor_41 = bank3_xor_40 ^ bank3_hash1_part11_p1;
+  assign bank3_xor_42 = bank3_xor_41 ^ bank3_hash1_part12_p1;
+  assign bank3_xor_43 = bank3_xor_42 ^ bank3_hash1_part13_p1;
+  assign bank3_xor_44 = bank3_xor_43 ^ bank3_hash1_part14_p1;
+  assign bank3_xor_45 = bank3_xor_44 ^ bank3_hash1_part15_p1;
+  assign bank3_xor_46 = bank3_xor_45 ^ bank3_hash1_part16_p1;
+  assign bank3_xor_47 = bank3_xor_46 ^ bank3_hash1_part17_p1;
+  assign bank3_xor_48 = bank3_xor_47 ^ bank3_hash1_part18_p1;
+  assign bank3_xor_49 = bank3_xor_48 ^ bank3_hash1_part19_p1;
+  assign bank3_xor_50 = bank3_xor_49 ^ bank3_hash1_part20_p1;
+  assign bank3_xor_51 = bank3_xor_50 ^ bank3_hash1_part21_p1;
+  assign bank3_xor_52 = bank3_xor_51 ^ bank3_hash1_part22_p1;
+  assign bank3_xor_53 = bank3_xor_52 ^ bank3_hash1_part23_p1;
+  assign bank3_xor_54 = bank3_xor_53 ^ bank3_hash1_part24_p1;
+  assign bank3_xor_55 = bank3_xor_54 ^ bank3_hash1_part25_p1;
+  assign bank3_xor_56 = bank3_xor_55 ^ bank3_hash1_part26_p1;
+  assign bank3_xor_57 = bank3_xor_56 ^ bank3_hash1_part27_p1;
+  assign bank3_xor_58 = bank3_xor_57 ^ bank3_hash1_part28_p1;
+  assign bank3_xor_59 = bank3_xor_58 ^ bank3_hash1_part29_p1;
+  assign bank3_xor_60 = bank3_xor_59 ^ bank3_hash1_part30_p1;
+  assign bank3_xor_61 = bank3_xor_60 ^ bank3_hash1_part31_p1;
+  assign bank3_cat_0 = {bank3_xor_61, bank3_xor_30};
   assign bank3_slice_0 = bank3_hash_p1[36:28];
   assign bank3_slice_1 = clr0_target[3];
   assign bank3_and_0 = clr0_active & bank3_slice_1;
@@ -3987,21 +6350,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank3_and_4 = bank3_and_3 & bank3_col2_s6_match_p1;
   assign bank3_and_5 = bank3_and_4 & bank3_col3_s6_match_p1;
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_0 = {^(s1_key_p1 & 128'hd9bf), ^(s1_key_p1 & 128'h2148), ^(s1_key_p1 & 128'h52be), ^(s1_key_p1 & 128'h7b3d), ^(s1_key_p1 & 128'hdb01), ^(s1_key_p1 & 128'h52b6), ^(s1_key_p1 & 128'h5ad4), ^(s1_key_p1 & 128'he964), ^(s1_key_p1 & 128'h2603), ^(s1_key_p1 & 128'ha501), ^(s1_key_p1 & 128'hfcc8), ^(s1_key_p1 & 128'h8fd0), ^(s1_key_p1 & 128'h96cb), ^(s1_key_p1 & 128'ha918), ^(s1_key_p1 & 128'h6ffb), ^(s1_key_p1 & 128'hd6b7), ^(s1_key_p1 & 128'hdd4f), ^(s1_key_p1 & 128'he4), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hfeb7), ^(s1_key_p1 & 128'h8525), ^(s1_key_p1 & 128'hb6d7), ^(s1_key_p1 & 128'hd2fc), ^(s1_key_p1 & 128'h2ed5), ^(s1_key_p1 & 128'h84b3), ^(s1_key_p1 & 128'hb2b6), ^(s1_key_p1 & 128'hb776), ^(s1_key_p1 & 128'he229), ^(s1_key_p1 & 128'h2ea3), ^(s1_key_p1 & 128'h9aa3), ^(s1_key_p1 & 128'he9fd), ^(s1_key_p1 & 128'hffd3)};
+  assign bank4_h3_0 = {^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h3)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_1 = {^(s1_key_p1 & 128'hc8650000), ^(s1_key_p1 & 128'h51ad0000), ^(s1_key_p1 & 128'h580e0000), ^(s1_key_p1 & 128'h1d470000), ^(s1_key_p1 & 128'h9e480000), ^(s1_key_p1 & 128'hf4000000), ^(s1_key_p1 & 128'h3b730000), ^(s1_key_p1 & 128'h4a100000), ^(s1_key_p1 & 128'h2bbe0000), ^(s1_key_p1 & 128'h56680000), ^(s1_key_p1 & 128'hb7310000), ^(s1_key_p1 & 128'hf59f0000), ^(s1_key_p1 & 128'h1fa10000), ^(s1_key_p1 & 128'hf9c10000), ^(s1_key_p1 & 128'hbaee0000), ^(s1_key_p1 & 128'h49d40000), ^(s1_key_p1 & 128'h1b1a0000), ^(s1_key_p1 & 128'h32720000), ^(s1_key_p1 & 128'h690b0000), ^(s1_key_p1 & 128'h31060000), ^(s1_key_p1 & 128'h339b0000), ^(s1_key_p1 & 128'hb2940000), ^(s1_key_p1 & 128'h7b8b0000), ^(s1_key_p1 & 128'hf7ea0000), ^(s1_key_p1 & 128'he7b50000), ^(s1_key_p1 & 128'ha3de0000), ^(s1_key_p1 & 128'ha1650000), ^(s1_key_p1 & 128'he4c0000), ^(s1_key_p1 & 128'hd3960000), ^(s1_key_p1 & 128'hb3410000), ^(s1_key_p1 & 128'h9cf70000), ^(s1_key_p1 & 128'h88740000)};
+  assign bank4_h3_1 = {^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'hd0)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_2 = {^(s1_key_p1 & 128'h411d00000000), ^(s1_key_p1 & 128'hdf5500000000), ^(s1_key_p1 & 128'h4eb400000000), ^(s1_key_p1 & 128'h815200000000), ^(s1_key_p1 & 128'h329a00000000), ^(s1_key_p1 & 128'h702500000000), ^(s1_key_p1 & 128'hdc0a00000000), ^(s1_key_p1 & 128'h790d00000000), ^(s1_key_p1 & 128'hf45700000000), ^(s1_key_p1 & 128'h3c2300000000), ^(s1_key_p1 & 128'hbb900000000), ^(s1_key_p1 & 128'hcf2200000000), ^(s1_key_p1 & 128'h3d3400000000), ^(s1_key_p1 & 128'hd23c00000000), ^(s1_key_p1 & 128'hdae300000000), ^(s1_key_p1 & 128'h972100000000), ^(s1_key_p1 & 128'habda00000000), ^(s1_key_p1 & 128'h1c9b00000000), ^(s1_key_p1 & 128'h259c00000000), ^(s1_key_p1 & 128'h788a00000000), ^(s1_key_p1 & 128'h308600000000), ^(s1_key_p1 & 128'h9f4500000000), ^(s1_key_p1 & 128'h249f00000000), ^(s1_key_p1 & 128'ha10a00000000), ^(s1_key_p1 & 128'hb14200000000), ^(s1_key_p1 & 128'h2b8e00000000), ^(s1_key_p1 & 128'hd49100000000), ^(s1_key_p1 & 128'hfce00000000), ^(s1_key_p1 & 128'h81a300000000), ^(s1_key_p1 & 128'h38d900000000), ^(s1_key_p1 & 128'h631d00000000), ^(s1_key_p1 & 128'hf8b600000000)};
+  assign bank4_h3_2 = {^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'hf00)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_3 = {^(s1_key_p1 & 128'hd76d000000000000), ^(s1_key_p1 & 128'ha0e7000000000000), ^(s1_key_p1 & 128'h78f3000000000000), ^(s1_key_p1 & 128'h7f31000000000000), ^(s1_key_p1 & 128'hd043000000000000), ^(s1_key_p1 & 128'h828d000000000000), ^(s1_key_p1 & 128'h3850000000000000), ^(s1_key_p1 & 128'hed0c000000000000), ^(s1_key_p1 & 128'h634d000000000000), ^(s1_key_p1 & 128'hba16000000000000), ^(s1_key_p1 & 128'h4f9d000000000000), ^(s1_key_p1 & 128'h428e000000000000), ^(s1_key_p1 & 128'hf2fd000000000000), ^(s1_key_p1 & 128'hbba2000000000000), ^(s1_key_p1 & 128'h945e000000000000), ^(s1_key_p1 & 128'h5675000000000000), ^(s1_key_p1 & 128'hcf4c000000000000), ^(s1_key_p1 & 128'h67e7000000000000), ^(s1_key_p1 & 128'hf7b7000000000000), ^(s1_key_p1 & 128'h3a13000000000000), ^(s1_key_p1 & 128'hdf70000000000000), ^(s1_key_p1 & 128'h512f000000000000), ^(s1_key_p1 & 128'h1bb9000000000000), ^(s1_key_p1 & 128'h954a000000000000), ^(s1_key_p1 & 128'h89fc000000000000), ^(s1_key_p1 & 128'h5668000000000000), ^(s1_key_p1 & 128'h7e7a000000000000), ^(s1_key_p1 & 128'hcbd9000000000000), ^(s1_key_p1 & 128'he7e9000000000000), ^(s1_key_p1 & 128'hc36d000000000000), ^(s1_key_p1 & 128'h1e61000000000000), ^(s1_key_p1 & 128'h73bf000000000000)};
+  assign bank4_h3_3 = {^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'hf000)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_4 = {^(s1_key_p1 & 128'hd7990000000000000000), ^(s1_key_p1 & 128'ha800000000000000000), ^(s1_key_p1 & 128'h96b60000000000000000), ^(s1_key_p1 & 128'h3e970000000000000000), ^(s1_key_p1 & 128'hd79e0000000000000000), ^(s1_key_p1 & 128'h70a10000000000000000), ^(s1_key_p1 & 128'h1a40000000000000000), ^(s1_key_p1 & 128'h41160000000000000000), ^(s1_key_p1 & 128'h7fb00000000000000000), ^(s1_key_p1 & 128'hab800000000000000000), ^(s1_key_p1 & 128'h308b0000000000000000), ^(s1_key_p1 & 128'he7280000000000000000), ^(s1_key_p1 & 128'h93ee0000000000000000), ^(s1_key_p1 & 128'hf3f00000000000000000), ^(s1_key_p1 & 128'ha46e0000000000000000), ^(s1_key_p1 & 128'h8ad50000000000000000), ^(s1_key_p1 & 128'h66e60000000000000000), ^(s1_key_p1 & 128'h52360000000000000000), ^(s1_key_p1 & 128'h96c00000000000000000), ^(s1_key_p1 & 128'hd440000000000000000), ^(s1_key_p1 & 128'h61ea0000000000000000), ^(s1_key_p1 & 128'h6b3e0000000000000000), ^(s1_key_p1 & 128'hf94d0000000000000000), ^(s1_key_p1 & 128'he0cb0000000000000000), ^(s1_key_p1 & 128'h52960000000000000000), ^(s1_key_p1 & 128'h21310000000000000000), ^(s1_key_p1 & 128'he8930000000000000000), ^(s1_key_p1 & 128'h96550000000000000000), ^(s1_key_p1 & 128'hb49d0000000000000000), ^(s1_key_p1 & 128'h22110000000000000000), ^(s1_key_p1 & 128'h2e470000000000000000), ^(s1_key_p1 & 128'hfb130000000000000000)};
+  assign bank4_h3_4 = {^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h40000)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_5 = {^(s1_key_p1 & 128'h5a6600000000000000000000), ^(s1_key_p1 & 128'hbeb200000000000000000000), ^(s1_key_p1 & 128'hed8400000000000000000000), ^(s1_key_p1 & 128'h506600000000000000000000), ^(s1_key_p1 & 128'h4e0f00000000000000000000), ^(s1_key_p1 & 128'h1be800000000000000000000), ^(s1_key_p1 & 128'h199b00000000000000000000), ^(s1_key_p1 & 128'hf07300000000000000000000), ^(s1_key_p1 & 128'h9fcd00000000000000000000), ^(s1_key_p1 & 128'h440800000000000000000000), ^(s1_key_p1 & 128'hc70d00000000000000000000), ^(s1_key_p1 & 128'h5a0e00000000000000000000), ^(s1_key_p1 & 128'ha5eb00000000000000000000), ^(s1_key_p1 & 128'h155000000000000000000000), ^(s1_key_p1 & 128'h567c00000000000000000000), ^(s1_key_p1 & 128'h25f100000000000000000000), ^(s1_key_p1 & 128'h3f7f00000000000000000000), ^(s1_key_p1 & 128'h4aa200000000000000000000), ^(s1_key_p1 & 128'h795b00000000000000000000), ^(s1_key_p1 & 128'h7bf100000000000000000000), ^(s1_key_p1 & 128'h822c00000000000000000000), ^(s1_key_p1 & 128'hf01800000000000000000000), ^(s1_key_p1 & 128'h140e00000000000000000000), ^(s1_key_p1 & 128'h5ca800000000000000000000), ^(s1_key_p1 & 128'h841400000000000000000000), ^(s1_key_p1 & 128'h31cf00000000000000000000), ^(s1_key_p1 & 128'h66a800000000000000000000), ^(s1_key_p1 & 128'h10ae00000000000000000000), ^(s1_key_p1 & 128'h8b3700000000000000000000), ^(s1_key_p1 & 128'hc7b300000000000000000000), ^(s1_key_p1 & 128'ha4b600000000000000000000), ^(s1_key_p1 & 128'h823000000000000000000000)};
+  assign bank4_h3_5 = {^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h700000)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_6 = {^(s1_key_p1 & 128'h3b30000000000000000000000000), ^(s1_key_p1 & 128'h319d000000000000000000000000), ^(s1_key_p1 & 128'h689000000000000000000000000), ^(s1_key_p1 & 128'hd1c6000000000000000000000000), ^(s1_key_p1 & 128'h4f28000000000000000000000000), ^(s1_key_p1 & 128'hcf0e000000000000000000000000), ^(s1_key_p1 & 128'h27f3000000000000000000000000), ^(s1_key_p1 & 128'h4b8d000000000000000000000000), ^(s1_key_p1 & 128'hc576000000000000000000000000), ^(s1_key_p1 & 128'h36cc000000000000000000000000), ^(s1_key_p1 & 128'h7be3000000000000000000000000), ^(s1_key_p1 & 128'h66f000000000000000000000000), ^(s1_key_p1 & 128'h66dd000000000000000000000000), ^(s1_key_p1 & 128'hbe2a000000000000000000000000), ^(s1_key_p1 & 128'h2248000000000000000000000000), ^(s1_key_p1 & 128'h3fa7000000000000000000000000), ^(s1_key_p1 & 128'h6c03000000000000000000000000), ^(s1_key_p1 & 128'h92bb000000000000000000000000), ^(s1_key_p1 & 128'h179d000000000000000000000000), ^(s1_key_p1 & 128'h521f000000000000000000000000), ^(s1_key_p1 & 128'h5d3000000000000000000000000), ^(s1_key_p1 & 128'hb892000000000000000000000000), ^(s1_key_p1 & 128'hdb38000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hb4f0000000000000000000000000), ^(s1_key_p1 & 128'h90b6000000000000000000000000), ^(s1_key_p1 & 128'h59bc000000000000000000000000), ^(s1_key_p1 & 128'h9812000000000000000000000000), ^(s1_key_p1 & 128'h7777000000000000000000000000), ^(s1_key_p1 & 128'h9062000000000000000000000000), ^(s1_key_p1 & 128'ha708000000000000000000000000), ^(s1_key_p1 & 128'h7c5d000000000000000000000000)};
+  assign bank4_h3_6 = {^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h8000000)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_7 = {^(s1_key_p1 & 128'hf9980000000000000000000000000000), ^(s1_key_p1 & 128'h264f0000000000000000000000000000), ^(s1_key_p1 & 128'heb0000000000000000000000000000), ^(s1_key_p1 & 128'h9aff0000000000000000000000000000), ^(s1_key_p1 & 128'haf540000000000000000000000000000), ^(s1_key_p1 & 128'h5b8f0000000000000000000000000000), ^(s1_key_p1 & 128'h733b0000000000000000000000000000), ^(s1_key_p1 & 128'h57780000000000000000000000000000), ^(s1_key_p1 & 128'h3edf0000000000000000000000000000), ^(s1_key_p1 & 128'habc50000000000000000000000000000), ^(s1_key_p1 & 128'h3310000000000000000000000000000), ^(s1_key_p1 & 128'he410000000000000000000000000000), ^(s1_key_p1 & 128'h22920000000000000000000000000000), ^(s1_key_p1 & 128'hb3040000000000000000000000000000), ^(s1_key_p1 & 128'hdef70000000000000000000000000000), ^(s1_key_p1 & 128'h94820000000000000000000000000000), ^(s1_key_p1 & 128'h8d520000000000000000000000000000), ^(s1_key_p1 & 128'hb87d0000000000000000000000000000), ^(s1_key_p1 & 128'hf34e0000000000000000000000000000), ^(s1_key_p1 & 128'hfa310000000000000000000000000000), ^(s1_key_p1 & 128'hae9e0000000000000000000000000000), ^(s1_key_p1 & 128'h63eb0000000000000000000000000000), ^(s1_key_p1 & 128'hd2810000000000000000000000000000), ^(s1_key_p1 & 128'h59300000000000000000000000000000), ^(s1_key_p1 & 128'ha96a0000000000000000000000000000), ^(s1_key_p1 & 128'he5820000000000000000000000000000), ^(s1_key_p1 & 128'hb6190000000000000000000000000000), ^(s1_key_p1 & 128'h63260000000000000000000000000000), ^(s1_key_p1 & 128'h4cac0000000000000000000000000000), ^(s1_key_p1 & 128'ha7120000000000000000000000000000), ^(s1_key_p1 & 128'h58240000000000000000000000000000), ^(s1_key_p1 & 128'h74480000000000000000000000000000)};
+  assign bank4_h3_7 = {^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h80000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_8 = {^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h600000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_9 = {^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'hb000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_10 = {^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h80000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_11 = {^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hf00000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_12 = {^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'hf000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_13 = {^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'hb0000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_14 = {^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h300000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_15 = {^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h7000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_16 = {^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h30000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_17 = {^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h100000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_18 = {^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_19 = {^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_20 = {^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_21 = {^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_22 = {^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_23 = {^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_24 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_25 = {^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_26 = {^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_27 = {^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_28 = {^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_29 = {^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_30 = {^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_31 = {^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000)};
   assign bank4_xor_0 = bank4_hash0_part0_p1 ^ bank4_hash0_part1_p1;
   assign bank4_xor_1 = bank4_xor_0 ^ bank4_hash0_part2_p1;
   assign bank4_xor_2 = bank4_xor_1 ^ bank4_hash0_part3_p1;
@@ -4009,30 +6420,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank4_xor_4 = bank4_xor_3 ^ bank4_hash0_part5_p1;
   assign bank4_xor_5 = bank4_xor_4 ^ bank4_hash0_part6_p1;
   assign bank4_xor_6 = bank4_xor_5 ^ bank4_hash0_part7_p1;
+  assign bank4_xor_7 = bank4_xor_6 ^ bank4_hash0_part8_p1;
+  assign bank4_xor_8 = bank4_xor_7 ^ bank4_hash0_part9_p1;
+  assign bank4_xor_9 = bank4_xor_8 ^ bank4_hash0_part10_p1;
+  assign bank4_xor_10 = bank4_xor_9 ^ bank4_hash0_part11_p1;
+  assign bank4_xor_11 = bank4_xor_10 ^ bank4_hash0_part12_p1;
+  assign bank4_xor_12 = bank4_xor_11 ^ bank4_hash0_part13_p1;
+  assign bank4_xor_13 = bank4_xor_12 ^ bank4_hash0_part14_p1;
+  assign bank4_xor_14 = bank4_xor_13 ^ bank4_hash0_part15_p1;
+  assign bank4_xor_15 = bank4_xor_14 ^ bank4_hash0_part16_p1;
+  assign bank4_xor_16 = bank4_xor_15 ^ bank4_hash0_part17_p1;
+  assign bank4_xor_17 = bank4_xor_16 ^ bank4_hash0_part18_p1;
+  assign bank4_xor_18 = bank4_xor_17 ^ bank4_hash0_part19_p1;
+  assign bank4_xor_19 = bank4_xor_18 ^ bank4_hash0_part20_p1;
+  assign bank4_xor_20 = bank4_xor_19 ^ bank4_hash0_part21_p1;
+  assign bank4_xor_21 = bank4_xor_20 ^ bank4_hash0_part22_p1;
+  assign bank4_xor_22 = bank4_xor_21 ^ bank4_hash0_part23_p1;
+  assign bank4_xor_23 = bank4_xor_22 ^ bank4_hash0_part24_p1;
+  assign bank4_xor_24 = bank4_xor_23 ^ bank4_hash0_part25_p1;
+  assign bank4_xor_25 = bank4_xor_24 ^ bank4_hash0_part26_p1;
+  assign bank4_xor_26 = bank4_xor_25 ^ bank4_hash0_part27_p1;
+  assign bank4_xor_27 = bank4_xor_26 ^ bank4_hash0_part28_p1;
+  assign bank4_xor_28 = bank4_xor_27 ^ bank4_hash0_part29_p1;
+  assign bank4_xor_29 = bank4_xor_28 ^ bank4_hash0_part30_p1;
+  assign bank4_xor_30 = bank4_xor_29 ^ bank4_hash0_part31_p1;
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_8 = {^(s1_key_p1 & 128'h46c5), ^(s1_key_p1 & 128'hb3d4), ^(s1_key_p1 & 128'h7a49), ^(s1_key_p1 & 128'hc0c9), ^(s1_key_p1 & 128'h53b3)};
+  assign bank4_h3_32 = {^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h3)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_9 = {^(s1_key_p1 & 128'h5b500000), ^(s1_key_p1 & 128'h36cf0000), ^(s1_key_p1 & 128'hc0d30000), ^(s1_key_p1 & 128'h694e0000), ^(s1_key_p1 & 128'he0440000)};
+  assign bank4_h3_33 = {^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hb0)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_10 = {^(s1_key_p1 & 128'haef300000000), ^(s1_key_p1 & 128'hc3b300000000), ^(s1_key_p1 & 128'h43900000000), ^(s1_key_p1 & 128'h22fd00000000), ^(s1_key_p1 & 128'hfc4f00000000)};
+  assign bank4_h3_34 = {^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_11 = {^(s1_key_p1 & 128'hccb8000000000000), ^(s1_key_p1 & 128'hd604000000000000), ^(s1_key_p1 & 128'hdf0b000000000000), ^(s1_key_p1 & 128'h542e000000000000), ^(s1_key_p1 & 128'hd2e7000000000000)};
+  assign bank4_h3_35 = {^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h5000)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_12 = {^(s1_key_p1 & 128'ha7e80000000000000000), ^(s1_key_p1 & 128'h7700000000000000000), ^(s1_key_p1 & 128'h72170000000000000000), ^(s1_key_p1 & 128'hef070000000000000000), ^(s1_key_p1 & 128'hcca00000000000000000)};
+  assign bank4_h3_36 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h40000)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_13 = {^(s1_key_p1 & 128'h1d0f00000000000000000000), ^(s1_key_p1 & 128'h22f600000000000000000000), ^(s1_key_p1 & 128'ha9b900000000000000000000), ^(s1_key_p1 & 128'h974200000000000000000000), ^(s1_key_p1 & 128'h916d00000000000000000000)};
+  assign bank4_h3_37 = {^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h400000)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_14 = {^(s1_key_p1 & 128'h260b000000000000000000000000), ^(s1_key_p1 & 128'ha427000000000000000000000000), ^(s1_key_p1 & 128'hf784000000000000000000000000), ^(s1_key_p1 & 128'he7df000000000000000000000000), ^(s1_key_p1 & 128'h117000000000000000000000000)};
+  assign bank4_h3_38 = {^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_15 = {^(s1_key_p1 & 128'h54260000000000000000000000000000), ^(s1_key_p1 & 128'h8e540000000000000000000000000000), ^(s1_key_p1 & 128'hc1930000000000000000000000000000), ^(s1_key_p1 & 128'h28fc0000000000000000000000000000), ^(s1_key_p1 & 128'hbc950000000000000000000000000000)};
-  assign bank4_xor_7 = bank4_hash1_part0_p1 ^ bank4_hash1_part1_p1;
-  assign bank4_xor_8 = bank4_xor_7 ^ bank4_hash1_part2_p1;
-  assign bank4_xor_9 = bank4_xor_8 ^ bank4_hash1_part3_p1;
-  assign bank4_xor_10 = bank4_xor_9 ^ bank4_hash1_part4_p1;
-  assign bank4_xor_11 = bank4_xor_10 ^ bank4_hash1_part5_p1;
-  assign bank4_xor_12 = bank4_xor_11 ^ bank4_hash1_part6_p1;
-  assign bank4_xor_13 = bank4_xor_12 ^ bank4_hash1_part7_p1;
-  assign bank4_cat_0 = {bank4_xor_13, bank4_xor_6};
+  assign bank4_h3_39 = {^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'he0000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_40 = {^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hf00000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_41 = {^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h4000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_42 = {^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'hc0000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_43 = {^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'hf00000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_44 = {^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h7000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_45 = {^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'he0000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_46 = {^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h200000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_47 = {^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'hd000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_48 = {^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_49 = {^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_50 = {^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_51 = {^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_52 = {^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_53 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_54 = {^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_55 = {^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_56 = {^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_57 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_58 = {^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_59 = {^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_60 = {^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_61 = {^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_62 = {^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_63 = {^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000)};
+  assign bank4_xor_31 = bank4_hash1_part0_p1 ^ bank4_hash1_part1_p1;
+  assign bank4_xor_32 = bank4_xor_31 ^ bank4_hash1_part2_p1;
+  assign bank4_xor_33 = bank4_xor_32 ^ bank4_hash1_part3_p1;
+  assign bank4_xor_34 = bank4_xor_33 ^ bank4_hash1_part4_p1;
+  assign bank4_xor_35 = bank4_xor_34 ^ bank4_hash1_part5_p1;
+  assign bank4_xor_36 = bank4_xor_35 ^ bank4_hash1_part6_p1;
+  assign bank4_xor_37 = bank4_xor_36 ^ bank4_hash1_part7_p1;
+  assign bank4_xor_38 = bank4_xor_37 ^ bank4_hash1_part8_p1;
+  assign bank4_xor_39 = bank4_xor_38 ^ bank4_hash1_part9_p1;
+  assign bank4_xor_40 = bank4_xor_39 ^ bank4_hash1_part10_p1;
+  assign bank4_xor_41 = bank4_xor_40 ^ bank4_hash1_part11_p1;
+  assign bank4_xor_42 = bank4_xor_41 ^ bank4_hash1_part12_p1;
+  assign bank4_xor_43 = bank4_xor_42 ^ bank4_hash1_part13_p1;
+  assign bank4_xor_44 = bank4_xor_43 ^ bank4_hash1_part14_p1;
+  assign bank4_xor_45 = bank4_xor_44 ^ bank4_hash1_part15_p1;
+  assign bank4_xor_46 = bank4_xor_45 ^ bank4_hash1_part16_p1;
+  assign bank4_xor_47 = bank4_xor_46 ^ bank4_hash1_part17_p1;
+  assign bank4_xor_48 = bank4_xor_47 ^ bank4_hash1_part18_p1;
+  assign bank4_xor_49 = bank4_xor_48 ^ bank4_hash1_part19_p1;
+  assign bank4_xor_50 = bank4_xor_49 ^ bank4_hash1_part20_p1;
+  assign bank4_xor_51 = bank4_xor_50 ^ bank4_hash1_part21_p1;
+  assign bank4_xor_52 = bank4_xor_51 ^ bank4_hash1_part22_p1;
+  assign bank4_xor_53 = bank4_xor_52 ^ bank4_hash1_part23_p1;
+  assign bank4_xor_54 = bank4_xor_53 ^ bank4_hash1_part24_p1;
+  assign bank4_xor_55 = bank4_xor_54 ^ bank4_hash1_part25_p1;
+  assign bank4_xor_56 = bank4_xor_55 ^ bank4_hash1_part26_p1;
+  assign bank4_xor_57 = bank4_xor_56 ^ bank4_hash1_part27_p1;
+  assign bank4_xor_58 = bank4_xor_57 ^ bank4_hash1_part28_p1;
+  assign bank4_xor_59 = bank4_xor_58 ^ bank4_hash1_part29_p1;
+  assign bank4_xor_60 = bank4_xor_59 ^ bank4_hash1_part30_p1;
+  assign bank4_xor_61 = bank4_xor_60 ^ bank4_hash1_part31_p1;
+  assign bank4_cat_0 = {bank4_xor_61, bank4_xor_30};
   assign bank4_slice_0 = bank4_hash_p1[36:28];
   assign bank4_slice_1 = clr0_target[4];
   assign bank4_and_0 = clr0_active & bank4_slice_1;
@@ -4142,21 +6649,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank4_and_4 = bank4_and_3 & bank4_col2_s6_match_p1;
   assign bank4_and_5 = bank4_and_4 & bank4_col3_s6_match_p1;
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_0 = {^(s1_key_p1 & 128'hfcb6), ^(s1_key_p1 & 128'hce58), ^(s1_key_p1 & 128'he8eb), ^(s1_key_p1 & 128'hbcde), ^(s1_key_p1 & 128'h7648), ^(s1_key_p1 & 128'hd21a), ^(s1_key_p1 & 128'hccb7), ^(s1_key_p1 & 128'h2fd6), ^(s1_key_p1 & 128'h13c3), ^(s1_key_p1 & 128'h83d7), ^(s1_key_p1 & 128'h17c7), ^(s1_key_p1 & 128'hc0ec), ^(s1_key_p1 & 128'hdaf3), ^(s1_key_p1 & 128'h9fb4), ^(s1_key_p1 & 128'hd7b1), ^(s1_key_p1 & 128'h6d7d), ^(s1_key_p1 & 128'he485), ^(s1_key_p1 & 128'h63b6), ^(s1_key_p1 & 128'h512c), ^(s1_key_p1 & 128'h9a4c), ^(s1_key_p1 & 128'hfc44), ^(s1_key_p1 & 128'h1e9b), ^(s1_key_p1 & 128'ha285), ^(s1_key_p1 & 128'hdc08), ^(s1_key_p1 & 128'hc739), ^(s1_key_p1 & 128'h8820), ^(s1_key_p1 & 128'hc9a3), ^(s1_key_p1 & 128'hcea0), ^(s1_key_p1 & 128'h960d), ^(s1_key_p1 & 128'h21be), ^(s1_key_p1 & 128'hc9d3), ^(s1_key_p1 & 128'h1ecb)};
+  assign bank5_h3_0 = {^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'hb)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_1 = {^(s1_key_p1 & 128'hb3bd0000), ^(s1_key_p1 & 128'hff90000), ^(s1_key_p1 & 128'h85ab0000), ^(s1_key_p1 & 128'h4dd50000), ^(s1_key_p1 & 128'h506f0000), ^(s1_key_p1 & 128'hd4f00000), ^(s1_key_p1 & 128'h33170000), ^(s1_key_p1 & 128'h3e760000), ^(s1_key_p1 & 128'h6eb70000), ^(s1_key_p1 & 128'h26490000), ^(s1_key_p1 & 128'h55b70000), ^(s1_key_p1 & 128'h82040000), ^(s1_key_p1 & 128'h95d30000), ^(s1_key_p1 & 128'h6040000), ^(s1_key_p1 & 128'h3ca20000), ^(s1_key_p1 & 128'h5bd0000), ^(s1_key_p1 & 128'hb7090000), ^(s1_key_p1 & 128'h6ef00000), ^(s1_key_p1 & 128'hfc260000), ^(s1_key_p1 & 128'hfe880000), ^(s1_key_p1 & 128'h6fbd0000), ^(s1_key_p1 & 128'hff270000), ^(s1_key_p1 & 128'h27780000), ^(s1_key_p1 & 128'h548a0000), ^(s1_key_p1 & 128'h12740000), ^(s1_key_p1 & 128'he980000), ^(s1_key_p1 & 128'h660000), ^(s1_key_p1 & 128'h5c3a0000), ^(s1_key_p1 & 128'hb2b20000), ^(s1_key_p1 & 128'hc6c70000), ^(s1_key_p1 & 128'h11f90000), ^(s1_key_p1 & 128'h28090000)};
+  assign bank5_h3_1 = {^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hc0)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_2 = {^(s1_key_p1 & 128'h1c7700000000), ^(s1_key_p1 & 128'hfb8100000000), ^(s1_key_p1 & 128'h68c900000000), ^(s1_key_p1 & 128'hc65f00000000), ^(s1_key_p1 & 128'hff6e00000000), ^(s1_key_p1 & 128'hb9c500000000), ^(s1_key_p1 & 128'haebd00000000), ^(s1_key_p1 & 128'h143800000000), ^(s1_key_p1 & 128'hd83100000000), ^(s1_key_p1 & 128'hbe6d00000000), ^(s1_key_p1 & 128'h64c00000000), ^(s1_key_p1 & 128'hf7de00000000), ^(s1_key_p1 & 128'hc91900000000), ^(s1_key_p1 & 128'hb6ee00000000), ^(s1_key_p1 & 128'hd83b00000000), ^(s1_key_p1 & 128'h742d00000000), ^(s1_key_p1 & 128'h36fc00000000), ^(s1_key_p1 & 128'h153900000000), ^(s1_key_p1 & 128'h5b0200000000), ^(s1_key_p1 & 128'hc9eb00000000), ^(s1_key_p1 & 128'h77b400000000), ^(s1_key_p1 & 128'h97f000000000), ^(s1_key_p1 & 128'h36b900000000), ^(s1_key_p1 & 128'h753900000000), ^(s1_key_p1 & 128'hcb4f00000000), ^(s1_key_p1 & 128'hf26400000000), ^(s1_key_p1 & 128'h8e4f00000000), ^(s1_key_p1 & 128'hc04600000000), ^(s1_key_p1 & 128'h383500000000), ^(s1_key_p1 & 128'h724100000000), ^(s1_key_p1 & 128'ha4db00000000), ^(s1_key_p1 & 128'ha1a200000000)};
+  assign bank5_h3_2 = {^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'he00)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_3 = {^(s1_key_p1 & 128'he5fc000000000000), ^(s1_key_p1 & 128'hd396000000000000), ^(s1_key_p1 & 128'hbc1e000000000000), ^(s1_key_p1 & 128'h7bad000000000000), ^(s1_key_p1 & 128'h1e7b000000000000), ^(s1_key_p1 & 128'h5a40000000000000), ^(s1_key_p1 & 128'h2396000000000000), ^(s1_key_p1 & 128'hb62f000000000000), ^(s1_key_p1 & 128'h44f000000000000), ^(s1_key_p1 & 128'h7e7d000000000000), ^(s1_key_p1 & 128'hbf6d000000000000), ^(s1_key_p1 & 128'h127f000000000000), ^(s1_key_p1 & 128'hc578000000000000), ^(s1_key_p1 & 128'hff99000000000000), ^(s1_key_p1 & 128'hbe4d000000000000), ^(s1_key_p1 & 128'h368d000000000000), ^(s1_key_p1 & 128'h5e2d000000000000), ^(s1_key_p1 & 128'h55c6000000000000), ^(s1_key_p1 & 128'h7548000000000000), ^(s1_key_p1 & 128'h782a000000000000), ^(s1_key_p1 & 128'h2a49000000000000), ^(s1_key_p1 & 128'h35ad000000000000), ^(s1_key_p1 & 128'hb24a000000000000), ^(s1_key_p1 & 128'h8fb000000000000), ^(s1_key_p1 & 128'h2844000000000000), ^(s1_key_p1 & 128'hf5ca000000000000), ^(s1_key_p1 & 128'h2341000000000000), ^(s1_key_p1 & 128'ha32d000000000000), ^(s1_key_p1 & 128'haddd000000000000), ^(s1_key_p1 & 128'hc18b000000000000), ^(s1_key_p1 & 128'h132c000000000000), ^(s1_key_p1 & 128'hd60d000000000000)};
+  assign bank5_h3_3 = {^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h1000)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_4 = {^(s1_key_p1 & 128'hb5a20000000000000000), ^(s1_key_p1 & 128'h87470000000000000000), ^(s1_key_p1 & 128'hfb7f0000000000000000), ^(s1_key_p1 & 128'h5e7f0000000000000000), ^(s1_key_p1 & 128'h8afe0000000000000000), ^(s1_key_p1 & 128'ha8290000000000000000), ^(s1_key_p1 & 128'h99260000000000000000), ^(s1_key_p1 & 128'h9b0c0000000000000000), ^(s1_key_p1 & 128'h3280000000000000000), ^(s1_key_p1 & 128'h103a0000000000000000), ^(s1_key_p1 & 128'hf91c0000000000000000), ^(s1_key_p1 & 128'h7610000000000000000), ^(s1_key_p1 & 128'hbc30000000000000000), ^(s1_key_p1 & 128'h8c2d0000000000000000), ^(s1_key_p1 & 128'hde650000000000000000), ^(s1_key_p1 & 128'hf3fc0000000000000000), ^(s1_key_p1 & 128'he7600000000000000000), ^(s1_key_p1 & 128'hf06e0000000000000000), ^(s1_key_p1 & 128'h9ea70000000000000000), ^(s1_key_p1 & 128'hfbed0000000000000000), ^(s1_key_p1 & 128'hc5e70000000000000000), ^(s1_key_p1 & 128'he1db0000000000000000), ^(s1_key_p1 & 128'h76c30000000000000000), ^(s1_key_p1 & 128'ha9700000000000000000), ^(s1_key_p1 & 128'ha2560000000000000000), ^(s1_key_p1 & 128'hee120000000000000000), ^(s1_key_p1 & 128'h87790000000000000000), ^(s1_key_p1 & 128'h13790000000000000000), ^(s1_key_p1 & 128'h9d160000000000000000), ^(s1_key_p1 & 128'hc4a90000000000000000), ^(s1_key_p1 & 128'h42800000000000000000), ^(s1_key_p1 & 128'haeda0000000000000000)};
+  assign bank5_h3_4 = {^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h90000)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_5 = {^(s1_key_p1 & 128'hd93c00000000000000000000), ^(s1_key_p1 & 128'h42c800000000000000000000), ^(s1_key_p1 & 128'h706100000000000000000000), ^(s1_key_p1 & 128'hf7300000000000000000000), ^(s1_key_p1 & 128'h3e6200000000000000000000), ^(s1_key_p1 & 128'hbc7800000000000000000000), ^(s1_key_p1 & 128'h2d1200000000000000000000), ^(s1_key_p1 & 128'h8c6200000000000000000000), ^(s1_key_p1 & 128'hae0e00000000000000000000), ^(s1_key_p1 & 128'h74ef00000000000000000000), ^(s1_key_p1 & 128'h990800000000000000000000), ^(s1_key_p1 & 128'hce2b00000000000000000000), ^(s1_key_p1 & 128'h5e9500000000000000000000), ^(s1_key_p1 & 128'h3ab00000000000000000000), ^(s1_key_p1 & 128'hedd600000000000000000000), ^(s1_key_p1 & 128'hab300000000000000000000), ^(s1_key_p1 & 128'h2a8400000000000000000000), ^(s1_key_p1 & 128'h83fc00000000000000000000), ^(s1_key_p1 & 128'h48ca00000000000000000000), ^(s1_key_p1 & 128'h61de00000000000000000000), ^(s1_key_p1 & 128'h6b9d00000000000000000000), ^(s1_key_p1 & 128'ha45900000000000000000000), ^(s1_key_p1 & 128'h987f00000000000000000000), ^(s1_key_p1 & 128'h573b00000000000000000000), ^(s1_key_p1 & 128'h265100000000000000000000), ^(s1_key_p1 & 128'hb95100000000000000000000), ^(s1_key_p1 & 128'habc000000000000000000000), ^(s1_key_p1 & 128'hc0f400000000000000000000), ^(s1_key_p1 & 128'hb26900000000000000000000), ^(s1_key_p1 & 128'hbd5b00000000000000000000), ^(s1_key_p1 & 128'hd02500000000000000000000), ^(s1_key_p1 & 128'h246f00000000000000000000)};
+  assign bank5_h3_5 = {^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_6 = {^(s1_key_p1 & 128'h8da9000000000000000000000000), ^(s1_key_p1 & 128'h13ba000000000000000000000000), ^(s1_key_p1 & 128'h32f8000000000000000000000000), ^(s1_key_p1 & 128'he6e4000000000000000000000000), ^(s1_key_p1 & 128'h89c8000000000000000000000000), ^(s1_key_p1 & 128'h3ace000000000000000000000000), ^(s1_key_p1 & 128'hd9ac000000000000000000000000), ^(s1_key_p1 & 128'h7589000000000000000000000000), ^(s1_key_p1 & 128'h5301000000000000000000000000), ^(s1_key_p1 & 128'hdcf5000000000000000000000000), ^(s1_key_p1 & 128'hd90f000000000000000000000000), ^(s1_key_p1 & 128'h866c000000000000000000000000), ^(s1_key_p1 & 128'h7847000000000000000000000000), ^(s1_key_p1 & 128'hc9b8000000000000000000000000), ^(s1_key_p1 & 128'h4cd6000000000000000000000000), ^(s1_key_p1 & 128'h6626000000000000000000000000), ^(s1_key_p1 & 128'h602b000000000000000000000000), ^(s1_key_p1 & 128'hf033000000000000000000000000), ^(s1_key_p1 & 128'h4703000000000000000000000000), ^(s1_key_p1 & 128'he4e000000000000000000000000), ^(s1_key_p1 & 128'h97d6000000000000000000000000), ^(s1_key_p1 & 128'h2f28000000000000000000000000), ^(s1_key_p1 & 128'h408c000000000000000000000000), ^(s1_key_p1 & 128'h8a44000000000000000000000000), ^(s1_key_p1 & 128'h53f7000000000000000000000000), ^(s1_key_p1 & 128'hff5a000000000000000000000000), ^(s1_key_p1 & 128'hb420000000000000000000000000), ^(s1_key_p1 & 128'h7630000000000000000000000000), ^(s1_key_p1 & 128'hf991000000000000000000000000), ^(s1_key_p1 & 128'h6d11000000000000000000000000), ^(s1_key_p1 & 128'h9014000000000000000000000000), ^(s1_key_p1 & 128'h1b14000000000000000000000000)};
+  assign bank5_h3_6 = {^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h8000000)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_7 = {^(s1_key_p1 & 128'h8d6c0000000000000000000000000000), ^(s1_key_p1 & 128'h6d290000000000000000000000000000), ^(s1_key_p1 & 128'hea630000000000000000000000000000), ^(s1_key_p1 & 128'h5d160000000000000000000000000000), ^(s1_key_p1 & 128'h74f50000000000000000000000000000), ^(s1_key_p1 & 128'he0250000000000000000000000000000), ^(s1_key_p1 & 128'he1bc0000000000000000000000000000), ^(s1_key_p1 & 128'h338d0000000000000000000000000000), ^(s1_key_p1 & 128'h57600000000000000000000000000000), ^(s1_key_p1 & 128'hb9770000000000000000000000000000), ^(s1_key_p1 & 128'h8bc20000000000000000000000000000), ^(s1_key_p1 & 128'h8cfc0000000000000000000000000000), ^(s1_key_p1 & 128'h98cc0000000000000000000000000000), ^(s1_key_p1 & 128'hab1e0000000000000000000000000000), ^(s1_key_p1 & 128'h19a80000000000000000000000000000), ^(s1_key_p1 & 128'hb1ff0000000000000000000000000000), ^(s1_key_p1 & 128'hd57c0000000000000000000000000000), ^(s1_key_p1 & 128'ha3f80000000000000000000000000000), ^(s1_key_p1 & 128'h5c1e0000000000000000000000000000), ^(s1_key_p1 & 128'h516a0000000000000000000000000000), ^(s1_key_p1 & 128'hfbcc0000000000000000000000000000), ^(s1_key_p1 & 128'hfd200000000000000000000000000000), ^(s1_key_p1 & 128'h4e060000000000000000000000000000), ^(s1_key_p1 & 128'h2c2e0000000000000000000000000000), ^(s1_key_p1 & 128'he92d0000000000000000000000000000), ^(s1_key_p1 & 128'h1e330000000000000000000000000000), ^(s1_key_p1 & 128'hd4340000000000000000000000000000), ^(s1_key_p1 & 128'h69b90000000000000000000000000000), ^(s1_key_p1 & 128'hfac10000000000000000000000000000), ^(s1_key_p1 & 128'hf5250000000000000000000000000000), ^(s1_key_p1 & 128'h60b60000000000000000000000000000), ^(s1_key_p1 & 128'hb6960000000000000000000000000000)};
+  assign bank5_h3_7 = {^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h20000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_8 = {^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h200000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_9 = {^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'ha000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_10 = {^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h10000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_11 = {^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'ha00000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_12 = {^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hd000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_13 = {^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_14 = {^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h600000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_15 = {^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'hd000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_16 = {^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_17 = {^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'hd00000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_18 = {^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'he000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_19 = {^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_20 = {^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_21 = {^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_22 = {^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_23 = {^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_24 = {^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_25 = {^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_26 = {^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_27 = {^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_28 = {^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_29 = {^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_30 = {^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_31 = {^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000)};
   assign bank5_xor_0 = bank5_hash0_part0_p1 ^ bank5_hash0_part1_p1;
   assign bank5_xor_1 = bank5_xor_0 ^ bank5_hash0_part2_p1;
   assign bank5_xor_2 = bank5_xor_1 ^ bank5_hash0_part3_p1;
@@ -4164,30 +6719,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank5_xor_4 = bank5_xor_3 ^ bank5_hash0_part5_p1;
   assign bank5_xor_5 = bank5_xor_4 ^ bank5_hash0_part6_p1;
   assign bank5_xor_6 = bank5_xor_5 ^ bank5_hash0_part7_p1;
+  assign bank5_xor_7 = bank5_xor_6 ^ bank5_hash0_part8_p1;
+  assign bank5_xor_8 = bank5_xor_7 ^ bank5_hash0_part9_p1;
+  assign bank5_xor_9 = bank5_xor_8 ^ bank5_hash0_part10_p1;
+  assign bank5_xor_10 = bank5_xor_9 ^ bank5_hash0_part11_p1;
+  assign bank5_xor_11 = bank5_xor_10 ^ bank5_hash0_part12_p1;
+  assign bank5_xor_12 = bank5_xor_11 ^ bank5_hash0_part13_p1;
+  assign bank5_xor_13 = bank5_xor_12 ^ bank5_hash0_part14_p1;
+  assign bank5_xor_14 = bank5_xor_13 ^ bank5_hash0_part15_p1;
+  assign bank5_xor_15 = bank5_xor_14 ^ bank5_hash0_part16_p1;
+  assign bank5_xor_16 = bank5_xor_15 ^ bank5_hash0_part17_p1;
+  assign bank5_xor_17 = bank5_xor_16 ^ bank5_hash0_part18_p1;
+  assign bank5_xor_18 = bank5_xor_17 ^ bank5_hash0_part19_p1;
+  assign bank5_xor_19 = bank5_xor_18 ^ bank5_hash0_part20_p1;
+  assign bank5_xor_20 = bank5_xor_19 ^ bank5_hash0_part21_p1;
+  assign bank5_xor_21 = bank5_xor_20 ^ bank5_hash0_part22_p1;
+  assign bank5_xor_22 = bank5_xor_21 ^ bank5_hash0_part23_p1;
+  assign bank5_xor_23 = bank5_xor_22 ^ bank5_hash0_part24_p1;
+  assign bank5_xor_24 = bank5_xor_23 ^ bank5_hash0_part25_p1;
+  assign bank5_xor_25 = bank5_xor_24 ^ bank5_hash0_part26_p1;
+  assign bank5_xor_26 = bank5_xor_25 ^ bank5_hash0_part27_p1;
+  assign bank5_xor_27 = bank5_xor_26 ^ bank5_hash0_part28_p1;
+  assign bank5_xor_28 = bank5_xor_27 ^ bank5_hash0_part29_p1;
+  assign bank5_xor_29 = bank5_xor_28 ^ bank5_hash0_part30_p1;
+  assign bank5_xor_30 = bank5_xor_29 ^ bank5_hash0_part31_p1;
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_8 = {^(s1_key_p1 & 128'h6850), ^(s1_key_p1 & 128'he28b), ^(s1_key_p1 & 128'haf19), ^(s1_key_p1 & 128'hbdd7), ^(s1_key_p1 & 128'h613f)};
+  assign bank5_h3_32 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hf)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_9 = {^(s1_key_p1 & 128'h31230000), ^(s1_key_p1 & 128'hfc170000), ^(s1_key_p1 & 128'h47000000), ^(s1_key_p1 & 128'ha2b40000), ^(s1_key_p1 & 128'h71660000)};
+  assign bank5_h3_33 = {^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h30)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_10 = {^(s1_key_p1 & 128'hfc4400000000), ^(s1_key_p1 & 128'he7cf00000000), ^(s1_key_p1 & 128'h9a5100000000), ^(s1_key_p1 & 128'h66e600000000), ^(s1_key_p1 & 128'h50c00000000)};
+  assign bank5_h3_34 = {^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h100)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_11 = {^(s1_key_p1 & 128'h43ab000000000000), ^(s1_key_p1 & 128'h2d3c000000000000), ^(s1_key_p1 & 128'h5f58000000000000), ^(s1_key_p1 & 128'h48f3000000000000), ^(s1_key_p1 & 128'h509c000000000000)};
+  assign bank5_h3_35 = {^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h6000)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_12 = {^(s1_key_p1 & 128'h8cc0000000000000000), ^(s1_key_p1 & 128'h91cb0000000000000000), ^(s1_key_p1 & 128'h284a0000000000000000), ^(s1_key_p1 & 128'hf0f00000000000000000), ^(s1_key_p1 & 128'he48c0000000000000000)};
+  assign bank5_h3_36 = {^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h60000)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_13 = {^(s1_key_p1 & 128'h763900000000000000000000), ^(s1_key_p1 & 128'hd25f00000000000000000000), ^(s1_key_p1 & 128'hfbf500000000000000000000), ^(s1_key_p1 & 128'hcc5e00000000000000000000), ^(s1_key_p1 & 128'h709800000000000000000000)};
+  assign bank5_h3_37 = {^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h600000)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_14 = {^(s1_key_p1 & 128'h3876000000000000000000000000), ^(s1_key_p1 & 128'h47e7000000000000000000000000), ^(s1_key_p1 & 128'hab91000000000000000000000000), ^(s1_key_p1 & 128'h6cdb000000000000000000000000), ^(s1_key_p1 & 128'h110b000000000000000000000000)};
+  assign bank5_h3_38 = {^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h1000000)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_15 = {^(s1_key_p1 & 128'h81a80000000000000000000000000000), ^(s1_key_p1 & 128'h79000000000000000000000000000000), ^(s1_key_p1 & 128'hfaf10000000000000000000000000000), ^(s1_key_p1 & 128'h6e920000000000000000000000000000), ^(s1_key_p1 & 128'h16a20000000000000000000000000000)};
-  assign bank5_xor_7 = bank5_hash1_part0_p1 ^ bank5_hash1_part1_p1;
-  assign bank5_xor_8 = bank5_xor_7 ^ bank5_hash1_part2_p1;
-  assign bank5_xor_9 = bank5_xor_8 ^ bank5_hash1_part3_p1;
-  assign bank5_xor_10 = bank5_xor_9 ^ bank5_hash1_part4_p1;
-  assign bank5_xor_11 = bank5_xor_10 ^ bank5_hash1_part5_p1;
-  assign bank5_xor_12 = bank5_xor_11 ^ bank5_hash1_part6_p1;
-  assign bank5_xor_13 = bank5_xor_12 ^ bank5_hash1_part7_p1;
-  assign bank5_cat_0 = {bank5_xor_13, bank5_xor_6};
+  assign bank5_h3_39 = {^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h70000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_40 = {^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'hc00000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_41 = {^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_42 = {^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h50000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_43 = {^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_44 = {^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hc000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_45 = {^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h90000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_46 = {^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_47 = {^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h5000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_48 = {^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_49 = {^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h800000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_50 = {^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_51 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_52 = {^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_53 = {^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_54 = {^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_55 = {^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_56 = {^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_57 = {^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_58 = {^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_59 = {^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_60 = {^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_61 = {^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_62 = {^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_63 = {^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000)};
+  assign bank5_xor_31 = bank5_hash1_part0_p1 ^ bank5_hash1_part1_p1;
+  assign bank5_xor_32 = bank5_xor_31 ^ bank5_hash1_part2_p1;
+  assign bank5_xor_33 = bank5_xor_32 ^ bank5_hash1_part3_p1;
+  assign bank5_xor_34 = bank5_xor_33 ^ bank5_hash1_part4_p1;
+  assign bank5_xor_35 = bank5_xor_34 ^ bank5_hash1_part5_p1;
+  assign bank5_xor_36 = bank5_xor_35 ^ bank5_hash1_part6_p1;
+  assign bank5_xor_37 = bank5_xor_36 ^ bank5_hash1_part7_p1;
+  assign bank5_xor_38 = bank5_xor_37 ^ bank5_hash1_part8_p1;
+  assign bank5_xor_39 = bank5_xor_38 ^ bank5_hash1_part9_p1;
+  assign bank5_xor_40 = bank5_xor_39 ^ bank5_hash1_part10_p1;
+  assign bank5_xor_41 = bank5_xor_40 ^ bank5_hash1_part11_p1;
+  assign bank5_xor_42 = bank5_xor_41 ^ bank5_hash1_part12_p1;
+  assign bank5_xor_43 = bank5_xor_42 ^ bank5_hash1_part13_p1;
+  assign bank5_xor_44 = bank5_xor_43 ^ bank5_hash1_part14_p1;
+  assign bank5_xor_45 = bank5_xor_44 ^ bank5_hash1_part15_p1;
+  assign bank5_xor_46 = bank5_xor_45 ^ bank5_hash1_part16_p1;
+  assign bank5_xor_47 = bank5_xor_46 ^ bank5_hash1_part17_p1;
+  assign bank5_xor_48 = bank5_xor_47 ^ bank5_hash1_part18_p1;
+  assign bank5_xor_49 = bank5_xor_48 ^ bank5_hash1_part19_p1;
+  assign bank5_xor_50 = bank5_xor_49 ^ bank5_hash1_part20_p1;
+  assign bank5_xor_51 = bank5_xor_50 ^ bank5_hash1_part21_p1;
+  assign bank5_xor_52 = bank5_xor_51 ^ bank5_hash1_part22_p1;
+  assign bank5_xor_53 = bank5_xor_52 ^ bank5_hash1_part23_p1;
+  assign bank5_xor_54 = bank5_xor_53 ^ bank5_hash1_part24_p1;
+  assign bank5_xor_55 = bank5_xor_54 ^ bank5_hash1_part25_p1;
+  assign bank5_xor_56 = bank5_xor_55 ^ bank5_hash1_part26_p1;
+  assign bank5_xor_57 = bank5_xor_56 ^ bank5_hash1_part27_p1;
+  assign bank5_xor_58 = bank5_xor_57 ^ bank5_hash1_part28_p1;
+  assign bank5_xor_59 = bank5_xor_58 ^ bank5_hash1_part29_p1;
+  assign bank5_xor_60 = bank5_xor_59 ^ bank5_hash1_part30_p1;
+  assign bank5_xor_61 = bank5_xor_60 ^ bank5_hash1_part31_p1;
+  assign bank5_cat_0 = {bank5_xor_61, bank5_xor_30};
   assign bank5_slice_0 = bank5_hash_p1[36:28];
   assign bank5_slice_1 = clr0_target[5];
   assign bank5_and_0 = clr0_active & bank5_slice_1;
@@ -4297,21 +6948,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank5_and_4 = bank5_and_3 & bank5_col2_s6_match_p1;
   assign bank5_and_5 = bank5_and_4 & bank5_col3_s6_match_p1;
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_0 = {^(s1_key_p1 & 128'h1d96), ^(s1_key_p1 & 128'hfbe7), ^(s1_key_p1 & 128'hd71d), ^(s1_key_p1 & 128'h5fa7), ^(s1_key_p1 & 128'he737), ^(s1_key_p1 & 128'hec5a), ^(s1_key_p1 & 128'h96e0), ^(s1_key_p1 & 128'hc5f0), ^(s1_key_p1 & 128'h9182), ^(s1_key_p1 & 128'h1a25), ^(s1_key_p1 & 128'h4ef8), ^(s1_key_p1 & 128'hd24b), ^(s1_key_p1 & 128'hb2d9), ^(s1_key_p1 & 128'h7303), ^(s1_key_p1 & 128'hfdca), ^(s1_key_p1 & 128'h30d3), ^(s1_key_p1 & 128'hd026), ^(s1_key_p1 & 128'hceba), ^(s1_key_p1 & 128'h4cf0), ^(s1_key_p1 & 128'h9b3a), ^(s1_key_p1 & 128'h407c), ^(s1_key_p1 & 128'hdaa), ^(s1_key_p1 & 128'h5137), ^(s1_key_p1 & 128'h453a), ^(s1_key_p1 & 128'h3655), ^(s1_key_p1 & 128'h4638), ^(s1_key_p1 & 128'h1da), ^(s1_key_p1 & 128'h7fe2), ^(s1_key_p1 & 128'hcd93), ^(s1_key_p1 & 128'h7ba6), ^(s1_key_p1 & 128'hc346), ^(s1_key_p1 & 128'hb1ec)};
+  assign bank6_h3_0 = {^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'hc)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_1 = {^(s1_key_p1 & 128'h6b130000), ^(s1_key_p1 & 128'hb4cc0000), ^(s1_key_p1 & 128'h68a70000), ^(s1_key_p1 & 128'he6fa0000), ^(s1_key_p1 & 128'h52550000), ^(s1_key_p1 & 128'h6b6d0000), ^(s1_key_p1 & 128'hfc210000), ^(s1_key_p1 & 128'hc56b0000), ^(s1_key_p1 & 128'hfc6c0000), ^(s1_key_p1 & 128'h425c0000), ^(s1_key_p1 & 128'h2d850000), ^(s1_key_p1 & 128'h15c70000), ^(s1_key_p1 & 128'hfc3e0000), ^(s1_key_p1 & 128'h3e870000), ^(s1_key_p1 & 128'h2fe80000), ^(s1_key_p1 & 128'h26dc0000), ^(s1_key_p1 & 128'hd1cc0000), ^(s1_key_p1 & 128'hcd710000), ^(s1_key_p1 & 128'h71750000), ^(s1_key_p1 & 128'ha8bb0000), ^(s1_key_p1 & 128'h52140000), ^(s1_key_p1 & 128'h6d600000), ^(s1_key_p1 & 128'hb0690000), ^(s1_key_p1 & 128'h45120000), ^(s1_key_p1 & 128'hb37f0000), ^(s1_key_p1 & 128'h4ae30000), ^(s1_key_p1 & 128'hc25f0000), ^(s1_key_p1 & 128'h8cdb0000), ^(s1_key_p1 & 128'h4b560000), ^(s1_key_p1 & 128'h35ed0000), ^(s1_key_p1 & 128'hd9620000), ^(s1_key_p1 & 128'h15410000)};
+  assign bank6_h3_1 = {^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'he0)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_2 = {^(s1_key_p1 & 128'h45ef00000000), ^(s1_key_p1 & 128'h565f00000000), ^(s1_key_p1 & 128'h244700000000), ^(s1_key_p1 & 128'ha92100000000), ^(s1_key_p1 & 128'he65f00000000), ^(s1_key_p1 & 128'h49b400000000), ^(s1_key_p1 & 128'h840c00000000), ^(s1_key_p1 & 128'h477200000000), ^(s1_key_p1 & 128'h1b6c00000000), ^(s1_key_p1 & 128'ha3c200000000), ^(s1_key_p1 & 128'ha90500000000), ^(s1_key_p1 & 128'h8c3300000000), ^(s1_key_p1 & 128'hd84f00000000), ^(s1_key_p1 & 128'he1b500000000), ^(s1_key_p1 & 128'hb25900000000), ^(s1_key_p1 & 128'hdf4200000000), ^(s1_key_p1 & 128'hfe800000000), ^(s1_key_p1 & 128'h701b00000000), ^(s1_key_p1 & 128'h6ac300000000), ^(s1_key_p1 & 128'ha0c900000000), ^(s1_key_p1 & 128'hbe0c00000000), ^(s1_key_p1 & 128'hc70e00000000), ^(s1_key_p1 & 128'haa8e00000000), ^(s1_key_p1 & 128'hf43d00000000), ^(s1_key_p1 & 128'hf1b000000000), ^(s1_key_p1 & 128'h121f00000000), ^(s1_key_p1 & 128'h644000000000), ^(s1_key_p1 & 128'h52b800000000), ^(s1_key_p1 & 128'hda4b00000000), ^(s1_key_p1 & 128'h611300000000), ^(s1_key_p1 & 128'h86aa00000000), ^(s1_key_p1 & 128'h288b00000000)};
+  assign bank6_h3_2 = {^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h100)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_3 = {^(s1_key_p1 & 128'h4387000000000000), ^(s1_key_p1 & 128'hd4cc000000000000), ^(s1_key_p1 & 128'h58fc000000000000), ^(s1_key_p1 & 128'h1499000000000000), ^(s1_key_p1 & 128'h3aea000000000000), ^(s1_key_p1 & 128'h438b000000000000), ^(s1_key_p1 & 128'ha166000000000000), ^(s1_key_p1 & 128'h8d08000000000000), ^(s1_key_p1 & 128'hb8c7000000000000), ^(s1_key_p1 & 128'h77c3000000000000), ^(s1_key_p1 & 128'hc41e000000000000), ^(s1_key_p1 & 128'he229000000000000), ^(s1_key_p1 & 128'h32f0000000000000), ^(s1_key_p1 & 128'h40ac000000000000), ^(s1_key_p1 & 128'h1296000000000000), ^(s1_key_p1 & 128'h3069000000000000), ^(s1_key_p1 & 128'hef0c000000000000), ^(s1_key_p1 & 128'h6c93000000000000), ^(s1_key_p1 & 128'hf8a7000000000000), ^(s1_key_p1 & 128'h6df0000000000000), ^(s1_key_p1 & 128'h382000000000000), ^(s1_key_p1 & 128'h7b15000000000000), ^(s1_key_p1 & 128'h9d19000000000000), ^(s1_key_p1 & 128'hd036000000000000), ^(s1_key_p1 & 128'haceb000000000000), ^(s1_key_p1 & 128'haea8000000000000), ^(s1_key_p1 & 128'h732c000000000000), ^(s1_key_p1 & 128'h9540000000000000), ^(s1_key_p1 & 128'h428f000000000000), ^(s1_key_p1 & 128'h494e000000000000), ^(s1_key_p1 & 128'h6e68000000000000), ^(s1_key_p1 & 128'he0b5000000000000)};
+  assign bank6_h3_3 = {^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hb000)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_4 = {^(s1_key_p1 & 128'h822e0000000000000000), ^(s1_key_p1 & 128'h2db40000000000000000), ^(s1_key_p1 & 128'he5370000000000000000), ^(s1_key_p1 & 128'h26ca0000000000000000), ^(s1_key_p1 & 128'hcbf40000000000000000), ^(s1_key_p1 & 128'h10dd0000000000000000), ^(s1_key_p1 & 128'h87d00000000000000000), ^(s1_key_p1 & 128'h283c0000000000000000), ^(s1_key_p1 & 128'hbc1c0000000000000000), ^(s1_key_p1 & 128'hd8bd0000000000000000), ^(s1_key_p1 & 128'h8cfb0000000000000000), ^(s1_key_p1 & 128'hef850000000000000000), ^(s1_key_p1 & 128'hb15c0000000000000000), ^(s1_key_p1 & 128'h204c0000000000000000), ^(s1_key_p1 & 128'ha3c70000000000000000), ^(s1_key_p1 & 128'h13820000000000000000), ^(s1_key_p1 & 128'h4dfd0000000000000000), ^(s1_key_p1 & 128'h1f710000000000000000), ^(s1_key_p1 & 128'hf0730000000000000000), ^(s1_key_p1 & 128'hea050000000000000000), ^(s1_key_p1 & 128'h4c780000000000000000), ^(s1_key_p1 & 128'he8660000000000000000), ^(s1_key_p1 & 128'he89e0000000000000000), ^(s1_key_p1 & 128'hdd670000000000000000), ^(s1_key_p1 & 128'hab0b0000000000000000), ^(s1_key_p1 & 128'h85480000000000000000), ^(s1_key_p1 & 128'hceeb0000000000000000), ^(s1_key_p1 & 128'h101b0000000000000000), ^(s1_key_p1 & 128'h10480000000000000000), ^(s1_key_p1 & 128'h11aa0000000000000000), ^(s1_key_p1 & 128'h1b260000000000000000), ^(s1_key_p1 & 128'h45950000000000000000)};
+  assign bank6_h3_4 = {^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h10000)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_5 = {^(s1_key_p1 & 128'h3e9e00000000000000000000), ^(s1_key_p1 & 128'h41ea00000000000000000000), ^(s1_key_p1 & 128'h31c00000000000000000000), ^(s1_key_p1 & 128'h25d400000000000000000000), ^(s1_key_p1 & 128'h74bc00000000000000000000), ^(s1_key_p1 & 128'h78f600000000000000000000), ^(s1_key_p1 & 128'hfd1e00000000000000000000), ^(s1_key_p1 & 128'h405000000000000000000000), ^(s1_key_p1 & 128'h958d00000000000000000000), ^(s1_key_p1 & 128'hb97800000000000000000000), ^(s1_key_p1 & 128'h84e900000000000000000000), ^(s1_key_p1 & 128'h9d8600000000000000000000), ^(s1_key_p1 & 128'h89e000000000000000000000), ^(s1_key_p1 & 128'h201d00000000000000000000), ^(s1_key_p1 & 128'h2d8a00000000000000000000), ^(s1_key_p1 & 128'h4b800000000000000000000), ^(s1_key_p1 & 128'h945000000000000000000000), ^(s1_key_p1 & 128'h607500000000000000000000), ^(s1_key_p1 & 128'hf9ef00000000000000000000), ^(s1_key_p1 & 128'h262100000000000000000000), ^(s1_key_p1 & 128'h9b2300000000000000000000), ^(s1_key_p1 & 128'h1e9b00000000000000000000), ^(s1_key_p1 & 128'h11ba00000000000000000000), ^(s1_key_p1 & 128'h9e0d00000000000000000000), ^(s1_key_p1 & 128'h7e7300000000000000000000), ^(s1_key_p1 & 128'h1adb00000000000000000000), ^(s1_key_p1 & 128'h373c00000000000000000000), ^(s1_key_p1 & 128'h9b6200000000000000000000), ^(s1_key_p1 & 128'h76f300000000000000000000), ^(s1_key_p1 & 128'h69e200000000000000000000), ^(s1_key_p1 & 128'h70e500000000000000000000), ^(s1_key_p1 & 128'hd0ac00000000000000000000)};
+  assign bank6_h3_5 = {^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h400000)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_6 = {^(s1_key_p1 & 128'h38e6000000000000000000000000), ^(s1_key_p1 & 128'hab3a000000000000000000000000), ^(s1_key_p1 & 128'h28b4000000000000000000000000), ^(s1_key_p1 & 128'h77cf000000000000000000000000), ^(s1_key_p1 & 128'h2d31000000000000000000000000), ^(s1_key_p1 & 128'h6b9000000000000000000000000), ^(s1_key_p1 & 128'hb4f3000000000000000000000000), ^(s1_key_p1 & 128'h50d1000000000000000000000000), ^(s1_key_p1 & 128'hb5b4000000000000000000000000), ^(s1_key_p1 & 128'hf6a4000000000000000000000000), ^(s1_key_p1 & 128'h7e04000000000000000000000000), ^(s1_key_p1 & 128'hc5dd000000000000000000000000), ^(s1_key_p1 & 128'hbad8000000000000000000000000), ^(s1_key_p1 & 128'hc0f1000000000000000000000000), ^(s1_key_p1 & 128'h1916000000000000000000000000), ^(s1_key_p1 & 128'h5ae9000000000000000000000000), ^(s1_key_p1 & 128'h9338000000000000000000000000), ^(s1_key_p1 & 128'h627c000000000000000000000000), ^(s1_key_p1 & 128'hbc1a000000000000000000000000), ^(s1_key_p1 & 128'h390b000000000000000000000000), ^(s1_key_p1 & 128'h2137000000000000000000000000), ^(s1_key_p1 & 128'h897b000000000000000000000000), ^(s1_key_p1 & 128'ha919000000000000000000000000), ^(s1_key_p1 & 128'hd05a000000000000000000000000), ^(s1_key_p1 & 128'hb412000000000000000000000000), ^(s1_key_p1 & 128'h418000000000000000000000000), ^(s1_key_p1 & 128'hc7c3000000000000000000000000), ^(s1_key_p1 & 128'ha5dc000000000000000000000000), ^(s1_key_p1 & 128'h7c8000000000000000000000000), ^(s1_key_p1 & 128'h35c6000000000000000000000000), ^(s1_key_p1 & 128'h261d000000000000000000000000), ^(s1_key_p1 & 128'h160000000000000000000000000)};
+  assign bank6_h3_6 = {^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h5000000)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_7 = {^(s1_key_p1 & 128'h9cbd0000000000000000000000000000), ^(s1_key_p1 & 128'h4d510000000000000000000000000000), ^(s1_key_p1 & 128'h36980000000000000000000000000000), ^(s1_key_p1 & 128'hce660000000000000000000000000000), ^(s1_key_p1 & 128'hf6340000000000000000000000000000), ^(s1_key_p1 & 128'hda30000000000000000000000000000), ^(s1_key_p1 & 128'h8ef10000000000000000000000000000), ^(s1_key_p1 & 128'hde7e0000000000000000000000000000), ^(s1_key_p1 & 128'h95f70000000000000000000000000000), ^(s1_key_p1 & 128'h75cc0000000000000000000000000000), ^(s1_key_p1 & 128'h4f40000000000000000000000000000), ^(s1_key_p1 & 128'he3d00000000000000000000000000000), ^(s1_key_p1 & 128'h596e0000000000000000000000000000), ^(s1_key_p1 & 128'h84dc0000000000000000000000000000), ^(s1_key_p1 & 128'h7db0000000000000000000000000000), ^(s1_key_p1 & 128'hcb760000000000000000000000000000), ^(s1_key_p1 & 128'h514b0000000000000000000000000000), ^(s1_key_p1 & 128'h41660000000000000000000000000000), ^(s1_key_p1 & 128'hce350000000000000000000000000000), ^(s1_key_p1 & 128'h28f60000000000000000000000000000), ^(s1_key_p1 & 128'hbe760000000000000000000000000000), ^(s1_key_p1 & 128'h38240000000000000000000000000000), ^(s1_key_p1 & 128'h60670000000000000000000000000000), ^(s1_key_p1 & 128'hf68d0000000000000000000000000000), ^(s1_key_p1 & 128'h70620000000000000000000000000000), ^(s1_key_p1 & 128'h50510000000000000000000000000000), ^(s1_key_p1 & 128'hcb1c0000000000000000000000000000), ^(s1_key_p1 & 128'heaca0000000000000000000000000000), ^(s1_key_p1 & 128'h49c80000000000000000000000000000), ^(s1_key_p1 & 128'he4660000000000000000000000000000), ^(s1_key_p1 & 128'h40970000000000000000000000000000), ^(s1_key_p1 & 128'hf3d50000000000000000000000000000)};
+  assign bank6_h3_7 = {^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h10000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_8 = {^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hb00000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_9 = {^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h8000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_10 = {^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h80000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_11 = {^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h200000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_12 = {^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h5000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_13 = {^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'hb0000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_14 = {^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_15 = {^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'he000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_16 = {^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h50000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_17 = {^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h900000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_18 = {^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_19 = {^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_20 = {^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_21 = {^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_22 = {^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_23 = {^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_24 = {^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_25 = {^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_26 = {^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_27 = {^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_28 = {^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_29 = {^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_30 = {^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_31 = {^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000)};
   assign bank6_xor_0 = bank6_hash0_part0_p1 ^ bank6_hash0_part1_p1;
   assign bank6_xor_1 = bank6_xor_0 ^ bank6_hash0_part2_p1;
   assign bank6_xor_2 = bank6_xor_1 ^ bank6_hash0_part3_p1;
@@ -4319,30 +7018,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank6_xor_4 = bank6_xor_3 ^ bank6_hash0_part5_p1;
   assign bank6_xor_5 = bank6_xor_4 ^ bank6_hash0_part6_p1;
   assign bank6_xor_6 = bank6_xor_5 ^ bank6_hash0_part7_p1;
+  assign bank6_xor_7 = bank6_xor_6 ^ bank6_hash0_part8_p1;
+  assign bank6_xor_8 = bank6_xor_7 ^ bank6_hash0_part9_p1;
+  assign bank6_xor_9 = bank6_xor_8 ^ bank6_hash0_part10_p1;
+  assign bank6_xor_10 = bank6_xor_9 ^ bank6_hash0_part11_p1;
+  assign bank6_xor_11 = bank6_xor_10 ^ bank6_hash0_part12_p1;
+  assign bank6_xor_12 = bank6_xor_11 ^ bank6_hash0_part13_p1;
+  assign bank6_xor_13 = bank6_xor_12 ^ bank6_hash0_part14_p1;
+  assign bank6_xor_14 = bank6_xor_13 ^ bank6_hash0_part15_p1;
+  assign bank6_xor_15 = bank6_xor_14 ^ bank6_hash0_part16_p1;
+  assign bank6_xor_16 = bank6_xor_15 ^ bank6_hash0_part17_p1;
+  assign bank6_xor_17 = bank6_xor_16 ^ bank6_hash0_part18_p1;
+  assign bank6_xor_18 = bank6_xor_17 ^ bank6_hash0_part19_p1;
+  assign bank6_xor_19 = bank6_xor_18 ^ bank6_hash0_part20_p1;
+  assign bank6_xor_20 = bank6_xor_19 ^ bank6_hash0_part21_p1;
+  assign bank6_xor_21 = bank6_xor_20 ^ bank6_hash0_part22_p1;
+  assign bank6_xor_22 = bank6_xor_21 ^ bank6_hash0_part23_p1;
+  assign bank6_xor_23 = bank6_xor_22 ^ bank6_hash0_part24_p1;
+  assign bank6_xor_24 = bank6_xor_23 ^ bank6_hash0_part25_p1;
+  assign bank6_xor_25 = bank6_xor_24 ^ bank6_hash0_part26_p1;
+  assign bank6_xor_26 = bank6_xor_25 ^ bank6_hash0_part27_p1;
+  assign bank6_xor_27 = bank6_xor_26 ^ bank6_hash0_part28_p1;
+  assign bank6_xor_28 = bank6_xor_27 ^ bank6_hash0_part29_p1;
+  assign bank6_xor_29 = bank6_xor_28 ^ bank6_hash0_part30_p1;
+  assign bank6_xor_30 = bank6_xor_29 ^ bank6_hash0_part31_p1;
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_8 = {^(s1_key_p1 & 128'h9b73), ^(s1_key_p1 & 128'hc7c2), ^(s1_key_p1 & 128'h5cd7), ^(s1_key_p1 & 128'hdd5), ^(s1_key_p1 & 128'hce12)};
+  assign bank6_h3_32 = {^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h2)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_9 = {^(s1_key_p1 & 128'h12740000), ^(s1_key_p1 & 128'h7c0000), ^(s1_key_p1 & 128'he9620000), ^(s1_key_p1 & 128'h84f60000), ^(s1_key_p1 & 128'h28dd0000)};
+  assign bank6_h3_33 = {^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h10)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_10 = {^(s1_key_p1 & 128'hf2e400000000), ^(s1_key_p1 & 128'h2eda00000000), ^(s1_key_p1 & 128'ha52a00000000), ^(s1_key_p1 & 128'h28ac00000000), ^(s1_key_p1 & 128'h56c200000000)};
+  assign bank6_h3_34 = {^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'he00)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_11 = {^(s1_key_p1 & 128'hbe8e000000000000), ^(s1_key_p1 & 128'h9d9a000000000000), ^(s1_key_p1 & 128'hc51000000000000), ^(s1_key_p1 & 128'h87b7000000000000), ^(s1_key_p1 & 128'hca1d000000000000)};
+  assign bank6_h3_35 = {^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_12 = {^(s1_key_p1 & 128'h3acb0000000000000000), ^(s1_key_p1 & 128'h5bed0000000000000000), ^(s1_key_p1 & 128'h29690000000000000000), ^(s1_key_p1 & 128'h57060000000000000000), ^(s1_key_p1 & 128'h4e930000000000000000)};
+  assign bank6_h3_36 = {^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'hd0000)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_13 = {^(s1_key_p1 & 128'hd72100000000000000000000), ^(s1_key_p1 & 128'hc27900000000000000000000), ^(s1_key_p1 & 128'ha41a00000000000000000000), ^(s1_key_p1 & 128'hd4ee00000000000000000000), ^(s1_key_p1 & 128'h870300000000000000000000)};
+  assign bank6_h3_37 = {^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'hd00000)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_14 = {^(s1_key_p1 & 128'h8c46000000000000000000000000), ^(s1_key_p1 & 128'h2567000000000000000000000000), ^(s1_key_p1 & 128'h61bd000000000000000000000000), ^(s1_key_p1 & 128'hbbf6000000000000000000000000), ^(s1_key_p1 & 128'hdbb0000000000000000000000000)};
+  assign bank6_h3_38 = {^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h8000000)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_15 = {^(s1_key_p1 & 128'hd99e0000000000000000000000000000), ^(s1_key_p1 & 128'h38070000000000000000000000000000), ^(s1_key_p1 & 128'he4250000000000000000000000000000), ^(s1_key_p1 & 128'h92250000000000000000000000000000), ^(s1_key_p1 & 128'h8f380000000000000000000000000000)};
-  assign bank6_xor_7 = bank6_hash1_part0_p1 ^ bank6_hash1_part1_p1;
-  assign bank6_xor_8 = bank6_xor_7 ^ bank6_hash1_part2_p1;
-  assign bank6_xor_9 = bank6_xor_8 ^ bank6_hash1_part3_p1;
-  assign bank6_xor_10 = bank6_xor_9 ^ bank6_hash1_part4_p1;
-  assign bank6_xor_11 = bank6_xor_10 ^ bank6_hash1_part5_p1;
-  assign bank6_xor_12 = bank6_xor_11 ^ bank6_hash1_part6_p1;
-  assign bank6_xor_13 = bank6_xor_12 ^ bank6_hash1_part7_p1;
-  assign bank6_cat_0 = {bank6_xor_13, bank6_xor_6};
+  assign bank6_h3_39 = {^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h20000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_40 = {^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h200000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_41 = {^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hc000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_42 = {^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h60000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_43 = {^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h500000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_44 = {^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hd000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_45 = {^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h10000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_46 = {^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'ha00000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_47 = {^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'hc000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_48 = {^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h30000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_49 = {^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_50 = {^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'he000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_51 = {^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_52 = {^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_53 = {^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_54 = {^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_55 = {^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_56 = {^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_57 = {^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_58 = {^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_59 = {^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_60 = {^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_61 = {^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_62 = {^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_63 = {^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000)};
+  assign bank6_xor_31 = bank6_hash1_part0_p1 ^ bank6_hash1_part1_p1;
+  assign bank6_xor_32 = bank6_xor_31 ^ bank6_hash1_part2_p1;
+  assign bank6_xor_33 = bank6_xor_32 ^ bank6_hash1_part3_p1;
+  assign bank6_xor_34 = bank6_xor_33 ^ bank6_hash1_part4_p1;
+  assign bank6_xor_35 = bank6_xor_34 ^ bank6_hash1_part5_p1;
+  assign bank6_xor_36 = bank6_xor_35 ^ bank6_hash1_part6_p1;
+  assign bank6_xor_37 = bank6_xor_36 ^ bank6_hash1_part7_p1;
+  assign bank6_xor_38 = bank6_xor_37 ^ bank6_hash1_part8_p1;
+  assign bank6_xor_39 = bank6_xor_38 ^ bank6_hash1_part9_p1;
+  assign bank6_xor_40 = bank6_xor_39 ^ bank6_hash1_part10_p1;
+  assign bank6_xor_41 = bank6_xor_40 ^ bank6_hash1_part11_p1;
+  assign bank6_xor_42 = bank6_xor_41 ^ bank6_hash1_part12_p1;
+  assign bank6_xor_43 = bank6_xor_42 ^ bank6_hash1_part13_p1;
+  assign bank6_xor_44 = bank6_xor_43 ^ bank6_hash1_part14_p1;
+  assign bank6_xor_45 = bank6_xor_44 ^ bank6_hash1_part15_p1;
+  assign bank6_xor_46 = bank6_xor_45 ^ bank6_hash1_part16_p1;
+  assign bank6_xor_47 = bank6_xor_46 ^ bank6_hash1_part17_p1;
+  assign bank6_xor_48 = bank6_xor_47 ^ bank6_hash1_part18_p1;
+  assign bank6_xor_49 = bank6_xor_48 ^ bank6_hash1_part19_p1;
+  assign bank6_xor_50 = bank6_xor_49 ^ bank6_hash1_part20_p1;
+  assign bank6_xor_51 = bank6_xor_50 ^ bank6_hash1_part21_p1;
+  assign bank6_xor_52 = bank6_xor_51 ^ bank6_hash1_part22_p1;
+  assign bank6_xor_53 = bank6_xor_52 ^ bank6_hash1_part23_p1;
+  assign bank6_xor_54 = bank6_xor_53 ^ bank6_hash1_part24_p1;
+  assign bank6_xor_55 = bank6_xor_54 ^ bank6_hash1_part25_p1;
+  assign bank6_xor_56 = bank6_xor_55 ^ bank6_hash1_part26_p1;
+  assign bank6_xor_57 = bank6_xor_56 ^ bank6_hash1_part27_p1;
+  assign bank6_xor_58 = bank6_xor_57 ^ bank6_hash1_part28_p1;
+  assign bank6_xor_59 = bank6_xor_58 ^ bank6_hash1_part29_p1;
+  assign bank6_xor_60 = bank6_xor_59 ^ bank6_hash1_part30_p1;
+  assign bank6_xor_61 = bank6_xor_60 ^ bank6_hash1_part31_p1;
+  assign bank6_cat_0 = {bank6_xor_61, bank6_xor_30};
   assign bank6_slice_0 = bank6_hash_p1[36:28];
   assign bank6_slice_1 = clr0_target[6];
   assign bank6_and_0 = clr0_active & bank6_slice_1;
@@ -4452,21 +7247,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank6_and_4 = bank6_and_3 & bank6_col2_s6_match_p1;
   assign bank6_and_5 = bank6_and_4 & bank6_col3_s6_match_p1;
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_0 = {^(s1_key_p1 & 128'he63c), ^(s1_key_p1 & 128'h9f72), ^(s1_key_p1 & 128'h52cb), ^(s1_key_p1 & 128'he517), ^(s1_key_p1 & 128'h9ea4), ^(s1_key_p1 & 128'hd08f), ^(s1_key_p1 & 128'ha0d3), ^(s1_key_p1 & 128'h73a2), ^(s1_key_p1 & 128'heb6b), ^(s1_key_p1 & 128'hb352), ^(s1_key_p1 & 128'h9d5f), ^(s1_key_p1 & 128'hc7be), ^(s1_key_p1 & 128'hbe45), ^(s1_key_p1 & 128'hd72), ^(s1_key_p1 & 128'h6c3e), ^(s1_key_p1 & 128'hfac5), ^(s1_key_p1 & 128'h8e6a), ^(s1_key_p1 & 128'h9f2b), ^(s1_key_p1 & 128'ha90b), ^(s1_key_p1 & 128'hfa06), ^(s1_key_p1 & 128'h8b43), ^(s1_key_p1 & 128'ha3a2), ^(s1_key_p1 & 128'h3a9e), ^(s1_key_p1 & 128'h5994), ^(s1_key_p1 & 128'h6e34), ^(s1_key_p1 & 128'h590), ^(s1_key_p1 & 128'h2fb9), ^(s1_key_p1 & 128'hecea), ^(s1_key_p1 & 128'hf76a), ^(s1_key_p1 & 128'h604c), ^(s1_key_p1 & 128'hceb6), ^(s1_key_p1 & 128'h4cd0)};
+  assign bank7_h3_0 = {^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_1 = {^(s1_key_p1 & 128'hea4a0000), ^(s1_key_p1 & 128'hb6440000), ^(s1_key_p1 & 128'h2e7f0000), ^(s1_key_p1 & 128'ha84b0000), ^(s1_key_p1 & 128'hdba70000), ^(s1_key_p1 & 128'h59e50000), ^(s1_key_p1 & 128'h29000000), ^(s1_key_p1 & 128'h68800000), ^(s1_key_p1 & 128'h146d0000), ^(s1_key_p1 & 128'h2dad0000), ^(s1_key_p1 & 128'hcb460000), ^(s1_key_p1 & 128'h607a0000), ^(s1_key_p1 & 128'h31060000), ^(s1_key_p1 & 128'hfe390000), ^(s1_key_p1 & 128'he48a0000), ^(s1_key_p1 & 128'hc65b0000), ^(s1_key_p1 & 128'h2e550000), ^(s1_key_p1 & 128'h19840000), ^(s1_key_p1 & 128'hef670000), ^(s1_key_p1 & 128'hb1c80000), ^(s1_key_p1 & 128'hd48b0000), ^(s1_key_p1 & 128'h677c0000), ^(s1_key_p1 & 128'h6e840000), ^(s1_key_p1 & 128'h647a0000), ^(s1_key_p1 & 128'h440a0000), ^(s1_key_p1 & 128'h57e70000), ^(s1_key_p1 & 128'h76900000), ^(s1_key_p1 & 128'h5a2b0000), ^(s1_key_p1 & 128'h397a0000), ^(s1_key_p1 & 128'hc6510000), ^(s1_key_p1 & 128'h90620000), ^(s1_key_p1 & 128'h6d820000)};
+  assign bank7_h3_1 = {^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hd0)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_2 = {^(s1_key_p1 & 128'h5db400000000), ^(s1_key_p1 & 128'h893000000000), ^(s1_key_p1 & 128'hf7ff00000000), ^(s1_key_p1 & 128'hddd00000000), ^(s1_key_p1 & 128'h5d0100000000), ^(s1_key_p1 & 128'h923c00000000), ^(s1_key_p1 & 128'hadd000000000), ^(s1_key_p1 & 128'h3caf00000000), ^(s1_key_p1 & 128'h54dd00000000), ^(s1_key_p1 & 128'h475000000000), ^(s1_key_p1 & 128'h1d2400000000), ^(s1_key_p1 & 128'hb15f00000000), ^(s1_key_p1 & 128'hd4d600000000), ^(s1_key_p1 & 128'h766100000000), ^(s1_key_p1 & 128'h426600000000), ^(s1_key_p1 & 128'h120c00000000), ^(s1_key_p1 & 128'h852000000000), ^(s1_key_p1 & 128'hef4b00000000), ^(s1_key_p1 & 128'hdc0c00000000), ^(s1_key_p1 & 128'h7b700000000), ^(s1_key_p1 & 128'h5e7d00000000), ^(s1_key_p1 & 128'h901a00000000), ^(s1_key_p1 & 128'ha36300000000), ^(s1_key_p1 & 128'hbef300000000), ^(s1_key_p1 & 128'h46ae00000000), ^(s1_key_p1 & 128'h9ea600000000), ^(s1_key_p1 & 128'h6e1700000000), ^(s1_key_p1 & 128'h558c00000000), ^(s1_key_p1 & 128'h177300000000), ^(s1_key_p1 & 128'hfdd900000000), ^(s1_key_p1 & 128'hbf3f00000000), ^(s1_key_p1 & 128'h9a2a00000000)};
+  assign bank7_h3_2 = {^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hc00)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_3 = {^(s1_key_p1 & 128'h5701000000000000), ^(s1_key_p1 & 128'h1270000000000000), ^(s1_key_p1 & 128'h3add000000000000), ^(s1_key_p1 & 128'h5823000000000000), ^(s1_key_p1 & 128'h4bae000000000000), ^(s1_key_p1 & 128'h59d0000000000000), ^(s1_key_p1 & 128'h742000000000000), ^(s1_key_p1 & 128'hfddb000000000000), ^(s1_key_p1 & 128'h9c9f000000000000), ^(s1_key_p1 & 128'h5be3000000000000), ^(s1_key_p1 & 128'had62000000000000), ^(s1_key_p1 & 128'h284c000000000000), ^(s1_key_p1 & 128'h386a000000000000), ^(s1_key_p1 & 128'hd7a000000000000), ^(s1_key_p1 & 128'h83ce000000000000), ^(s1_key_p1 & 128'hadf8000000000000), ^(s1_key_p1 & 128'he6a4000000000000), ^(s1_key_p1 & 128'ha7cc000000000000), ^(s1_key_p1 & 128'h154b000000000000), ^(s1_key_p1 & 128'hbb0d000000000000), ^(s1_key_p1 & 128'hc263000000000000), ^(s1_key_p1 & 128'ha8e8000000000000), ^(s1_key_p1 & 128'hfa12000000000000), ^(s1_key_p1 & 128'hb877000000000000), ^(s1_key_p1 & 128'h65d3000000000000), ^(s1_key_p1 & 128'h5275000000000000), ^(s1_key_p1 & 128'h431f000000000000), ^(s1_key_p1 & 128'hc6a3000000000000), ^(s1_key_p1 & 128'h87000000000000), ^(s1_key_p1 & 128'hf196000000000000), ^(s1_key_p1 & 128'ha21a000000000000), ^(s1_key_p1 & 128'hbd22000000000000)};
+  assign bank7_h3_3 = {^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h4000)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_4 = {^(s1_key_p1 & 128'he4930000000000000000), ^(s1_key_p1 & 128'he0090000000000000000), ^(s1_key_p1 & 128'h77e0000000000000000), ^(s1_key_p1 & 128'h64180000000000000000), ^(s1_key_p1 & 128'hc6230000000000000000), ^(s1_key_p1 & 128'hbca60000000000000000), ^(s1_key_p1 & 128'h9ed60000000000000000), ^(s1_key_p1 & 128'h58bd0000000000000000), ^(s1_key_p1 & 128'h60510000000000000000), ^(s1_key_p1 & 128'h38f70000000000000000), ^(s1_key_p1 & 128'hcc3a0000000000000000), ^(s1_key_p1 & 128'h34f10000000000000000), ^(s1_key_p1 & 128'h7e480000000000000000), ^(s1_key_p1 & 128'h84f50000000000000000), ^(s1_key_p1 & 128'hb3130000000000000000), ^(s1_key_p1 & 128'h80b10000000000000000), ^(s1_key_p1 & 128'h844d0000000000000000), ^(s1_key_p1 & 128'h31030000000000000000), ^(s1_key_p1 & 128'hd43f0000000000000000), ^(s1_key_p1 & 128'h788b0000000000000000), ^(s1_key_p1 & 128'h6c830000000000000000), ^(s1_key_p1 & 128'hcae40000000000000000), ^(s1_key_p1 & 128'h1fbc0000000000000000), ^(s1_key_p1 & 128'h94720000000000000000), ^(s1_key_p1 & 128'hd830000000000000000), ^(s1_key_p1 & 128'h15260000000000000000), ^(s1_key_p1 & 128'h633e0000000000000000), ^(s1_key_p1 & 128'h183a0000000000000000), ^(s1_key_p1 & 128'h4faf0000000000000000), ^(s1_key_p1 & 128'hb0b20000000000000000), ^(s1_key_p1 & 128'h2fe20000000000000000), ^(s1_key_p1 & 128'hb7030000000000000000)};
+  assign bank7_h3_4 = {^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h20000)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_5 = {^(s1_key_p1 & 128'h788b00000000000000000000), ^(s1_key_p1 & 128'h6c5600000000000000000000), ^(s1_key_p1 & 128'hb42200000000000000000000), ^(s1_key_p1 & 128'h988a00000000000000000000), ^(s1_key_p1 & 128'h797d00000000000000000000), ^(s1_key_p1 & 128'hb97300000000000000000000), ^(s1_key_p1 & 128'h58c400000000000000000000), ^(s1_key_p1 & 128'h51f400000000000000000000), ^(s1_key_p1 & 128'h486c00000000000000000000), ^(s1_key_p1 & 128'h28e900000000000000000000), ^(s1_key_p1 & 128'h3aca00000000000000000000), ^(s1_key_p1 & 128'hd5cd00000000000000000000), ^(s1_key_p1 & 128'h47e700000000000000000000), ^(s1_key_p1 & 128'h7de500000000000000000000), ^(s1_key_p1 & 128'ha75900000000000000000000), ^(s1_key_p1 & 128'h163600000000000000000000), ^(s1_key_p1 & 128'hfe5e00000000000000000000), ^(s1_key_p1 & 128'h42db00000000000000000000), ^(s1_key_p1 & 128'h9b0700000000000000000000), ^(s1_key_p1 & 128'hc95d00000000000000000000), ^(s1_key_p1 & 128'ha5df00000000000000000000), ^(s1_key_p1 & 128'h6fa400000000000000000000), ^(s1_key_p1 & 128'h1ee700000000000000000000), ^(s1_key_p1 & 128'h8fe600000000000000000000), ^(s1_key_p1 & 128'h72f500000000000000000000), ^(s1_key_p1 & 128'hf2ab00000000000000000000), ^(s1_key_p1 & 128'hd5f100000000000000000000), ^(s1_key_p1 & 128'hcc7100000000000000000000), ^(s1_key_p1 & 128'h345400000000000000000000), ^(s1_key_p1 & 128'h8ed800000000000000000000), ^(s1_key_p1 & 128'h495300000000000000000000), ^(s1_key_p1 & 128'hb38b00000000000000000000)};
+  assign bank7_h3_5 = {^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h800000)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_6 = {^(s1_key_p1 & 128'ha94e000000000000000000000000), ^(s1_key_p1 & 128'h3d98000000000000000000000000), ^(s1_key_p1 & 128'h740d000000000000000000000000), ^(s1_key_p1 & 128'h58e3000000000000000000000000), ^(s1_key_p1 & 128'h8ad5000000000000000000000000), ^(s1_key_p1 & 128'h2afa000000000000000000000000), ^(s1_key_p1 & 128'h6f81000000000000000000000000), ^(s1_key_p1 & 128'hb07d000000000000000000000000), ^(s1_key_p1 & 128'h7d7e000000000000000000000000), ^(s1_key_p1 & 128'hdbcd000000000000000000000000), ^(s1_key_p1 & 128'hd0a3000000000000000000000000), ^(s1_key_p1 & 128'h37ac000000000000000000000000), ^(s1_key_p1 & 128'h3a90000000000000000000000000), ^(s1_key_p1 & 128'hd0c8000000000000000000000000), ^(s1_key_p1 & 128'hedd9000000000000000000000000), ^(s1_key_p1 & 128'h739d000000000000000000000000), ^(s1_key_p1 & 128'hc41c000000000000000000000000), ^(s1_key_p1 & 128'hd109000000000000000000000000), ^(s1_key_p1 & 128'he666000000000000000000000000), ^(s1_key_p1 & 128'h73b5000000000000000000000000), ^(s1_key_p1 & 128'h1967000000000000000000000000), ^(s1_key_p1 & 128'hbc0000000000000000000000000), ^(s1_key_p1 & 128'h874b000000000000000000000000), ^(s1_key_p1 & 128'hef17000000000000000000000000), ^(s1_key_p1 & 128'h481a000000000000000000000000), ^(s1_key_p1 & 128'h64d9000000000000000000000000), ^(s1_key_p1 & 128'hfa88000000000000000000000000), ^(s1_key_p1 & 128'h70f3000000000000000000000000), ^(s1_key_p1 & 128'hceb9000000000000000000000000), ^(s1_key_p1 & 128'hbe2e000000000000000000000000), ^(s1_key_p1 & 128'hb0d1000000000000000000000000), ^(s1_key_p1 & 128'h747b000000000000000000000000)};
+  assign bank7_h3_6 = {^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_7 = {^(s1_key_p1 & 128'h553c0000000000000000000000000000), ^(s1_key_p1 & 128'h7d4b0000000000000000000000000000), ^(s1_key_p1 & 128'h5b450000000000000000000000000000), ^(s1_key_p1 & 128'hb2310000000000000000000000000000), ^(s1_key_p1 & 128'h59e60000000000000000000000000000), ^(s1_key_p1 & 128'hb4940000000000000000000000000000), ^(s1_key_p1 & 128'hce1d0000000000000000000000000000), ^(s1_key_p1 & 128'hf70e0000000000000000000000000000), ^(s1_key_p1 & 128'h89a00000000000000000000000000000), ^(s1_key_p1 & 128'h44d40000000000000000000000000000), ^(s1_key_p1 & 128'hcd110000000000000000000000000000), ^(s1_key_p1 & 128'h1fe10000000000000000000000000000), ^(s1_key_p1 & 128'h7ff10000000000000000000000000000), ^(s1_key_p1 & 128'h235b0000000000000000000000000000), ^(s1_key_p1 & 128'h161a0000000000000000000000000000), ^(s1_key_p1 & 128'he0c00000000000000000000000000000), ^(s1_key_p1 & 128'h7ac10000000000000000000000000000), ^(s1_key_p1 & 128'h6d960000000000000000000000000000), ^(s1_key_p1 & 128'h1e020000000000000000000000000000), ^(s1_key_p1 & 128'ha90e0000000000000000000000000000), ^(s1_key_p1 & 128'h9dbc0000000000000000000000000000), ^(s1_key_p1 & 128'hd0160000000000000000000000000000), ^(s1_key_p1 & 128'h246b0000000000000000000000000000), ^(s1_key_p1 & 128'hce7c0000000000000000000000000000), ^(s1_key_p1 & 128'h42010000000000000000000000000000), ^(s1_key_p1 & 128'he3940000000000000000000000000000), ^(s1_key_p1 & 128'hb1230000000000000000000000000000), ^(s1_key_p1 & 128'h2fe80000000000000000000000000000), ^(s1_key_p1 & 128'h63d70000000000000000000000000000), ^(s1_key_p1 & 128'h8b780000000000000000000000000000), ^(s1_key_p1 & 128'hc8ac0000000000000000000000000000), ^(s1_key_p1 & 128'hb7300000000000000000000000000000)};
+  assign bank7_h3_7 = {^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h60000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_8 = {^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'ha00000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_9 = {^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h2000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_10 = {^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'ha0000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_11 = {^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h900000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_12 = {^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h2000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_13 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h20000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_14 = {^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'hd00000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_15 = {^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hb000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_16 = {^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h30000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_17 = {^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_18 = {^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_19 = {^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_20 = {^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_21 = {^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_22 = {^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_23 = {^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_24 = {^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_25 = {^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_26 = {^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_27 = {^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_28 = {^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_29 = {^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_30 = {^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_31 = {^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000)};
   assign bank7_xor_0 = bank7_hash0_part0_p1 ^ bank7_hash0_part1_p1;
   assign bank7_xor_1 = bank7_xor_0 ^ bank7_hash0_part2_p1;
   assign bank7_xor_2 = bank7_xor_1 ^ bank7_hash0_part3_p1;
@@ -4474,30 +7317,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank7_xor_4 = bank7_xor_3 ^ bank7_hash0_part5_p1;
   assign bank7_xor_5 = bank7_xor_4 ^ bank7_hash0_part6_p1;
   assign bank7_xor_6 = bank7_xor_5 ^ bank7_hash0_part7_p1;
+  assign bank7_xor_7 = bank7_xor_6 ^ bank7_hash0_part8_p1;
+  assign bank7_xor_8 = bank7_xor_7 ^ bank7_hash0_part9_p1;
+  assign bank7_xor_9 = bank7_xor_8 ^ bank7_hash0_part10_p1;
+  assign bank7_xor_10 = bank7_xor_9 ^ bank7_hash0_part11_p1;
+  assign bank7_xor_11 = bank7_xor_10 ^ bank7_hash0_part12_p1;
+  assign bank7_xor_12 = bank7_xor_11 ^ bank7_hash0_part13_p1;
+  assign bank7_xor_13 = bank7_xor_12 ^ bank7_hash0_part14_p1;
+  assign bank7_xor_14 = bank7_xor_13 ^ bank7_hash0_part15_p1;
+  assign bank7_xor_15 = bank7_xor_14 ^ bank7_hash0_part16_p1;
+  assign bank7_xor_16 = bank7_xor_15 ^ bank7_hash0_part17_p1;
+  assign bank7_xor_17 = bank7_xor_16 ^ bank7_hash0_part18_p1;
+  assign bank7_xor_18 = bank7_xor_17 ^ bank7_hash0_part19_p1;
+  assign bank7_xor_19 = bank7_xor_18 ^ bank7_hash0_part20_p1;
+  assign bank7_xor_20 = bank7_xor_19 ^ bank7_hash0_part21_p1;
+  assign bank7_xor_21 = bank7_xor_20 ^ bank7_hash0_part22_p1;
+  assign bank7_xor_22 = bank7_xor_21 ^ bank7_hash0_part23_p1;
+  assign bank7_xor_23 = bank7_xor_22 ^ bank7_hash0_part24_p1;
+  assign bank7_xor_24 = bank7_xor_23 ^ bank7_hash0_part25_p1;
+  assign bank7_xor_25 = bank7_xor_24 ^ bank7_hash0_part26_p1;
+  assign bank7_xor_26 = bank7_xor_25 ^ bank7_hash0_part27_p1;
+  assign bank7_xor_27 = bank7_xor_26 ^ bank7_hash0_part28_p1;
+  assign bank7_xor_28 = bank7_xor_27 ^ bank7_hash0_part29_p1;
+  assign bank7_xor_29 = bank7_xor_28 ^ bank7_hash0_part30_p1;
+  assign bank7_xor_30 = bank7_xor_29 ^ bank7_hash0_part31_p1;
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_8 = {^(s1_key_p1 & 128'he37a), ^(s1_key_p1 & 128'h4eb0), ^(s1_key_p1 & 128'h5be9), ^(s1_key_p1 & 128'hf907), ^(s1_key_p1 & 128'h467)};
+  assign bank7_h3_32 = {^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h7)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_9 = {^(s1_key_p1 & 128'h1db30000), ^(s1_key_p1 & 128'h3c4c0000), ^(s1_key_p1 & 128'h88520000), ^(s1_key_p1 & 128'h7ac20000), ^(s1_key_p1 & 128'hc9d00000)};
+  assign bank7_h3_33 = {^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_10 = {^(s1_key_p1 & 128'h36400000000), ^(s1_key_p1 & 128'hf3e200000000), ^(s1_key_p1 & 128'h7eaf00000000), ^(s1_key_p1 & 128'h53e400000000), ^(s1_key_p1 & 128'h3f3500000000)};
+  assign bank7_h3_34 = {^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h400)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_11 = {^(s1_key_p1 & 128'hc289000000000000), ^(s1_key_p1 & 128'hff03000000000000), ^(s1_key_p1 & 128'hbb88000000000000), ^(s1_key_p1 & 128'hb413000000000000), ^(s1_key_p1 & 128'h369f000000000000)};
+  assign bank7_h3_35 = {^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_12 = {^(s1_key_p1 & 128'hb3400000000000000000), ^(s1_key_p1 & 128'h21e20000000000000000), ^(s1_key_p1 & 128'h1cb90000000000000000), ^(s1_key_p1 & 128'ha4880000000000000000), ^(s1_key_p1 & 128'h4160000000000000000)};
+  assign bank7_h3_36 = {^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_13 = {^(s1_key_p1 & 128'h1b9200000000000000000000), ^(s1_key_p1 & 128'h45a900000000000000000000), ^(s1_key_p1 & 128'hc85400000000000000000000), ^(s1_key_p1 & 128'hc5fe00000000000000000000), ^(s1_key_p1 & 128'hd66600000000000000000000)};
+  assign bank7_h3_37 = {^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'hd00000)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_14 = {^(s1_key_p1 & 128'h8e2a000000000000000000000000), ^(s1_key_p1 & 128'he3c4000000000000000000000000), ^(s1_key_p1 & 128'h7d72000000000000000000000000), ^(s1_key_p1 & 128'h2b17000000000000000000000000), ^(s1_key_p1 & 128'h4c60000000000000000000000000)};
+  assign bank7_h3_38 = {^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h9000000)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_15 = {^(s1_key_p1 & 128'h866a0000000000000000000000000000), ^(s1_key_p1 & 128'h45620000000000000000000000000000), ^(s1_key_p1 & 128'h8b7a0000000000000000000000000000), ^(s1_key_p1 & 128'hc2050000000000000000000000000000), ^(s1_key_p1 & 128'h983d0000000000000000000000000000)};
-  assign bank7_xor_7 = bank7_hash1_part0_p1 ^ bank7_hash1_part1_p1;
-  assign bank7_xor_8 = bank7_xor_7 ^ bank7_hash1_part2_p1;
-  assign bank7_xor_9 = bank7_xor_8 ^ bank7_hash1_part3_p1;
-  assign bank7_xor_10 = bank7_xor_9 ^ bank7_hash1_part4_p1;
-  assign bank7_xor_11 = bank7_xor_10 ^ bank7_hash1_part5_p1;
-  assign bank7_xor_12 = bank7_xor_11 ^ bank7_hash1_part6_p1;
-  assign bank7_xor_13 = bank7_xor_12 ^ bank7_hash1_part7_p1;
-  assign bank7_cat_0 = {bank7_xor_13, bank7_xor_6};
+  assign bank7_h3_39 = {^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'hc0000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_40 = {^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h500000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_41 = {^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h3000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_42 = {^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hf0000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_43 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h300000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_44 = {^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hf000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_45 = {^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h90000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_46 = {^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h600000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_47 = {^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h3000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_48 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h60000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_49 = {^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h100000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_50 = {^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_51 = {^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_52 = {^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_53 = {^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_54 = {^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_55 = {^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_56 = {^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_57 = {^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_58 = {^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_59 = {^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_60 = {^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_61 = {^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_62 = {^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_63 = {^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000)};
+  assign bank7_xor_31 = bank7_hash1_part0_p1 ^ bank7_hash1_part1_p1;
+  assign bank7_xor_32 = bank7_xor_31 ^ bank7_hash1_part2_p1;
+  assign bank7_xor_33 = bank7_xor_32 ^ bank7_hash1_part3_p1;
+  assign bank7_xor_34 = bank7_xor_33 ^ bank7_hash1_part4_p1;
+  assign bank7_xor_35 = bank7_xor_34 ^ bank7_hash1_part5_p1;
+  assign bank7_xor_36 = bank7_xor_35 ^ bank7_hash1_part6_p1;
+  assign bank7_xor_37 = bank7_xor_36 ^ bank7_hash1_part7_p1;
+  assign bank7_xor_38 = bank7_xor_37 ^ bank7_hash1_part8_p1;
+  assign bank7_xor_39 = bank7_xor_38 ^ bank7_hash1_part9_p1;
+  assign bank7_xor_40 = bank7_xor_39 ^ bank7_hash1_part10_p1;
+  assign bank7_xor_41 = bank7_xor_40 ^ bank7_hash1_part11_p1;
+  assign bank7_xor_42 = bank7_xor_41 ^ bank7_hash1_part12_p1;
+  assign bank7_xor_43 = bank7_xor_42 ^ bank7_hash1_part13_p1;
+  assign bank7_xor_44 = bank7_xor_43 ^ bank7_hash1_part14_p1;
+  assign bank7_xor_45 = bank7_xor_44 ^ bank7_hash1_part15_p1;
+  assign bank7_xor_46 = bank7_xor_45 ^ bank7_hash1_part16_p1;
+  assign bank7_xor_47 = bank7_xor_46 ^ bank7_hash1_part17_p1;
+  assign bank7_xor_48 = bank7_xor_47 ^ bank7_hash1_part18_p1;
+  assign bank7_xor_49 = bank7_xor_48 ^ bank7_hash1_part19_p1;
+  assign bank7_xor_50 = bank7_xor_49 ^ bank7_hash1_part20_p1;
+  assign bank7_xor_51 = bank7_xor_50 ^ bank7_hash1_part21_p1;
+  assign bank7_xor_52 = bank7_xor_51 ^ bank7_hash1_part22_p1;
+  assign bank7_xor_53 = bank7_xor_52 ^ bank7_hash1_part23_p1;
+  assign bank7_xor_54 = bank7_xor_53 ^ bank7_hash1_part24_p1;
+  assign bank7_xor_55 = bank7_xor_54 ^ bank7_hash1_part25_p1;
+  assign bank7_xor_56 = bank7_xor_55 ^ bank7_hash1_part26_p1;
+  assign bank7_xor_57 = bank7_xor_56 ^ bank7_hash1_part27_p1;
+  assign bank7_xor_58 = bank7_xor_57 ^ bank7_hash1_part28_p1;
+  assign bank7_xor_59 = bank7_xor_58 ^ bank7_hash1_part29_p1;
+  assign bank7_xor_60 = bank7_xor_59 ^ bank7_hash1_part30_p1;
+  assign bank7_xor_61 = bank7_xor_60 ^ bank7_hash1_part31_p1;
+  assign bank7_cat_0 = {bank7_xor_61, bank7_xor_30};
   assign bank7_slice_0 = bank7_hash_p1[36:28];
   assign bank7_slice_1 = clr0_target[7];
   assign bank7_and_0 = clr0_active & bank7_slice_1;
@@ -4607,21 +7546,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank7_and_4 = bank7_and_3 & bank7_col2_s6_match_p1;
   assign bank7_and_5 = bank7_and_4 & bank7_col3_s6_match_p1;
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_0 = {^(s1_key_p1 & 128'hed68), ^(s1_key_p1 & 128'h61af), ^(s1_key_p1 & 128'h4299), ^(s1_key_p1 & 128'h6da9), ^(s1_key_p1 & 128'h472), ^(s1_key_p1 & 128'h9c25), ^(s1_key_p1 & 128'h258), ^(s1_key_p1 & 128'h8b45), ^(s1_key_p1 & 128'h1468), ^(s1_key_p1 & 128'h1b7a), ^(s1_key_p1 & 128'h290c), ^(s1_key_p1 & 128'hb94a), ^(s1_key_p1 & 128'hf55d), ^(s1_key_p1 & 128'haf05), ^(s1_key_p1 & 128'h14c1), ^(s1_key_p1 & 128'hdabb), ^(s1_key_p1 & 128'h75fe), ^(s1_key_p1 & 128'hd67f), ^(s1_key_p1 & 128'hf67e), ^(s1_key_p1 & 128'hf650), ^(s1_key_p1 & 128'hb1d), ^(s1_key_p1 & 128'h6d9d), ^(s1_key_p1 & 128'h1057), ^(s1_key_p1 & 128'h2651), ^(s1_key_p1 & 128'h91f5), ^(s1_key_p1 & 128'h691a), ^(s1_key_p1 & 128'hd52e), ^(s1_key_p1 & 128'h5728), ^(s1_key_p1 & 128'h2f4c), ^(s1_key_p1 & 128'ha36b), ^(s1_key_p1 & 128'hff3e), ^(s1_key_p1 & 128'h30f1)};
+  assign bank8_h3_0 = {^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h1)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_1 = {^(s1_key_p1 & 128'hbdb50000), ^(s1_key_p1 & 128'hfa2a0000), ^(s1_key_p1 & 128'h6afc0000), ^(s1_key_p1 & 128'hcafe0000), ^(s1_key_p1 & 128'h56bc0000), ^(s1_key_p1 & 128'h31730000), ^(s1_key_p1 & 128'h7c6d0000), ^(s1_key_p1 & 128'hc7930000), ^(s1_key_p1 & 128'h17ce0000), ^(s1_key_p1 & 128'hee530000), ^(s1_key_p1 & 128'h24f0000), ^(s1_key_p1 & 128'hbe250000), ^(s1_key_p1 & 128'h981f0000), ^(s1_key_p1 & 128'he0eb0000), ^(s1_key_p1 & 128'hf79d0000), ^(s1_key_p1 & 128'h7b7e0000), ^(s1_key_p1 & 128'h5b350000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h76a80000), ^(s1_key_p1 & 128'h2f460000), ^(s1_key_p1 & 128'h60330000), ^(s1_key_p1 & 128'h827e0000), ^(s1_key_p1 & 128'he8810000), ^(s1_key_p1 & 128'h56c10000), ^(s1_key_p1 & 128'hd8d60000), ^(s1_key_p1 & 128'h4b460000), ^(s1_key_p1 & 128'haf2a0000), ^(s1_key_p1 & 128'ha7c80000), ^(s1_key_p1 & 128'h16170000), ^(s1_key_p1 & 128'h94020000), ^(s1_key_p1 & 128'h6af40000), ^(s1_key_p1 & 128'h8bd90000)};
+  assign bank8_h3_1 = {^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'hf0)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_2 = {^(s1_key_p1 & 128'he14300000000), ^(s1_key_p1 & 128'haf5c00000000), ^(s1_key_p1 & 128'he2e900000000), ^(s1_key_p1 & 128'h2b3200000000), ^(s1_key_p1 & 128'h2ed800000000), ^(s1_key_p1 & 128'h9c2b00000000), ^(s1_key_p1 & 128'hc1d00000000), ^(s1_key_p1 & 128'h916600000000), ^(s1_key_p1 & 128'h72a800000000), ^(s1_key_p1 & 128'h6e8100000000), ^(s1_key_p1 & 128'hd11300000000), ^(s1_key_p1 & 128'hfe8100000000), ^(s1_key_p1 & 128'hd0500000000), ^(s1_key_p1 & 128'h819400000000), ^(s1_key_p1 & 128'h77ee00000000), ^(s1_key_p1 & 128'hc90900000000), ^(s1_key_p1 & 128'h584100000000), ^(s1_key_p1 & 128'h90c500000000), ^(s1_key_p1 & 128'hd1f300000000), ^(s1_key_p1 & 128'he99800000000), ^(s1_key_p1 & 128'hf92000000000), ^(s1_key_p1 & 128'h85cb00000000), ^(s1_key_p1 & 128'hf2a600000000), ^(s1_key_p1 & 128'hc56100000000), ^(s1_key_p1 & 128'ha29100000000), ^(s1_key_p1 & 128'h9e6200000000), ^(s1_key_p1 & 128'hb12f00000000), ^(s1_key_p1 & 128'h5e100000000), ^(s1_key_p1 & 128'h5d5f00000000), ^(s1_key_p1 & 128'h5ba00000000), ^(s1_key_p1 & 128'hc15d00000000), ^(s1_key_p1 & 128'hc89c00000000)};
+  assign bank8_h3_2 = {^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_3 = {^(s1_key_p1 & 128'h566b000000000000), ^(s1_key_p1 & 128'ha9e4000000000000), ^(s1_key_p1 & 128'h16c1000000000000), ^(s1_key_p1 & 128'h6885000000000000), ^(s1_key_p1 & 128'h94c0000000000000), ^(s1_key_p1 & 128'hc6c7000000000000), ^(s1_key_p1 & 128'hdcd4000000000000), ^(s1_key_p1 & 128'hee3f000000000000), ^(s1_key_p1 & 128'h80ea000000000000), ^(s1_key_p1 & 128'h6364000000000000), ^(s1_key_p1 & 128'hbe90000000000000), ^(s1_key_p1 & 128'hb9d7000000000000), ^(s1_key_p1 & 128'h7fd9000000000000), ^(s1_key_p1 & 128'hc3fc000000000000), ^(s1_key_p1 & 128'hf1ea000000000000), ^(s1_key_p1 & 128'h3f3f000000000000), ^(s1_key_p1 & 128'h3176000000000000), ^(s1_key_p1 & 128'h5288000000000000), ^(s1_key_p1 & 128'hb9ac000000000000), ^(s1_key_p1 & 128'h55d3000000000000), ^(s1_key_p1 & 128'h6f89000000000000), ^(s1_key_p1 & 128'he2f9000000000000), ^(s1_key_p1 & 128'h99ac000000000000), ^(s1_key_p1 & 128'hc6bc000000000000), ^(s1_key_p1 & 128'hea29000000000000), ^(s1_key_p1 & 128'h49a0000000000000), ^(s1_key_p1 & 128'h76a8000000000000), ^(s1_key_p1 & 128'h65a000000000000), ^(s1_key_p1 & 128'h59ee000000000000), ^(s1_key_p1 & 128'h3b2b000000000000), ^(s1_key_p1 & 128'h5213000000000000), ^(s1_key_p1 & 128'haef7000000000000)};
+  assign bank8_h3_3 = {^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h3000)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_4 = {^(s1_key_p1 & 128'h1a4a0000000000000000), ^(s1_key_p1 & 128'hf1ab0000000000000000), ^(s1_key_p1 & 128'h2b2c0000000000000000), ^(s1_key_p1 & 128'hfc5b0000000000000000), ^(s1_key_p1 & 128'h3adb0000000000000000), ^(s1_key_p1 & 128'h1c2e0000000000000000), ^(s1_key_p1 & 128'h70bd0000000000000000), ^(s1_key_p1 & 128'h261e0000000000000000), ^(s1_key_p1 & 128'h1bf10000000000000000), ^(s1_key_p1 & 128'h63a70000000000000000), ^(s1_key_p1 & 128'h4f530000000000000000), ^(s1_key_p1 & 128'h6eb70000000000000000), ^(s1_key_p1 & 128'h8a190000000000000000), ^(s1_key_p1 & 128'hac00000000000000000), ^(s1_key_p1 & 128'h30280000000000000000), ^(s1_key_p1 & 128'hcc0f0000000000000000), ^(s1_key_p1 & 128'h764a0000000000000000), ^(s1_key_p1 & 128'h838a0000000000000000), ^(s1_key_p1 & 128'h5ced0000000000000000), ^(s1_key_p1 & 128'h138c0000000000000000), ^(s1_key_p1 & 128'hada0000000000000000), ^(s1_key_p1 & 128'hafb40000000000000000), ^(s1_key_p1 & 128'h7e5d0000000000000000), ^(s1_key_p1 & 128'h5fd50000000000000000), ^(s1_key_p1 & 128'h22980000000000000000), ^(s1_key_p1 & 128'h20540000000000000000), ^(s1_key_p1 & 128'hd5e50000000000000000), ^(s1_key_p1 & 128'h664d0000000000000000), ^(s1_key_p1 & 128'h6e480000000000000000), ^(s1_key_p1 & 128'ha97d0000000000000000), ^(s1_key_p1 & 128'ha7770000000000000000), ^(s1_key_p1 & 128'h8db00000000000000000)};
+  assign bank8_h3_4 = {^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h90000)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_5 = {^(s1_key_p1 & 128'h34b200000000000000000000), ^(s1_key_p1 & 128'hc4b900000000000000000000), ^(s1_key_p1 & 128'h1b6000000000000000000000), ^(s1_key_p1 & 128'h21f200000000000000000000), ^(s1_key_p1 & 128'hcac700000000000000000000), ^(s1_key_p1 & 128'h401800000000000000000000), ^(s1_key_p1 & 128'h4a3d00000000000000000000), ^(s1_key_p1 & 128'h10da00000000000000000000), ^(s1_key_p1 & 128'h145d00000000000000000000), ^(s1_key_p1 & 128'h5d5800000000000000000000), ^(s1_key_p1 & 128'hb34200000000000000000000), ^(s1_key_p1 & 128'h405700000000000000000000), ^(s1_key_p1 & 128'h3bea00000000000000000000), ^(s1_key_p1 & 128'hd600000000000000000000), ^(s1_key_p1 & 128'he25f00000000000000000000), ^(s1_key_p1 & 128'h6d9500000000000000000000), ^(s1_key_p1 & 128'h823200000000000000000000), ^(s1_key_p1 & 128'ha70b00000000000000000000), ^(s1_key_p1 & 128'hbf6500000000000000000000), ^(s1_key_p1 & 128'hf6e600000000000000000000), ^(s1_key_p1 & 128'hdabb00000000000000000000), ^(s1_key_p1 & 128'ha06600000000000000000000), ^(s1_key_p1 & 128'hec0900000000000000000000), ^(s1_key_p1 & 128'ha80000000000000000000000), ^(s1_key_p1 & 128'h559700000000000000000000), ^(s1_key_p1 & 128'hb05300000000000000000000), ^(s1_key_p1 & 128'h96a500000000000000000000), ^(s1_key_p1 & 128'h2d6600000000000000000000), ^(s1_key_p1 & 128'h9b3f00000000000000000000), ^(s1_key_p1 & 128'hc56400000000000000000000), ^(s1_key_p1 & 128'h61ad00000000000000000000), ^(s1_key_p1 & 128'h39c00000000000000000000)};
+  assign bank8_h3_5 = {^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'hd00000)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_6 = {^(s1_key_p1 & 128'hfcc2000000000000000000000000), ^(s1_key_p1 & 128'h896000000000000000000000000), ^(s1_key_p1 & 128'hd5f6000000000000000000000000), ^(s1_key_p1 & 128'hea33000000000000000000000000), ^(s1_key_p1 & 128'hc41a000000000000000000000000), ^(s1_key_p1 & 128'h6e8f000000000000000000000000), ^(s1_key_p1 & 128'h5264000000000000000000000000), ^(s1_key_p1 & 128'hf74b000000000000000000000000), ^(s1_key_p1 & 128'h6ad000000000000000000000000), ^(s1_key_p1 & 128'he0d4000000000000000000000000), ^(s1_key_p1 & 128'ha5a0000000000000000000000000), ^(s1_key_p1 & 128'hab3f000000000000000000000000), ^(s1_key_p1 & 128'hc836000000000000000000000000), ^(s1_key_p1 & 128'h1258000000000000000000000000), ^(s1_key_p1 & 128'h65f6000000000000000000000000), ^(s1_key_p1 & 128'h367a000000000000000000000000), ^(s1_key_p1 & 128'hf365000000000000000000000000), ^(s1_key_p1 & 128'hb57f000000000000000000000000), ^(s1_key_p1 & 128'hb0c8000000000000000000000000), ^(s1_key_p1 & 128'hcc0e000000000000000000000000), ^(s1_key_p1 & 128'h3479000000000000000000000000), ^(s1_key_p1 & 128'he62a000000000000000000000000), ^(s1_key_p1 & 128'h876e000000000000000000000000), ^(s1_key_p1 & 128'hd2b2000000000000000000000000), ^(s1_key_p1 & 128'h6966000000000000000000000000), ^(s1_key_p1 & 128'h6fe3000000000000000000000000), ^(s1_key_p1 & 128'h37f5000000000000000000000000), ^(s1_key_p1 & 128'h3b8000000000000000000000000), ^(s1_key_p1 & 128'h66f4000000000000000000000000), ^(s1_key_p1 & 128'he318000000000000000000000000), ^(s1_key_p1 & 128'h9d5c000000000000000000000000), ^(s1_key_p1 & 128'h36dc000000000000000000000000)};
+  assign bank8_h3_6 = {^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'hb000000)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_7 = {^(s1_key_p1 & 128'h2ba90000000000000000000000000000), ^(s1_key_p1 & 128'h4f510000000000000000000000000000), ^(s1_key_p1 & 128'h68df0000000000000000000000000000), ^(s1_key_p1 & 128'h46450000000000000000000000000000), ^(s1_key_p1 & 128'hef2b0000000000000000000000000000), ^(s1_key_p1 & 128'h69d90000000000000000000000000000), ^(s1_key_p1 & 128'h94560000000000000000000000000000), ^(s1_key_p1 & 128'ha1550000000000000000000000000000), ^(s1_key_p1 & 128'ha1a80000000000000000000000000000), ^(s1_key_p1 & 128'hcb090000000000000000000000000000), ^(s1_key_p1 & 128'h6ec00000000000000000000000000000), ^(s1_key_p1 & 128'h7a660000000000000000000000000000), ^(s1_key_p1 & 128'h6e370000000000000000000000000000), ^(s1_key_p1 & 128'hb37d0000000000000000000000000000), ^(s1_key_p1 & 128'hd26c0000000000000000000000000000), ^(s1_key_p1 & 128'h40f30000000000000000000000000000), ^(s1_key_p1 & 128'hb29b0000000000000000000000000000), ^(s1_key_p1 & 128'h92140000000000000000000000000000), ^(s1_key_p1 & 128'h74e60000000000000000000000000000), ^(s1_key_p1 & 128'h250d0000000000000000000000000000), ^(s1_key_p1 & 128'h54400000000000000000000000000000), ^(s1_key_p1 & 128'h26080000000000000000000000000000), ^(s1_key_p1 & 128'hc3900000000000000000000000000000), ^(s1_key_p1 & 128'hb4d70000000000000000000000000000), ^(s1_key_p1 & 128'h89ba0000000000000000000000000000), ^(s1_key_p1 & 128'h9810000000000000000000000000000), ^(s1_key_p1 & 128'he1b20000000000000000000000000000), ^(s1_key_p1 & 128'h57690000000000000000000000000000), ^(s1_key_p1 & 128'hfc9f0000000000000000000000000000), ^(s1_key_p1 & 128'h6abd0000000000000000000000000000), ^(s1_key_p1 & 128'h62880000000000000000000000000000), ^(s1_key_p1 & 128'hffb10000000000000000000000000000)};
+  assign bank8_h3_7 = {^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h80000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_8 = {^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hc00000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_9 = {^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h9000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_10 = {^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h80000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_11 = {^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'hc00000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_12 = {^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h7000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_13 = {^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'hf0000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_14 = {^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'he00000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_15 = {^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'ha000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_16 = {^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_17 = {^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'hb00000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_18 = {^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_19 = {^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_20 = {^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_21 = {^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_22 = {^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_23 = {^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_24 = {^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_25 = {^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_26 = {^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_27 = {^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_28 = {^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_29 = {^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_30 = {^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_31 = {^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000)};
   assign bank8_xor_0 = bank8_hash0_part0_p1 ^ bank8_hash0_part1_p1;
   assign bank8_xor_1 = bank8_xor_0 ^ bank8_hash0_part2_p1;
   assign bank8_xor_2 = bank8_xor_1 ^ bank8_hash0_part3_p1;
@@ -4629,30 +7616,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank8_xor_4 = bank8_xor_3 ^ bank8_hash0_part5_p1;
   assign bank8_xor_5 = bank8_xor_4 ^ bank8_hash0_part6_p1;
   assign bank8_xor_6 = bank8_xor_5 ^ bank8_hash0_part7_p1;
+  assign bank8_xor_7 = bank8_xor_6 ^ bank8_hash0_part8_p1;
+  assign bank8_xor_8 = bank8_xor_7 ^ bank8_hash0_part9_p1;
+  assign bank8_xor_9 = bank8_xor_8 ^ bank8_hash0_part10_p1;
+  assign bank8_xor_10 = bank8_xor_9 ^ bank8_hash0_part11_p1;
+  assign bank8_xor_11 = bank8_xor_10 ^ bank8_hash0_part12_p1;
+  assign bank8_xor_12 = bank8_xor_11 ^ bank8_hash0_part13_p1;
+  assign bank8_xor_13 = bank8_xor_12 ^ bank8_hash0_part14_p1;
+  assign bank8_xor_14 = bank8_xor_13 ^ bank8_hash0_part15_p1;
+  assign bank8_xor_15 = bank8_xor_14 ^ bank8_hash0_part16_p1;
+  assign bank8_xor_16 = bank8_xor_15 ^ bank8_hash0_part17_p1;
+  assign bank8_xor_17 = bank8_xor_16 ^ bank8_hash0_part18_p1;
+  assign bank8_xor_18 = bank8_xor_17 ^ bank8_hash0_part19_p1;
+  assign bank8_xor_19 = bank8_xor_18 ^ bank8_hash0_part20_p1;
+  assign bank8_xor_20 = bank8_xor_19 ^ bank8_hash0_part21_p1;
+  assign bank8_xor_21 = bank8_xor_20 ^ bank8_hash0_part22_p1;
+  assign bank8_xor_22 = bank8_xor_21 ^ bank8_hash0_part23_p1;
+  assign bank8_xor_23 = bank8_xor_22 ^ bank8_hash0_part24_p1;
+  assign bank8_xor_24 = bank8_xor_23 ^ bank8_hash0_part25_p1;
+  assign bank8_xor_25 = bank8_xor_24 ^ bank8_hash0_part26_p1;
+  assign bank8_xor_26 = bank8_xor_25 ^ bank8_hash0_part27_p1;
+  assign bank8_xor_27 = bank8_xor_26 ^ bank8_hash0_part28_p1;
+  assign bank8_xor_28 = bank8_xor_27 ^ bank8_hash0_part29_p1;
+  assign bank8_xor_29 = bank8_xor_28 ^ bank8_hash0_part30_p1;
+  assign bank8_xor_30 = bank8_xor_29 ^ bank8_hash0_part31_p1;
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_8 = {^(s1_key_p1 & 128'hd059), ^(s1_key_p1 & 128'h5c00), ^(s1_key_p1 & 128'hafa7), ^(s1_key_p1 & 128'h2db7), ^(s1_key_p1 & 128'hab73)};
+  assign bank8_h3_32 = {^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h3)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_9 = {^(s1_key_p1 & 128'ha8450000), ^(s1_key_p1 & 128'h265f0000), ^(s1_key_p1 & 128'h463c0000), ^(s1_key_p1 & 128'h33f70000), ^(s1_key_p1 & 128'h15800000)};
+  assign bank8_h3_33 = {^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h70)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_10 = {^(s1_key_p1 & 128'hb84600000000), ^(s1_key_p1 & 128'h7dbe00000000), ^(s1_key_p1 & 128'hfe00000000), ^(s1_key_p1 & 128'h86600000000), ^(s1_key_p1 & 128'hc60400000000)};
+  assign bank8_h3_34 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hb00)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_11 = {^(s1_key_p1 & 128'he0dd000000000000), ^(s1_key_p1 & 128'h4556000000000000), ^(s1_key_p1 & 128'h5acf000000000000), ^(s1_key_p1 & 128'h2bfb000000000000), ^(s1_key_p1 & 128'hfea6000000000000)};
+  assign bank8_h3_35 = {^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'ha000)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_12 = {^(s1_key_p1 & 128'hd74f0000000000000000), ^(s1_key_p1 & 128'hbee00000000000000000), ^(s1_key_p1 & 128'hc18e0000000000000000), ^(s1_key_p1 & 128'hd4af0000000000000000), ^(s1_key_p1 & 128'hdaed0000000000000000)};
+  assign bank8_h3_36 = {^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_13 = {^(s1_key_p1 & 128'h5fd300000000000000000000), ^(s1_key_p1 & 128'had4600000000000000000000), ^(s1_key_p1 & 128'he21200000000000000000000), ^(s1_key_p1 & 128'ha13500000000000000000000), ^(s1_key_p1 & 128'hab2500000000000000000000)};
+  assign bank8_h3_37 = {^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h800000)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_14 = {^(s1_key_p1 & 128'h6b7c000000000000000000000000), ^(s1_key_p1 & 128'h2148000000000000000000000000), ^(s1_key_p1 & 128'hc138000000000000000000000000), ^(s1_key_p1 & 128'ha735000000000000000000000000), ^(s1_key_p1 & 128'h38bd000000000000000000000000)};
+  assign bank8_h3_38 = {^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h5000000)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_15 = {^(s1_key_p1 & 128'h4fe40000000000000000000000000000), ^(s1_key_p1 & 128'h25730000000000000000000000000000), ^(s1_key_p1 & 128'h62180000000000000000000000000000), ^(s1_key_p1 & 128'h1e20000000000000000000000000000), ^(s1_key_p1 & 128'h9ecb0000000000000000000000000000)};
-  assign bank8_xor_7 = bank8_hash1_part0_p1 ^ bank8_hash1_part1_p1;
-  assign bank8_xor_8 = bank8_xor_7 ^ bank8_hash1_part2_p1;
-  assign bank8_xor_9 = bank8_xor_8 ^ bank8_hash1_part3_p1;
-  assign bank8_xor_10 = bank8_xor_9 ^ bank8_hash1_part4_p1;
-  assign bank8_xor_11 = bank8_xor_10 ^ bank8_hash1_part5_p1;
-  assign bank8_xor_12 = bank8_xor_11 ^ bank8_hash1_part6_p1;
-  assign bank8_xor_13 = bank8_xor_12 ^ bank8_hash1_part7_p1;
-  assign bank8_cat_0 = {bank8_xor_13, bank8_xor_6};
+  assign bank8_h3_39 = {^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h10000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_40 = {^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h400000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_41 = {^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_42 = {^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h60000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_43 = {^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_44 = {^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h6000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_45 = {^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'ha0000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_46 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'he00000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_47 = {^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'hf000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_48 = {^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_49 = {^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'he00000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_50 = {^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_51 = {^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_52 = {^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_53 = {^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_54 = {^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_55 = {^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_56 = {^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_57 = {^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_58 = {^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_59 = {^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_60 = {^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_61 = {^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_62 = {^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_63 = {^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000000000000000000)};
+  assign bank8_xor_31 = bank8_hash1_part0_p1 ^ bank8_hash1_part1_p1;
+  assign bank8_xor_32 = bank8_xor_31 ^ bank8_hash1_part2_p1;
+  assign bank8_xor_33 = bank8_xor_32 ^ bank8_hash1_part3_p1;
+  assign bank8_xor_34 = bank8_xor_33 ^ bank8_hash1_part4_p1;
+  assign bank8_xor_35 = bank8_xor_34 ^ bank8_hash1_part5_p1;
+  assign bank8_xor_36 = bank8_xor_35 ^ bank8_hash1_part6_p1;
+  assign bank8_xor_37 = bank8_xor_36 ^ bank8_hash1_part7_p1;
+  assign bank8_xor_38 = bank8_xor_37 ^ bank8_hash1_part8_p1;
+  assign bank8_xor_39 = bank8_xor_38 ^ bank8_hash1_part9_p1;
+  assign bank8_xor_40 = bank8_xor_39 ^ bank8_hash1_part10_p1;
+  assign bank8_xor_41 = bank8_xor_40 ^ bank8_hash1_part11_p1;
+  assign bank8_xor_42 = bank8_xor_41 ^ bank8_hash1_part12_p1;
+  assign bank8_xor_43 = bank8_xor_42 ^ bank8_hash1_part13_p1;
+  assign bank8_xor_44 = bank8_xor_43 ^ bank8_hash1_part14_p1;
+  assign bank8_xor_45 = bank8_xor_44 ^ bank8_hash1_part15_p1;
+  assign bank8_xor_46 = bank8_xor_45 ^ bank8_hash1_part16_p1;
+  assign bank8_xor_47 = bank8_xor_46 ^ bank8_hash1_part17_p1;
+  assign bank8_xor_48 = bank8_xor_47 ^ bank8_hash1_part18_p1;
+  assign bank8_xor_49 = bank8_xor_48 ^ bank8_hash1_part19_p1;
+  assign bank8_xor_50 = bank8_xor_49 ^ bank8_hash1_part20_p1;
+  assign bank8_xor_51 = bank8_xor_50 ^ bank8_hash1_part21_p1;
+  assign bank8_xor_52 = bank8_xor_51 ^ bank8_hash1_part22_p1;
+  assign bank8_xor_53 = bank8_xor_52 ^ bank8_hash1_part23_p1;
+  assign bank8_xor_54 = bank8_xor_53 ^ bank8_hash1_part24_p1;
+  assign bank8_xor_55 = bank8_xor_54 ^ bank8_hash1_part25_p1;
+  assign bank8_xor_56 = bank8_xor_55 ^ bank8_hash1_part26_p1;
+  assign bank8_xor_57 = bank8_xor_56 ^ bank8_hash1_part27_p1;
+  assign bank8_xor_58 = bank8_xor_57 ^ bank8_hash1_part28_p1;
+  assign bank8_xor_59 = bank8_xor_58 ^ bank8_hash1_part29_p1;
+  assign bank8_xor_60 = bank8_xor_59 ^ bank8_hash1_part30_p1;
+  assign bank8_xor_61 = bank8_xor_60 ^ bank8_hash1_part31_p1;
+  assign bank8_cat_0 = {bank8_xor_61, bank8_xor_30};
   assign bank8_slice_0 = bank8_hash_p1[36:28];
   assign bank8_slice_1 = clr0_target[8];
   assign bank8_and_0 = clr0_active & bank8_slice_1;
@@ -4762,21 +7845,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank8_and_4 = bank8_and_3 & bank8_col2_s6_match_p1;
   assign bank8_and_5 = bank8_and_4 & bank8_col3_s6_match_p1;
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_0 = {^(s1_key_p1 & 128'h58fc), ^(s1_key_p1 & 128'hb5bd), ^(s1_key_p1 & 128'h882a), ^(s1_key_p1 & 128'hfcec), ^(s1_key_p1 & 128'ha6ee), ^(s1_key_p1 & 128'h1e3), ^(s1_key_p1 & 128'hb883), ^(s1_key_p1 & 128'h16b6), ^(s1_key_p1 & 128'h4282), ^(s1_key_p1 & 128'h7865), ^(s1_key_p1 & 128'he442), ^(s1_key_p1 & 128'hc73), ^(s1_key_p1 & 128'h84a6), ^(s1_key_p1 & 128'h4fc3), ^(s1_key_p1 & 128'h2abc), ^(s1_key_p1 & 128'h381a), ^(s1_key_p1 & 128'ha97c), ^(s1_key_p1 & 128'h78c1), ^(s1_key_p1 & 128'he728), ^(s1_key_p1 & 128'h31b7), ^(s1_key_p1 & 128'heff8), ^(s1_key_p1 & 128'h81), ^(s1_key_p1 & 128'h7bd0), ^(s1_key_p1 & 128'h77a9), ^(s1_key_p1 & 128'h285e), ^(s1_key_p1 & 128'hc045), ^(s1_key_p1 & 128'hbad7), ^(s1_key_p1 & 128'h1588), ^(s1_key_p1 & 128'h5510), ^(s1_key_p1 & 128'h6993), ^(s1_key_p1 & 128'he260), ^(s1_key_p1 & 128'h5ae8)};
+  assign bank9_h3_0 = {^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_1 = {^(s1_key_p1 & 128'h67470000), ^(s1_key_p1 & 128'h380e0000), ^(s1_key_p1 & 128'h2fef0000), ^(s1_key_p1 & 128'h6efd0000), ^(s1_key_p1 & 128'hb6020000), ^(s1_key_p1 & 128'hed3b0000), ^(s1_key_p1 & 128'h9fc80000), ^(s1_key_p1 & 128'hd4140000), ^(s1_key_p1 & 128'h60df0000), ^(s1_key_p1 & 128'hcdf40000), ^(s1_key_p1 & 128'h1e820000), ^(s1_key_p1 & 128'hb7ad0000), ^(s1_key_p1 & 128'h113c0000), ^(s1_key_p1 & 128'hbe070000), ^(s1_key_p1 & 128'h62ac0000), ^(s1_key_p1 & 128'h7d610000), ^(s1_key_p1 & 128'hf3800000), ^(s1_key_p1 & 128'hf2f10000), ^(s1_key_p1 & 128'h8b1c0000), ^(s1_key_p1 & 128'hae10000), ^(s1_key_p1 & 128'h339d0000), ^(s1_key_p1 & 128'ha7c0000), ^(s1_key_p1 & 128'hd9f0000), ^(s1_key_p1 & 128'hfe1d0000), ^(s1_key_p1 & 128'ha98d0000), ^(s1_key_p1 & 128'h33df0000), ^(s1_key_p1 & 128'hd21c0000), ^(s1_key_p1 & 128'h37b0000), ^(s1_key_p1 & 128'hc0290000), ^(s1_key_p1 & 128'h99670000), ^(s1_key_p1 & 128'h79cc0000), ^(s1_key_p1 & 128'hf8df0000)};
+  assign bank9_h3_1 = {^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'he0)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_2 = {^(s1_key_p1 & 128'h186e00000000), ^(s1_key_p1 & 128'h919800000000), ^(s1_key_p1 & 128'h356300000000), ^(s1_key_p1 & 128'hbf5200000000), ^(s1_key_p1 & 128'h9fcd00000000), ^(s1_key_p1 & 128'h19ff00000000), ^(s1_key_p1 & 128'h19f600000000), ^(s1_key_p1 & 128'h671b00000000), ^(s1_key_p1 & 128'h14f900000000), ^(s1_key_p1 & 128'h66f300000000), ^(s1_key_p1 & 128'h5f8500000000), ^(s1_key_p1 & 128'h40b700000000), ^(s1_key_p1 & 128'h812e00000000), ^(s1_key_p1 & 128'h734700000000), ^(s1_key_p1 & 128'h7b2700000000), ^(s1_key_p1 & 128'hdd5400000000), ^(s1_key_p1 & 128'h7ba600000000), ^(s1_key_p1 & 128'hacd200000000), ^(s1_key_p1 & 128'h364e00000000), ^(s1_key_p1 & 128'h4f3600000000), ^(s1_key_p1 & 128'h52e600000000), ^(s1_key_p1 & 128'h2ad200000000), ^(s1_key_p1 & 128'h1d5800000000), ^(s1_key_p1 & 128'h1c8200000000), ^(s1_key_p1 & 128'hc4d600000000), ^(s1_key_p1 & 128'h9f3800000000), ^(s1_key_p1 & 128'hdd5c00000000), ^(s1_key_p1 & 128'h9cd400000000), ^(s1_key_p1 & 128'h193400000000), ^(s1_key_p1 & 128'h464800000000), ^(s1_key_p1 & 128'h1a9800000000), ^(s1_key_p1 & 128'hb2dc00000000)};
+  assign bank9_h3_2 = {^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'ha00)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_3 = {^(s1_key_p1 & 128'h54bf000000000000), ^(s1_key_p1 & 128'h33f1000000000000), ^(s1_key_p1 & 128'h907a000000000000), ^(s1_key_p1 & 128'ha42b000000000000), ^(s1_key_p1 & 128'h12ab000000000000), ^(s1_key_p1 & 128'ha254000000000000), ^(s1_key_p1 & 128'h1261000000000000), ^(s1_key_p1 & 128'hee15000000000000), ^(s1_key_p1 & 128'h8361000000000000), ^(s1_key_p1 & 128'h963c000000000000), ^(s1_key_p1 & 128'hd814000000000000), ^(s1_key_p1 & 128'h70d3000000000000), ^(s1_key_p1 & 128'h2f2b000000000000), ^(s1_key_p1 & 128'h1db5000000000000), ^(s1_key_p1 & 128'hf784000000000000), ^(s1_key_p1 & 128'hbc74000000000000), ^(s1_key_p1 & 128'hee7000000000000), ^(s1_key_p1 & 128'h82c3000000000000), ^(s1_key_p1 & 128'haf53000000000000), ^(s1_key_p1 & 128'hc72a000000000000), ^(s1_key_p1 & 128'h9a3e000000000000), ^(s1_key_p1 & 128'hcc64000000000000), ^(s1_key_p1 & 128'h1ed000000000000), ^(s1_key_p1 & 128'hc800000000000000), ^(s1_key_p1 & 128'he15e000000000000), ^(s1_key_p1 & 128'hbe52000000000000), ^(s1_key_p1 & 128'hb2a000000000000), ^(s1_key_p1 & 128'h8efb000000000000), ^(s1_key_p1 & 128'hba7e000000000000), ^(s1_key_p1 & 128'h10fa000000000000), ^(s1_key_p1 & 128'hfc8a000000000000), ^(s1_key_p1 & 128'hb8e2000000000000)};
+  assign bank9_h3_3 = {^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hb000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h5000)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_4 = {^(s1_key_p1 & 128'h53ea0000000000000000), ^(s1_key_p1 & 128'h812d0000000000000000), ^(s1_key_p1 & 128'h63470000000000000000), ^(s1_key_p1 & 128'h5a2c0000000000000000), ^(s1_key_p1 & 128'he6ea0000000000000000), ^(s1_key_p1 & 128'h4dec0000000000000000), ^(s1_key_p1 & 128'h8f2d0000000000000000), ^(s1_key_p1 & 128'h1ff70000000000000000), ^(s1_key_p1 & 128'hbca10000000000000000), ^(s1_key_p1 & 128'h249e0000000000000000), ^(s1_key_p1 & 128'h811e0000000000000000), ^(s1_key_p1 & 128'h7e450000000000000000), ^(s1_key_p1 & 128'ha69a0000000000000000), ^(s1_key_p1 & 128'hb7520000000000000000), ^(s1_key_p1 & 128'h56cf0000000000000000), ^(s1_key_p1 & 128'h7b5d0000000000000000), ^(s1_key_p1 & 128'hb84d0000000000000000), ^(s1_key_p1 & 128'he410000000000000000), ^(s1_key_p1 & 128'hb2c50000000000000000), ^(s1_key_p1 & 128'h39990000000000000000), ^(s1_key_p1 & 128'hdd220000000000000000), ^(s1_key_p1 & 128'h74010000000000000000), ^(s1_key_p1 & 128'hb7090000000000000000), ^(s1_key_p1 & 128'hf9950000000000000000), ^(s1_key_p1 & 128'hb11e0000000000000000), ^(s1_key_p1 & 128'h334a0000000000000000), ^(s1_key_p1 & 128'h15020000000000000000), ^(s1_key_p1 & 128'hdf4e0000000000000000), ^(s1_key_p1 & 128'hf64d0000000000000000), ^(s1_key_p1 & 128'h9efc0000000000000000), ^(s1_key_p1 & 128'h3d5e0000000000000000), ^(s1_key_p1 & 128'h79fb0000000000000000)};
+  assign bank9_h3_4 = {^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hf0000)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_5 = {^(s1_key_p1 & 128'h726b00000000000000000000), ^(s1_key_p1 & 128'h694600000000000000000000), ^(s1_key_p1 & 128'h8af100000000000000000000), ^(s1_key_p1 & 128'h8c5900000000000000000000), ^(s1_key_p1 & 128'h831d00000000000000000000), ^(s1_key_p1 & 128'had5e00000000000000000000), ^(s1_key_p1 & 128'hc33e00000000000000000000), ^(s1_key_p1 & 128'hb7f100000000000000000000), ^(s1_key_p1 & 128'h1d2e00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'hf4f400000000000000000000), ^(s1_key_p1 & 128'hcdd400000000000000000000), ^(s1_key_p1 & 128'h61b800000000000000000000), ^(s1_key_p1 & 128'h17c700000000000000000000), ^(s1_key_p1 & 128'h7be000000000000000000000), ^(s1_key_p1 & 128'hceee00000000000000000000), ^(s1_key_p1 & 128'h189400000000000000000000), ^(s1_key_p1 & 128'h64fd00000000000000000000), ^(s1_key_p1 & 128'h6b0600000000000000000000), ^(s1_key_p1 & 128'h255300000000000000000000), ^(s1_key_p1 & 128'had5500000000000000000000), ^(s1_key_p1 & 128'hbf5a00000000000000000000), ^(s1_key_p1 & 128'h56fa00000000000000000000), ^(s1_key_p1 & 128'h1bf000000000000000000000), ^(s1_key_p1 & 128'hd2f100000000000000000000), ^(s1_key_p1 & 128'hb04b00000000000000000000), ^(s1_key_p1 & 128'h67eb00000000000000000000), ^(s1_key_p1 & 128'h1ce100000000000000000000), ^(s1_key_p1 & 128'ha98700000000000000000000), ^(s1_key_p1 & 128'hc06200000000000000000000), ^(s1_key_p1 & 128'h1caa00000000000000000000), ^(s1_key_p1 & 128'h932d00000000000000000000)};
+  assign bank9_h3_5 = {^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'hc00000), ^(s1_key_p1 & 128'hd00000)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_6 = {^(s1_key_p1 & 128'h9ae7000000000000000000000000), ^(s1_key_p1 & 128'h53a9000000000000000000000000), ^(s1_key_p1 & 128'h79da000000000000000000000000), ^(s1_key_p1 & 128'h5495000000000000000000000000), ^(s1_key_p1 & 128'hc544000000000000000000000000), ^(s1_key_p1 & 128'h48c000000000000000000000000), ^(s1_key_p1 & 128'h3475000000000000000000000000), ^(s1_key_p1 & 128'h31e5000000000000000000000000), ^(s1_key_p1 & 128'h532a000000000000000000000000), ^(s1_key_p1 & 128'hb3d8000000000000000000000000), ^(s1_key_p1 & 128'he0ff000000000000000000000000), ^(s1_key_p1 & 128'hfe2e000000000000000000000000), ^(s1_key_p1 & 128'h3dba000000000000000000000000), ^(s1_key_p1 & 128'hd654000000000000000000000000), ^(s1_key_p1 & 128'h9bd2000000000000000000000000), ^(s1_key_p1 & 128'hf8dd000000000000000000000000), ^(s1_key_p1 & 128'hd09c000000000000000000000000), ^(s1_key_p1 & 128'he2cf000000000000000000000000), ^(s1_key_p1 & 128'hd006000000000000000000000000), ^(s1_key_p1 & 128'h53c9000000000000000000000000), ^(s1_key_p1 & 128'he482000000000000000000000000), ^(s1_key_p1 & 128'hce2b000000000000000000000000), ^(s1_key_p1 & 128'he555000000000000000000000000), ^(s1_key_p1 & 128'h8e0000000000000000000000000), ^(s1_key_p1 & 128'hbba1000000000000000000000000), ^(s1_key_p1 & 128'h483d000000000000000000000000), ^(s1_key_p1 & 128'hd3bb000000000000000000000000), ^(s1_key_p1 & 128'hdb15000000000000000000000000), ^(s1_key_p1 & 128'h2304000000000000000000000000), ^(s1_key_p1 & 128'h85d4000000000000000000000000), ^(s1_key_p1 & 128'hdef5000000000000000000000000), ^(s1_key_p1 & 128'hab08000000000000000000000000)};
+  assign bank9_h3_6 = {^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h8000000)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_7 = {^(s1_key_p1 & 128'hfbd10000000000000000000000000000), ^(s1_key_p1 & 128'h47630000000000000000000000000000), ^(s1_key_p1 & 128'h65c30000000000000000000000000000), ^(s1_key_p1 & 128'h89c30000000000000000000000000000), ^(s1_key_p1 & 128'hd0930000000000000000000000000000), ^(s1_key_p1 & 128'h3b380000000000000000000000000000), ^(s1_key_p1 & 128'hff40000000000000000000000000000), ^(s1_key_p1 & 128'h77c60000000000000000000000000000), ^(s1_key_p1 & 128'hd8920000000000000000000000000000), ^(s1_key_p1 & 128'h6ddf0000000000000000000000000000), ^(s1_key_p1 & 128'h46bd0000000000000000000000000000), ^(s1_key_p1 & 128'h48f50000000000000000000000000000), ^(s1_key_p1 & 128'h8ba0000000000000000000000000000), ^(s1_key_p1 & 128'h403a0000000000000000000000000000), ^(s1_key_p1 & 128'hbefd0000000000000000000000000000), ^(s1_key_p1 & 128'h41830000000000000000000000000000), ^(s1_key_p1 & 128'hc6a90000000000000000000000000000), ^(s1_key_p1 & 128'h3f380000000000000000000000000000), ^(s1_key_p1 & 128'hd71e0000000000000000000000000000), ^(s1_key_p1 & 128'hce040000000000000000000000000000), ^(s1_key_p1 & 128'h65760000000000000000000000000000), ^(s1_key_p1 & 128'h89eb0000000000000000000000000000), ^(s1_key_p1 & 128'hf3cc0000000000000000000000000000), ^(s1_key_p1 & 128'ha6710000000000000000000000000000), ^(s1_key_p1 & 128'h63e60000000000000000000000000000), ^(s1_key_p1 & 128'h6e050000000000000000000000000000), ^(s1_key_p1 & 128'h39540000000000000000000000000000), ^(s1_key_p1 & 128'h46ba0000000000000000000000000000), ^(s1_key_p1 & 128'h634a0000000000000000000000000000), ^(s1_key_p1 & 128'h58f00000000000000000000000000000), ^(s1_key_p1 & 128'h21950000000000000000000000000000), ^(s1_key_p1 & 128'h30780000000000000000000000000000)};
+  assign bank9_h3_7 = {^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'hf0000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_8 = {^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hc00000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_9 = {^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h2000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hd000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_10 = {^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'h20000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_11 = {^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'hb00000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_12 = {^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h2000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_13 = {^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'he0000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_14 = {^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'h800000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_15 = {^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'hb000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_16 = {^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_17 = {^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'hf00000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_18 = {^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_19 = {^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_20 = {^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_21 = {^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_22 = {^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_23 = {^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_24 = {^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_25 = {^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_26 = {^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_27 = {^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_28 = {^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_29 = {^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_30 = {^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_31 = {^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000)};
   assign bank9_xor_0 = bank9_hash0_part0_p1 ^ bank9_hash0_part1_p1;
   assign bank9_xor_1 = bank9_xor_0 ^ bank9_hash0_part2_p1;
   assign bank9_xor_2 = bank9_xor_1 ^ bank9_hash0_part3_p1;
@@ -4784,30 +7915,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank9_xor_4 = bank9_xor_3 ^ bank9_hash0_part5_p1;
   assign bank9_xor_5 = bank9_xor_4 ^ bank9_hash0_part6_p1;
   assign bank9_xor_6 = bank9_xor_5 ^ bank9_hash0_part7_p1;
+  assign bank9_xor_7 = bank9_xor_6 ^ bank9_hash0_part8_p1;
+  assign bank9_xor_8 = bank9_xor_7 ^ bank9_hash0_part9_p1;
+  assign bank9_xor_9 = bank9_xor_8 ^ bank9_hash0_part10_p1;
+  assign bank9_xor_10 = bank9_xor_9 ^ bank9_hash0_part11_p1;
+  assign bank9_xor_11 = bank9_xor_10 ^ bank9_hash0_part12_p1;
+  assign bank9_xor_12 = bank9_xor_11 ^ bank9_hash0_part13_p1;
+  assign bank9_xor_13 = bank9_xor_12 ^ bank9_hash0_part14_p1;
+  assign bank9_xor_14 = bank9_xor_13 ^ bank9_hash0_part15_p1;
+  assign bank9_xor_15 = bank9_xor_14 ^ bank9_hash0_part16_p1;
+  assign bank9_xor_16 = bank9_xor_15 ^ bank9_hash0_part17_p1;
+  assign bank9_xor_17 = bank9_xor_16 ^ bank9_hash0_part18_p1;
+  assign bank9_xor_18 = bank9_xor_17 ^ bank9_hash0_part19_p1;
+  assign bank9_xor_19 = bank9_xor_18 ^ bank9_hash0_part20_p1;
+  assign bank9_xor_20 = bank9_xor_19 ^ bank9_hash0_part21_p1;
+  assign bank9_xor_21 = bank9_xor_20 ^ bank9_hash0_part22_p1;
+  assign bank9_xor_22 = bank9_xor_21 ^ bank9_hash0_part23_p1;
+  assign bank9_xor_23 = bank9_xor_22 ^ bank9_hash0_part24_p1;
+  assign bank9_xor_24 = bank9_xor_23 ^ bank9_hash0_part25_p1;
+  assign bank9_xor_25 = bank9_xor_24 ^ bank9_hash0_part26_p1;
+  assign bank9_xor_26 = bank9_xor_25 ^ bank9_hash0_part27_p1;
+  assign bank9_xor_27 = bank9_xor_26 ^ bank9_hash0_part28_p1;
+  assign bank9_xor_28 = bank9_xor_27 ^ bank9_hash0_part29_p1;
+  assign bank9_xor_29 = bank9_xor_28 ^ bank9_hash0_part30_p1;
+  assign bank9_xor_30 = bank9_xor_29 ^ bank9_hash0_part31_p1;
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_8 = {^(s1_key_p1 & 128'h3656), ^(s1_key_p1 & 128'h95a8), ^(s1_key_p1 & 128'h21f3), ^(s1_key_p1 & 128'h2f23), ^(s1_key_p1 & 128'hadb8)};
+  assign bank9_h3_32 = {^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h8)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_9 = {^(s1_key_p1 & 128'hce520000), ^(s1_key_p1 & 128'hd990000), ^(s1_key_p1 & 128'hd8750000), ^(s1_key_p1 & 128'hdb080000), ^(s1_key_p1 & 128'hfa3b0000)};
+  assign bank9_h3_33 = {^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hb0)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_10 = {^(s1_key_p1 & 128'h341800000000), ^(s1_key_p1 & 128'h76cd00000000), ^(s1_key_p1 & 128'ha5b200000000), ^(s1_key_p1 & 128'h5f4200000000), ^(s1_key_p1 & 128'h851000000000)};
+  assign bank9_h3_34 = {^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hd00)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_11 = {^(s1_key_p1 & 128'hebd7000000000000), ^(s1_key_p1 & 128'hac64000000000000), ^(s1_key_p1 & 128'h2f83000000000000), ^(s1_key_p1 & 128'he6c3000000000000), ^(s1_key_p1 & 128'hb51a000000000000)};
+  assign bank9_h3_35 = {^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'ha000)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_12 = {^(s1_key_p1 & 128'h93400000000000000000), ^(s1_key_p1 & 128'hc28d0000000000000000), ^(s1_key_p1 & 128'h58b50000000000000000), ^(s1_key_p1 & 128'h99e90000000000000000), ^(s1_key_p1 & 128'h382f0000000000000000)};
+  assign bank9_h3_36 = {^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hb0000)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_13 = {^(s1_key_p1 & 128'h874800000000000000000000), ^(s1_key_p1 & 128'hd79600000000000000000000), ^(s1_key_p1 & 128'hdbb000000000000000000000), ^(s1_key_p1 & 128'h714b00000000000000000000), ^(s1_key_p1 & 128'h59db00000000000000000000)};
+  assign bank9_h3_37 = {^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_14 = {^(s1_key_p1 & 128'h82cd000000000000000000000000), ^(s1_key_p1 & 128'had40000000000000000000000000), ^(s1_key_p1 & 128'h777f000000000000000000000000), ^(s1_key_p1 & 128'hcc69000000000000000000000000), ^(s1_key_p1 & 128'h7170000000000000000000000000)};
+  assign bank9_h3_38 = {^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'ha000000)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_15 = {^(s1_key_p1 & 128'h89a10000000000000000000000000000), ^(s1_key_p1 & 128'had700000000000000000000000000000), ^(s1_key_p1 & 128'h6a2b0000000000000000000000000000), ^(s1_key_p1 & 128'h9920000000000000000000000000000), ^(s1_key_p1 & 128'hec770000000000000000000000000000)};
-  assign bank9_xor_7 = bank9_hash1_part0_p1 ^ bank9_hash1_part1_p1;
-  assign bank9_xor_8 = bank9_xor_7 ^ bank9_hash1_part2_p1;
-  assign bank9_xor_9 = bank9_xor_8 ^ bank9_hash1_part3_p1;
-  assign bank9_xor_10 = bank9_xor_9 ^ bank9_hash1_part4_p1;
-  assign bank9_xor_11 = bank9_xor_10 ^ bank9_hash1_part5_p1;
-  assign bank9_xor_12 = bank9_xor_11 ^ bank9_hash1_part6_p1;
-  assign bank9_xor_13 = bank9_xor_12 ^ bank9_hash1_part7_p1;
-  assign bank9_cat_0 = {bank9_xor_13, bank9_xor_6};
+  assign bank9_h3_39 = {^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'hf0000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_40 = {^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_41 = {^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h1000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_42 = {^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h50000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_43 = {^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h800000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_44 = {^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'ha000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_45 = {^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h10000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_46 = {^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h500000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_47 = {^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'hb000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_48 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'hf0000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_49 = {^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'h200000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_50 = {^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_51 = {^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_52 = {^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_53 = {^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_54 = {^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_55 = {^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_56 = {^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_57 = {^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_58 = {^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_59 = {^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_60 = {^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_61 = {^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_62 = {^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_63 = {^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000000000)};
+  assign bank9_xor_31 = bank9_hash1_part0_p1 ^ bank9_hash1_part1_p1;
+  assign bank9_xor_32 = bank9_xor_31 ^ bank9_hash1_part2_p1;
+  assign bank9_xor_33 = bank9_xor_32 ^ bank9_hash1_part3_p1;
+  assign bank9_xor_34 = bank9_xor_33 ^ bank9_hash1_part4_p1;
+  assign bank9_xor_35 = bank9_xor_34 ^ bank9_hash1_part5_p1;
+  assign bank9_xor_36 = bank9_xor_35 ^ bank9_hash1_part6_p1;
+  assign bank9_xor_37 = bank9_xor_36 ^ bank9_hash1_part7_p1;
+  assign bank9_xor_38 = bank9_xor_37 ^ bank9_hash1_part8_p1;
+  assign bank9_xor_39 = bank9_xor_38 ^ bank9_hash1_part9_p1;
+  assign bank9_xor_40 = bank9_xor_39 ^ bank9_hash1_part10_p1;
+  assign bank9_xor_41 = bank9_xor_40 ^ bank9_hash1_part11_p1;
+  assign bank9_xor_42 = bank9_xor_41 ^ bank9_hash1_part12_p1;
+  assign bank9_xor_43 = bank9_xor_42 ^ bank9_hash1_part13_p1;
+  assign bank9_xor_44 = bank9_xor_43 ^ bank9_hash1_part14_p1;
+  assign bank9_xor_45 = bank9_xor_44 ^ bank9_hash1_part15_p1;
+  assign bank9_xor_46 = bank9_xor_45 ^ bank9_hash1_part16_p1;
+  assign bank9_xor_47 = bank9_xor_46 ^ bank9_hash1_part17_p1;
+  assign bank9_xor_48 = bank9_xor_47 ^ bank9_hash1_part18_p1;
+  assign bank9_xor_49 = bank9_xor_48 ^ bank9_hash1_part19_p1;
+  assign bank9_xor_50 = bank9_xor_49 ^ bank9_hash1_part20_p1;
+  assign bank9_xor_51 = bank9_xor_50 ^ bank9_hash1_part21_p1;
+  assign bank9_xor_52 = bank9_xor_51 ^ bank9_hash1_part22_p1;
+  assign bank9_xor_53 = bank9_xor_52 ^ bank9_hash1_part23_p1;
+  assign bank9_xor_54 = bank9_xor_53 ^ bank9_hash1_part24_p1;
+  assign bank9_xor_55 = bank9_xor_54 ^ bank9_hash1_part25_p1;
+  assign bank9_xor_56 = bank9_xor_55 ^ bank9_hash1_part26_p1;
+  assign bank9_xor_57 = bank9_xor_56 ^ bank9_hash1_part27_p1;
+  assign bank9_xor_58 = bank9_xor_57 ^ bank9_hash1_part28_p1;
+  assign bank9_xor_59 = bank9_xor_58 ^ bank9_hash1_part29_p1;
+  assign bank9_xor_60 = bank9_xor_59 ^ bank9_hash1_part30_p1;
+  assign bank9_xor_61 = bank9_xor_60 ^ bank9_hash1_part31_p1;
+  assign bank9_cat_0 = {bank9_xor_61, bank9_xor_30};
   assign bank9_slice_0 = bank9_hash_p1[36:28];
   assign bank9_slice_1 = clr0_target[9];
   assign bank9_and_0 = clr0_active & bank9_slice_1;
@@ -4917,21 +8144,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank9_and_4 = bank9_and_3 & bank9_col2_s6_match_p1;
   assign bank9_and_5 = bank9_and_4 & bank9_col3_s6_match_p1;
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_0 = {^(s1_key_p1 & 128'h7bb1), ^(s1_key_p1 & 128'h2e5f), ^(s1_key_p1 & 128'h2f64), ^(s1_key_p1 & 128'h3267), ^(s1_key_p1 & 128'h54fb), ^(s1_key_p1 & 128'h1bef), ^(s1_key_p1 & 128'hc30b), ^(s1_key_p1 & 128'hcf3d), ^(s1_key_p1 & 128'h9ac8), ^(s1_key_p1 & 128'h21e2), ^(s1_key_p1 & 128'h39bd), ^(s1_key_p1 & 128'he948), ^(s1_key_p1 & 128'h982d), ^(s1_key_p1 & 128'hc367), ^(s1_key_p1 & 128'h5946), ^(s1_key_p1 & 128'hecaf), ^(s1_key_p1 & 128'h78ee), ^(s1_key_p1 & 128'h62db), ^(s1_key_p1 & 128'ha173), ^(s1_key_p1 & 128'hc009), ^(s1_key_p1 & 128'hc92e), ^(s1_key_p1 & 128'hf8d7), ^(s1_key_p1 & 128'hffff), ^(s1_key_p1 & 128'hcb80), ^(s1_key_p1 & 128'hf01b), ^(s1_key_p1 & 128'h8753), ^(s1_key_p1 & 128'hd89c), ^(s1_key_p1 & 128'h7772), ^(s1_key_p1 & 128'h210f), ^(s1_key_p1 & 128'h8427), ^(s1_key_p1 & 128'h9702), ^(s1_key_p1 & 128'h48b2)};
+  assign bank10_h3_0 = {^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h6), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h2)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_1 = {^(s1_key_p1 & 128'h251b0000), ^(s1_key_p1 & 128'h7a600000), ^(s1_key_p1 & 128'hb6a40000), ^(s1_key_p1 & 128'hfd7c0000), ^(s1_key_p1 & 128'hc4060000), ^(s1_key_p1 & 128'h21b60000), ^(s1_key_p1 & 128'hfcb80000), ^(s1_key_p1 & 128'h98610000), ^(s1_key_p1 & 128'he6430000), ^(s1_key_p1 & 128'h7a3b0000), ^(s1_key_p1 & 128'h28f90000), ^(s1_key_p1 & 128'h81570000), ^(s1_key_p1 & 128'hc02f0000), ^(s1_key_p1 & 128'h53e30000), ^(s1_key_p1 & 128'hb1950000), ^(s1_key_p1 & 128'h4e280000), ^(s1_key_p1 & 128'hb41d0000), ^(s1_key_p1 & 128'h5d960000), ^(s1_key_p1 & 128'h54570000), ^(s1_key_p1 & 128'hfe190000), ^(s1_key_p1 & 128'hdaaa0000), ^(s1_key_p1 & 128'h56ad0000), ^(s1_key_p1 & 128'h2fde0000), ^(s1_key_p1 & 128'h9d1b0000), ^(s1_key_p1 & 128'h7c2d0000), ^(s1_key_p1 & 128'h334d0000), ^(s1_key_p1 & 128'hfa480000), ^(s1_key_p1 & 128'h1a690000), ^(s1_key_p1 & 128'h40670000), ^(s1_key_p1 & 128'hc2bd0000), ^(s1_key_p1 & 128'hac920000), ^(s1_key_p1 & 128'he9270000)};
+  assign bank10_h3_1 = {^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'hd0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'h50), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb0)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_2 = {^(s1_key_p1 & 128'ha7ec00000000), ^(s1_key_p1 & 128'hc2bd00000000), ^(s1_key_p1 & 128'h224b00000000), ^(s1_key_p1 & 128'h1f3a00000000), ^(s1_key_p1 & 128'h6d7500000000), ^(s1_key_p1 & 128'hacdc00000000), ^(s1_key_p1 & 128'h340700000000), ^(s1_key_p1 & 128'h4faa00000000), ^(s1_key_p1 & 128'h34fb00000000), ^(s1_key_p1 & 128'h375f00000000), ^(s1_key_p1 & 128'ha15500000000), ^(s1_key_p1 & 128'he1d600000000), ^(s1_key_p1 & 128'h7fe900000000), ^(s1_key_p1 & 128'hb94900000000), ^(s1_key_p1 & 128'ha40e00000000), ^(s1_key_p1 & 128'hd9c000000000), ^(s1_key_p1 & 128'h40f200000000), ^(s1_key_p1 & 128'h1e4000000000), ^(s1_key_p1 & 128'h79e200000000), ^(s1_key_p1 & 128'h3d9700000000), ^(s1_key_p1 & 128'h757a00000000), ^(s1_key_p1 & 128'hdfdf00000000), ^(s1_key_p1 & 128'hd41000000000), ^(s1_key_p1 & 128'haaae00000000), ^(s1_key_p1 & 128'h9e5a00000000), ^(s1_key_p1 & 128'hc15000000000), ^(s1_key_p1 & 128'hbb8b00000000), ^(s1_key_p1 & 128'h4b3b00000000), ^(s1_key_p1 & 128'h4ae000000000), ^(s1_key_p1 & 128'hec0000000000), ^(s1_key_p1 & 128'hecb400000000), ^(s1_key_p1 & 128'hcf3a00000000)};
+  assign bank10_h3_2 = {^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'ha00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'h800)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_3 = {^(s1_key_p1 & 128'h7b70000000000000), ^(s1_key_p1 & 128'hf35e000000000000), ^(s1_key_p1 & 128'h8bce000000000000), ^(s1_key_p1 & 128'h482a000000000000), ^(s1_key_p1 & 128'hac53000000000000), ^(s1_key_p1 & 128'h7f38000000000000), ^(s1_key_p1 & 128'hc1c6000000000000), ^(s1_key_p1 & 128'ha90e000000000000), ^(s1_key_p1 & 128'hd44000000000000), ^(s1_key_p1 & 128'heed6000000000000), ^(s1_key_p1 & 128'ha65e000000000000), ^(s1_key_p1 & 128'h1bb8000000000000), ^(s1_key_p1 & 128'hf5cc000000000000), ^(s1_key_p1 & 128'h3f5d000000000000), ^(s1_key_p1 & 128'hb4cc000000000000), ^(s1_key_p1 & 128'h6495000000000000), ^(s1_key_p1 & 128'h687b000000000000), ^(s1_key_p1 & 128'hbaf5000000000000), ^(s1_key_p1 & 128'hf9f4000000000000), ^(s1_key_p1 & 128'h40c8000000000000), ^(s1_key_p1 & 128'haff7000000000000), ^(s1_key_p1 & 128'h9526000000000000), ^(s1_key_p1 & 128'hf586000000000000), ^(s1_key_p1 & 128'h6ec3000000000000), ^(s1_key_p1 & 128'h167000000000000), ^(s1_key_p1 & 128'h97be000000000000), ^(s1_key_p1 & 128'h351f000000000000), ^(s1_key_p1 & 128'h7e68000000000000), ^(s1_key_p1 & 128'h93c8000000000000), ^(s1_key_p1 & 128'hd36d000000000000), ^(s1_key_p1 & 128'h3aae000000000000), ^(s1_key_p1 & 128'hafc0000000000000)};
+  assign bank10_h3_3 = {^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h4000)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_4 = {^(s1_key_p1 & 128'he09c0000000000000000), ^(s1_key_p1 & 128'hacd0000000000000000), ^(s1_key_p1 & 128'h1bb00000000000000000), ^(s1_key_p1 & 128'h62a60000000000000000), ^(s1_key_p1 & 128'hd44a0000000000000000), ^(s1_key_p1 & 128'hc9c00000000000000000), ^(s1_key_p1 & 128'h11c90000000000000000), ^(s1_key_p1 & 128'h44870000000000000000), ^(s1_key_p1 & 128'h1d450000000000000000), ^(s1_key_p1 & 128'h9a900000000000000000), ^(s1_key_p1 & 128'he6d00000000000000000), ^(s1_key_p1 & 128'he6d0000000000000000), ^(s1_key_p1 & 128'h12c70000000000000000), ^(s1_key_p1 & 128'hac0e0000000000000000), ^(s1_key_p1 & 128'ha1600000000000000000), ^(s1_key_p1 & 128'h26990000000000000000), ^(s1_key_p1 & 128'h34970000000000000000), ^(s1_key_p1 & 128'h956c0000000000000000), ^(s1_key_p1 & 128'h2e3e0000000000000000), ^(s1_key_p1 & 128'h3d600000000000000000), ^(s1_key_p1 & 128'hbf990000000000000000), ^(s1_key_p1 & 128'hf3370000000000000000), ^(s1_key_p1 & 128'hee310000000000000000), ^(s1_key_p1 & 128'h2d490000000000000000), ^(s1_key_p1 & 128'h4780000000000000000), ^(s1_key_p1 & 128'h7ea30000000000000000), ^(s1_key_p1 & 128'h8a250000000000000000), ^(s1_key_p1 & 128'hce8d0000000000000000), ^(s1_key_p1 & 128'h59c00000000000000000), ^(s1_key_p1 & 128'hd6a70000000000000000), ^(s1_key_p1 & 128'h80670000000000000000), ^(s1_key_p1 & 128'habb00000000000000000)};
+  assign bank10_h3_4 = {^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'hd0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h70000)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_5 = {^(s1_key_p1 & 128'hcf2900000000000000000000), ^(s1_key_p1 & 128'h6ac800000000000000000000), ^(s1_key_p1 & 128'h3e7600000000000000000000), ^(s1_key_p1 & 128'hcd4c00000000000000000000), ^(s1_key_p1 & 128'h5e6700000000000000000000), ^(s1_key_p1 & 128'h955400000000000000000000), ^(s1_key_p1 & 128'h9c6200000000000000000000), ^(s1_key_p1 & 128'h3fbb00000000000000000000), ^(s1_key_p1 & 128'h19d500000000000000000000), ^(s1_key_p1 & 128'h1ea600000000000000000000), ^(s1_key_p1 & 128'hbb6400000000000000000000), ^(s1_key_p1 & 128'hd1900000000000000000000), ^(s1_key_p1 & 128'ha25d00000000000000000000), ^(s1_key_p1 & 128'h1b1200000000000000000000), ^(s1_key_p1 & 128'h826e00000000000000000000), ^(s1_key_p1 & 128'h667000000000000000000000), ^(s1_key_p1 & 128'ha8c300000000000000000000), ^(s1_key_p1 & 128'hd19100000000000000000000), ^(s1_key_p1 & 128'hc3ef00000000000000000000), ^(s1_key_p1 & 128'h2af600000000000000000000), ^(s1_key_p1 & 128'hcdf500000000000000000000), ^(s1_key_p1 & 128'h35e900000000000000000000), ^(s1_key_p1 & 128'h168000000000000000000000), ^(s1_key_p1 & 128'h671600000000000000000000), ^(s1_key_p1 & 128'h42a100000000000000000000), ^(s1_key_p1 & 128'h1fb700000000000000000000), ^(s1_key_p1 & 128'h99e200000000000000000000), ^(s1_key_p1 & 128'h7e3400000000000000000000), ^(s1_key_p1 & 128'hefb500000000000000000000), ^(s1_key_p1 & 128'hc2c900000000000000000000), ^(s1_key_p1 & 128'h84e600000000000000000000), ^(s1_key_p1 & 128'hdc0100000000000000000000)};
+  assign bank10_h3_5 = {^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h200000)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_6 = {^(s1_key_p1 & 128'h87b5000000000000000000000000), ^(s1_key_p1 & 128'h6f01000000000000000000000000), ^(s1_key_p1 & 128'h83e5000000000000000000000000), ^(s1_key_p1 & 128'h5042000000000000000000000000), ^(s1_key_p1 & 128'h24a6000000000000000000000000), ^(s1_key_p1 & 128'h6430000000000000000000000000), ^(s1_key_p1 & 128'h7950000000000000000000000000), ^(s1_key_p1 & 128'hfe82000000000000000000000000), ^(s1_key_p1 & 128'h6902000000000000000000000000), ^(s1_key_p1 & 128'h5eda000000000000000000000000), ^(s1_key_p1 & 128'hdf95000000000000000000000000), ^(s1_key_p1 & 128'h1bee000000000000000000000000), ^(s1_key_p1 & 128'h7566000000000000000000000000), ^(s1_key_p1 & 128'h6fc2000000000000000000000000), ^(s1_key_p1 & 128'h8daa000000000000000000000000), ^(s1_key_p1 & 128'hfed7000000000000000000000000), ^(s1_key_p1 & 128'h85de000000000000000000000000), ^(s1_key_p1 & 128'hbfc9000000000000000000000000), ^(s1_key_p1 & 128'hc185000000000000000000000000), ^(s1_key_p1 & 128'h7a11000000000000000000000000), ^(s1_key_p1 & 128'hfdec000000000000000000000000), ^(s1_key_p1 & 128'h1bd8000000000000000000000000), ^(s1_key_p1 & 128'h737f000000000000000000000000), ^(s1_key_p1 & 128'hddd7000000000000000000000000), ^(s1_key_p1 & 128'h1edb000000000000000000000000), ^(s1_key_p1 & 128'hc826000000000000000000000000), ^(s1_key_p1 & 128'h8040000000000000000000000000), ^(s1_key_p1 & 128'h1987000000000000000000000000), ^(s1_key_p1 & 128'he93c000000000000000000000000), ^(s1_key_p1 & 128'h9d91000000000000000000000000), ^(s1_key_p1 & 128'h4e7000000000000000000000000), ^(s1_key_p1 & 128'h9eb0000000000000000000000000)};
+  assign bank10_h3_6 = {^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h9000000)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_7 = {^(s1_key_p1 & 128'hfbe80000000000000000000000000000), ^(s1_key_p1 & 128'he1700000000000000000000000000000), ^(s1_key_p1 & 128'h4a840000000000000000000000000000), ^(s1_key_p1 & 128'h7f350000000000000000000000000000), ^(s1_key_p1 & 128'h38ae0000000000000000000000000000), ^(s1_key_p1 & 128'hd9730000000000000000000000000000), ^(s1_key_p1 & 128'h45e30000000000000000000000000000), ^(s1_key_p1 & 128'h3b1b0000000000000000000000000000), ^(s1_key_p1 & 128'ha6710000000000000000000000000000), ^(s1_key_p1 & 128'hbeb40000000000000000000000000000), ^(s1_key_p1 & 128'hb9400000000000000000000000000000), ^(s1_key_p1 & 128'h3c700000000000000000000000000000), ^(s1_key_p1 & 128'h76d50000000000000000000000000000), ^(s1_key_p1 & 128'hbdc80000000000000000000000000000), ^(s1_key_p1 & 128'h72430000000000000000000000000000), ^(s1_key_p1 & 128'he8900000000000000000000000000000), ^(s1_key_p1 & 128'h8f210000000000000000000000000000), ^(s1_key_p1 & 128'hdc4a0000000000000000000000000000), ^(s1_key_p1 & 128'h8f1c0000000000000000000000000000), ^(s1_key_p1 & 128'hb41c0000000000000000000000000000), ^(s1_key_p1 & 128'heefe0000000000000000000000000000), ^(s1_key_p1 & 128'h26b70000000000000000000000000000), ^(s1_key_p1 & 128'hd66e0000000000000000000000000000), ^(s1_key_p1 & 128'hefb50000000000000000000000000000), ^(s1_key_p1 & 128'h4f910000000000000000000000000000), ^(s1_key_p1 & 128'hb8d60000000000000000000000000000), ^(s1_key_p1 & 128'hf44d0000000000000000000000000000), ^(s1_key_p1 & 128'h65db0000000000000000000000000000), ^(s1_key_p1 & 128'h56fb0000000000000000000000000000), ^(s1_key_p1 & 128'hf0440000000000000000000000000000), ^(s1_key_p1 & 128'h6aa80000000000000000000000000000), ^(s1_key_p1 & 128'h2bf40000000000000000000000000000)};
+  assign bank10_h3_7 = {^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hc0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'he0000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_8 = {^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000), ^(s1_key_p1 & 128'h700000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'ha00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'ha00000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_9 = {^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h3000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'h3000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_10 = {^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'hd0000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'ha0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'hf0000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_11 = {^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hc00000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_12 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'hc000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'hf000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_13 = {^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h90000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'hc0000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_14 = {^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'hd00000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'hf00000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_15 = {^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hc000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'hb000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'ha000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_16 = {^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'h80000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_17 = {^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h700000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'hb00000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_18 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'he000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_19 = {^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_20 = {^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_21 = {^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_22 = {^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_23 = {^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_24 = {^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_25 = {^(s1_key_p1 & 128'hb0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_26 = {^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_27 = {^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_28 = {^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_29 = {^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_30 = {^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_31 = {^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000)};
   assign bank10_xor_0 = bank10_hash0_part0_p1 ^ bank10_hash0_part1_p1;
   assign bank10_xor_1 = bank10_xor_0 ^ bank10_hash0_part2_p1;
   assign bank10_xor_2 = bank10_xor_1 ^ bank10_hash0_part3_p1;
@@ -4939,30 +8214,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank10_xor_4 = bank10_xor_3 ^ bank10_hash0_part5_p1;
   assign bank10_xor_5 = bank10_xor_4 ^ bank10_hash0_part6_p1;
   assign bank10_xor_6 = bank10_xor_5 ^ bank10_hash0_part7_p1;
+  assign bank10_xor_7 = bank10_xor_6 ^ bank10_hash0_part8_p1;
+  assign bank10_xor_8 = bank10_xor_7 ^ bank10_hash0_part9_p1;
+  assign bank10_xor_9 = bank10_xor_8 ^ bank10_hash0_part10_p1;
+  assign bank10_xor_10 = bank10_xor_9 ^ bank10_hash0_part11_p1;
+  assign bank10_xor_11 = bank10_xor_10 ^ bank10_hash0_part12_p1;
+  assign bank10_xor_12 = bank10_xor_11 ^ bank10_hash0_part13_p1;
+  assign bank10_xor_13 = bank10_xor_12 ^ bank10_hash0_part14_p1;
+  assign bank10_xor_14 = bank10_xor_13 ^ bank10_hash0_part15_p1;
+  assign bank10_xor_15 = bank10_xor_14 ^ bank10_hash0_part16_p1;
+  assign bank10_xor_16 = bank10_xor_15 ^ bank10_hash0_part17_p1;
+  assign bank10_xor_17 = bank10_xor_16 ^ bank10_hash0_part18_p1;
+  assign bank10_xor_18 = bank10_xor_17 ^ bank10_hash0_part19_p1;
+  assign bank10_xor_19 = bank10_xor_18 ^ bank10_hash0_part20_p1;
+  assign bank10_xor_20 = bank10_xor_19 ^ bank10_hash0_part21_p1;
+  assign bank10_xor_21 = bank10_xor_20 ^ bank10_hash0_part22_p1;
+  assign bank10_xor_22 = bank10_xor_21 ^ bank10_hash0_part23_p1;
+  assign bank10_xor_23 = bank10_xor_22 ^ bank10_hash0_part24_p1;
+  assign bank10_xor_24 = bank10_xor_23 ^ bank10_hash0_part25_p1;
+  assign bank10_xor_25 = bank10_xor_24 ^ bank10_hash0_part26_p1;
+  assign bank10_xor_26 = bank10_xor_25 ^ bank10_hash0_part27_p1;
+  assign bank10_xor_27 = bank10_xor_26 ^ bank10_hash0_part28_p1;
+  assign bank10_xor_28 = bank10_xor_27 ^ bank10_hash0_part29_p1;
+  assign bank10_xor_29 = bank10_xor_28 ^ bank10_hash0_part30_p1;
+  assign bank10_xor_30 = bank10_xor_29 ^ bank10_hash0_part31_p1;
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_8 = {^(s1_key_p1 & 128'heeb4), ^(s1_key_p1 & 128'h8ee), ^(s1_key_p1 & 128'h706e), ^(s1_key_p1 & 128'h5f88), ^(s1_key_p1 & 128'h4315)};
+  assign bank10_h3_32 = {^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h5)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_9 = {^(s1_key_p1 & 128'hda070000), ^(s1_key_p1 & 128'h72dc0000), ^(s1_key_p1 & 128'h41fc0000), ^(s1_key_p1 & 128'haa8a0000), ^(s1_key_p1 & 128'hc0b50000)};
+  assign bank10_h3_33 = {^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h10)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_10 = {^(s1_key_p1 & 128'h79bf00000000), ^(s1_key_p1 & 128'h63ec00000000), ^(s1_key_p1 & 128'hef8d00000000), ^(s1_key_p1 & 128'hb8a400000000), ^(s1_key_p1 & 128'h74ef00000000)};
+  assign bank10_h3_34 = {^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h300)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_11 = {^(s1_key_p1 & 128'h5ff5000000000000), ^(s1_key_p1 & 128'h35d6000000000000), ^(s1_key_p1 & 128'hee3a000000000000), ^(s1_key_p1 & 128'h74d7000000000000), ^(s1_key_p1 & 128'hcdcb000000000000)};
+  assign bank10_h3_35 = {^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'h4000)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_12 = {^(s1_key_p1 & 128'hefdc0000000000000000), ^(s1_key_p1 & 128'ha6370000000000000000), ^(s1_key_p1 & 128'he5a40000000000000000), ^(s1_key_p1 & 128'h4d30000000000000000), ^(s1_key_p1 & 128'h4d3a0000000000000000)};
+  assign bank10_h3_36 = {^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h50000)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_13 = {^(s1_key_p1 & 128'hba3400000000000000000000), ^(s1_key_p1 & 128'hc2f500000000000000000000), ^(s1_key_p1 & 128'h1b6500000000000000000000), ^(s1_key_p1 & 128'h1a2400000000000000000000), ^(s1_key_p1 & 128'hbffd00000000000000000000)};
+  assign bank10_h3_37 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h800000), ^(s1_key_p1 & 128'hb00000)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_14 = {^(s1_key_p1 & 128'h62a6000000000000000000000000), ^(s1_key_p1 & 128'h65d0000000000000000000000000), ^(s1_key_p1 & 128'h9e12000000000000000000000000), ^(s1_key_p1 & 128'h60ec000000000000000000000000), ^(s1_key_p1 & 128'h3221000000000000000000000000)};
+  assign bank10_h3_38 = {^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h0)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_15 = {^(s1_key_p1 & 128'hdb20000000000000000000000000000), ^(s1_key_p1 & 128'h1b5a0000000000000000000000000000), ^(s1_key_p1 & 128'hc06e0000000000000000000000000000), ^(s1_key_p1 & 128'h55630000000000000000000000000000), ^(s1_key_p1 & 128'he9410000000000000000000000000000)};
-  assign bank10_xor_7 = bank10_hash1_part0_p1 ^ bank10_hash1_part1_p1;
-  assign bank10_xor_8 = bank10_xor_7 ^ bank10_hash1_part2_p1;
-  assign bank10_xor_9 = bank10_xor_8 ^ bank10_hash1_part3_p1;
-  assign bank10_xor_10 = bank10_xor_9 ^ bank10_hash1_part4_p1;
-  assign bank10_xor_11 = bank10_xor_10 ^ bank10_hash1_part5_p1;
-  assign bank10_xor_12 = bank10_xor_11 ^ bank10_hash1_part6_p1;
-  assign bank10_xor_13 = bank10_xor_12 ^ bank10_hash1_part7_p1;
-  assign bank10_cat_0 = {bank10_xor_13, bank10_xor_6};
+  assign bank10_h3_39 = {^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'hc0000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_40 = {^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hf00000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_41 = {^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'he000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_42 = {^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h40000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_43 = {^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h700000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_44 = {^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'hb000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_45 = {^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hc0000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_46 = {^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'hd00000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_47 = {^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'hc000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_48 = {^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h30000000000000000), ^(s1_key_p1 & 128'ha0000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_49 = {^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'hd00000000000000000), ^(s1_key_p1 & 128'h300000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_50 = {^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_51 = {^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h40000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_52 = {^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_53 = {^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_54 = {^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_55 = {^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_56 = {^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_57 = {^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_58 = {^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_59 = {^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_60 = {^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_61 = {^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_62 = {^(s1_key_p1 & 128'hd000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_63 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000000)};
+  assign bank10_xor_31 = bank10_hash1_part0_p1 ^ bank10_hash1_part1_p1;
+  assign bank10_xor_32 = bank10_xor_31 ^ bank10_hash1_part2_p1;
+  assign bank10_xor_33 = bank10_xor_32 ^ bank10_hash1_part3_p1;
+  assign bank10_xor_34 = bank10_xor_33 ^ bank10_hash1_part4_p1;
+  assign bank10_xor_35 = bank10_xor_34 ^ bank10_hash1_part5_p1;
+  assign bank10_xor_36 = bank10_xor_35 ^ bank10_hash1_part6_p1;
+  assign bank10_xor_37 = bank10_xor_36 ^ bank10_hash1_part7_p1;
+  assign bank10_xor_38 = bank10_xor_37 ^ bank10_hash1_part8_p1;
+  assign bank10_xor_39 = bank10_xor_38 ^ bank10_hash1_part9_p1;
+  assign bank10_xor_40 = bank10_xor_39 ^ bank10_hash1_part10_p1;
+  assign bank10_xor_41 = bank10_xor_40 ^ bank10_hash1_part11_p1;
+  assign bank10_xor_42 = bank10_xor_41 ^ bank10_hash1_part12_p1;
+  assign bank10_xor_43 = bank10_xor_42 ^ bank10_hash1_part13_p1;
+  assign bank10_xor_44 = bank10_xor_43 ^ bank10_hash1_part14_p1;
+  assign bank10_xor_45 = bank10_xor_44 ^ bank10_hash1_part15_p1;
+  assign bank10_xor_46 = bank10_xor_45 ^ bank10_hash1_part16_p1;
+  assign bank10_xor_47 = bank10_xor_46 ^ bank10_hash1_part17_p1;
+  assign bank10_xor_48 = bank10_xor_47 ^ bank10_hash1_part18_p1;
+  assign bank10_xor_49 = bank10_xor_48 ^ bank10_hash1_part19_p1;
+  assign bank10_xor_50 = bank10_xor_49 ^ bank10_hash1_part20_p1;
+  assign bank10_xor_51 = bank10_xor_50 ^ bank10_hash1_part21_p1;
+  assign bank10_xor_52 = bank10_xor_51 ^ bank10_hash1_part22_p1;
+  assign bank10_xor_53 = bank10_xor_52 ^ bank10_hash1_part23_p1;
+  assign bank10_xor_54 = bank10_xor_53 ^ bank10_hash1_part24_p1;
+  assign bank10_xor_55 = bank10_xor_54 ^ bank10_hash1_part25_p1;
+  assign bank10_xor_56 = bank10_xor_55 ^ bank10_hash1_part26_p1;
+  assign bank10_xor_57 = bank10_xor_56 ^ bank10_hash1_part27_p1;
+  assign bank10_xor_58 = bank10_xor_57 ^ bank10_hash1_part28_p1;
+  assign bank10_xor_59 = bank10_xor_58 ^ bank10_hash1_part29_p1;
+  assign bank10_xor_60 = bank10_xor_59 ^ bank10_hash1_part30_p1;
+  assign bank10_xor_61 = bank10_xor_60 ^ bank10_hash1_part31_p1;
+  assign bank10_cat_0 = {bank10_xor_61, bank10_xor_30};
   assign bank10_slice_0 = bank10_hash_p1[36:28];
   assign bank10_slice_1 = clr0_target[10];
   assign bank10_and_0 = clr0_active & bank10_slice_1;
@@ -5072,21 +8443,69 @@ module apbbf_k3_l8_b512_4_large (
   assign bank10_and_4 = bank10_and_3 & bank10_col2_s6_match_p1;
   assign bank10_and_5 = bank10_and_4 & bank10_col3_s6_match_p1;
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_0 = {^(s1_key_p1 & 128'hc532), ^(s1_key_p1 & 128'h9bc1), ^(s1_key_p1 & 128'h4d01), ^(s1_key_p1 & 128'h263b), ^(s1_key_p1 & 128'h341f), ^(s1_key_p1 & 128'hf0ee), ^(s1_key_p1 & 128'hfcd), ^(s1_key_p1 & 128'hd1f5), ^(s1_key_p1 & 128'h6179), ^(s1_key_p1 & 128'ha004), ^(s1_key_p1 & 128'h87f8), ^(s1_key_p1 & 128'h1c9d), ^(s1_key_p1 & 128'h28a), ^(s1_key_p1 & 128'hcff9), ^(s1_key_p1 & 128'he74c), ^(s1_key_p1 & 128'h5dbe), ^(s1_key_p1 & 128'hed4e), ^(s1_key_p1 & 128'hfd3a), ^(s1_key_p1 & 128'h1988), ^(s1_key_p1 & 128'h43e), ^(s1_key_p1 & 128'hf16f), ^(s1_key_p1 & 128'h33ca), ^(s1_key_p1 & 128'h5c07), ^(s1_key_p1 & 128'hc4ce), ^(s1_key_p1 & 128'hc282), ^(s1_key_p1 & 128'he39a), ^(s1_key_p1 & 128'h42c7), ^(s1_key_p1 & 128'h3803), ^(s1_key_p1 & 128'hfe68), ^(s1_key_p1 & 128'hf9b1), ^(s1_key_p1 & 128'h21b), ^(s1_key_p1 & 128'hd2c8)};
+  assign bank11_h3_0 = {^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h5), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'h4), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h9), ^(s1_key_p1 & 128'hc), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'he), ^(s1_key_p1 & 128'h2), ^(s1_key_p1 & 128'ha), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h3), ^(s1_key_p1 & 128'h8), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hb), ^(s1_key_p1 & 128'h8)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_1 = {^(s1_key_p1 & 128'h96fa0000), ^(s1_key_p1 & 128'h635a0000), ^(s1_key_p1 & 128'h491a0000), ^(s1_key_p1 & 128'h3f990000), ^(s1_key_p1 & 128'haf690000), ^(s1_key_p1 & 128'h2ca30000), ^(s1_key_p1 & 128'h71df0000), ^(s1_key_p1 & 128'had60000), ^(s1_key_p1 & 128'h8220000), ^(s1_key_p1 & 128'h179f0000), ^(s1_key_p1 & 128'h1d610000), ^(s1_key_p1 & 128'h88210000), ^(s1_key_p1 & 128'h804a0000), ^(s1_key_p1 & 128'ha2610000), ^(s1_key_p1 & 128'h914b0000), ^(s1_key_p1 & 128'h48500000), ^(s1_key_p1 & 128'he0aa0000), ^(s1_key_p1 & 128'h5c190000), ^(s1_key_p1 & 128'h3f350000), ^(s1_key_p1 & 128'h18770000), ^(s1_key_p1 & 128'h454c0000), ^(s1_key_p1 & 128'hfcae0000), ^(s1_key_p1 & 128'ha4b80000), ^(s1_key_p1 & 128'hac400000), ^(s1_key_p1 & 128'hb4e90000), ^(s1_key_p1 & 128'he96c0000), ^(s1_key_p1 & 128'hb80f0000), ^(s1_key_p1 & 128'h19000000), ^(s1_key_p1 & 128'hfeb70000), ^(s1_key_p1 & 128'h59e60000), ^(s1_key_p1 & 128'h37f90000), ^(s1_key_p1 & 128'hd42f0000)};
+  assign bank11_h3_1 = {^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'he0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h70), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h40), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h30), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h80), ^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hc0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h60), ^(s1_key_p1 & 128'hb0), ^(s1_key_p1 & 128'h10), ^(s1_key_p1 & 128'hc0)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_2 = {^(s1_key_p1 & 128'h281500000000), ^(s1_key_p1 & 128'he80300000000), ^(s1_key_p1 & 128'h930b00000000), ^(s1_key_p1 & 128'h96d100000000), ^(s1_key_p1 & 128'hf58300000000), ^(s1_key_p1 & 128'h5b9800000000), ^(s1_key_p1 & 128'he6ed00000000), ^(s1_key_p1 & 128'hbc9400000000), ^(s1_key_p1 & 128'h389300000000), ^(s1_key_p1 & 128'haf7c00000000), ^(s1_key_p1 & 128'h3fb900000000), ^(s1_key_p1 & 128'ha0d400000000), ^(s1_key_p1 & 128'hf99f00000000), ^(s1_key_p1 & 128'h97b500000000), ^(s1_key_p1 & 128'h4bf300000000), ^(s1_key_p1 & 128'h6fae00000000), ^(s1_key_p1 & 128'h3ef600000000), ^(s1_key_p1 & 128'hd04d00000000), ^(s1_key_p1 & 128'h62ec00000000), ^(s1_key_p1 & 128'he19000000000), ^(s1_key_p1 & 128'h19f400000000), ^(s1_key_p1 & 128'h660100000000), ^(s1_key_p1 & 128'h8bc400000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h731100000000), ^(s1_key_p1 & 128'ha1d300000000), ^(s1_key_p1 & 128'hbb1800000000), ^(s1_key_p1 & 128'hdb9e00000000), ^(s1_key_p1 & 128'h545100000000), ^(s1_key_p1 & 128'h7c7500000000), ^(s1_key_p1 & 128'h364000000000), ^(s1_key_p1 & 128'h330c00000000)};
+  assign bank11_h3_2 = {^(s1_key_p1 & 128'h500), ^(s1_key_p1 & 128'hb00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h600), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'h700), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h100), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'hc00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h300), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h800), ^(s1_key_p1 & 128'he00), ^(s1_key_p1 & 128'h900), ^(s1_key_p1 & 128'h200), ^(s1_key_p1 & 128'h200)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_3 = {^(s1_key_p1 & 128'h9c34000000000000), ^(s1_key_p1 & 128'h1b21000000000000), ^(s1_key_p1 & 128'he237000000000000), ^(s1_key_p1 & 128'haa70000000000000), ^(s1_key_p1 & 128'h8511000000000000), ^(s1_key_p1 & 128'h9cb4000000000000), ^(s1_key_p1 & 128'heb31000000000000), ^(s1_key_p1 & 128'h772000000000000), ^(s1_key_p1 & 128'h3217000000000000), ^(s1_key_p1 & 128'h917a000000000000), ^(s1_key_p1 & 128'h9e5b000000000000), ^(s1_key_p1 & 128'hf769000000000000), ^(s1_key_p1 & 128'h3918000000000000), ^(s1_key_p1 & 128'h3413000000000000), ^(s1_key_p1 & 128'h12ed000000000000), ^(s1_key_p1 & 128'hd7d5000000000000), ^(s1_key_p1 & 128'h48f9000000000000), ^(s1_key_p1 & 128'h25cd000000000000), ^(s1_key_p1 & 128'h65c7000000000000), ^(s1_key_p1 & 128'h3e86000000000000), ^(s1_key_p1 & 128'h332000000000000), ^(s1_key_p1 & 128'h59ad000000000000), ^(s1_key_p1 & 128'h4648000000000000), ^(s1_key_p1 & 128'h293e000000000000), ^(s1_key_p1 & 128'he5c6000000000000), ^(s1_key_p1 & 128'he35d000000000000), ^(s1_key_p1 & 128'h77d2000000000000), ^(s1_key_p1 & 128'h5f1000000000000), ^(s1_key_p1 & 128'h5fad000000000000), ^(s1_key_p1 & 128'h375000000000000), ^(s1_key_p1 & 128'ha6d6000000000000), ^(s1_key_p1 & 128'he12f000000000000)};
+  assign bank11_h3_3 = {^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'h9000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h2000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'ha000), ^(s1_key_p1 & 128'h8000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h1000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h5000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'hc000), ^(s1_key_p1 & 128'he000), ^(s1_key_p1 & 128'h4000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'hf000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_4 = {^(s1_key_p1 & 128'h6a2c0000000000000000), ^(s1_key_p1 & 128'h78f50000000000000000), ^(s1_key_p1 & 128'h5fe0000000000000000), ^(s1_key_p1 & 128'h15cc0000000000000000), ^(s1_key_p1 & 128'hab120000000000000000), ^(s1_key_p1 & 128'h515b0000000000000000), ^(s1_key_p1 & 128'h49a60000000000000000), ^(s1_key_p1 & 128'h8dab0000000000000000), ^(s1_key_p1 & 128'h83470000000000000000), ^(s1_key_p1 & 128'hc8bc0000000000000000), ^(s1_key_p1 & 128'h780e0000000000000000), ^(s1_key_p1 & 128'h31a90000000000000000), ^(s1_key_p1 & 128'h7f3a0000000000000000), ^(s1_key_p1 & 128'h698b0000000000000000), ^(s1_key_p1 & 128'h23460000000000000000), ^(s1_key_p1 & 128'h82420000000000000000), ^(s1_key_p1 & 128'ha0460000000000000000), ^(s1_key_p1 & 128'h41fd0000000000000000), ^(s1_key_p1 & 128'h7c4f0000000000000000), ^(s1_key_p1 & 128'h78ec0000000000000000), ^(s1_key_p1 & 128'h1ff60000000000000000), ^(s1_key_p1 & 128'h7a810000000000000000), ^(s1_key_p1 & 128'h8f8e0000000000000000), ^(s1_key_p1 & 128'hedc50000000000000000), ^(s1_key_p1 & 128'hb92a0000000000000000), ^(s1_key_p1 & 128'h6c620000000000000000), ^(s1_key_p1 & 128'h71940000000000000000), ^(s1_key_p1 & 128'h11050000000000000000), ^(s1_key_p1 & 128'h5de10000000000000000), ^(s1_key_p1 & 128'h7fc60000000000000000), ^(s1_key_p1 & 128'h80cb0000000000000000), ^(s1_key_p1 & 128'h39470000000000000000)};
+  assign bank11_h3_4 = {^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h30000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h10000), ^(s1_key_p1 & 128'hb0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'h50000), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'hc0000), ^(s1_key_p1 & 128'hf0000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000), ^(s1_key_p1 & 128'h60000), ^(s1_key_p1 & 128'h90000), ^(s1_key_p1 & 128'hf0000)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_5 = {^(s1_key_p1 & 128'he24200000000000000000000), ^(s1_key_p1 & 128'h42e700000000000000000000), ^(s1_key_p1 & 128'h8f8b00000000000000000000), ^(s1_key_p1 & 128'h9d1f00000000000000000000), ^(s1_key_p1 & 128'h57f000000000000000000000), ^(s1_key_p1 & 128'h2f3e00000000000000000000), ^(s1_key_p1 & 128'h59b600000000000000000000), ^(s1_key_p1 & 128'h375000000000000000000000), ^(s1_key_p1 & 128'h8a6f00000000000000000000), ^(s1_key_p1 & 128'h8ba00000000000000000000), ^(s1_key_p1 & 128'hf83000000000000000000000), ^(s1_key_p1 & 128'hab9300000000000000000000), ^(s1_key_p1 & 128'ha56900000000000000000000), ^(s1_key_p1 & 128'he72b00000000000000000000), ^(s1_key_p1 & 128'h43e300000000000000000000), ^(s1_key_p1 & 128'h6ec700000000000000000000), ^(s1_key_p1 & 128'h158300000000000000000000), ^(s1_key_p1 & 128'h703e00000000000000000000), ^(s1_key_p1 & 128'h858800000000000000000000), ^(s1_key_p1 & 128'h4dc500000000000000000000), ^(s1_key_p1 & 128'h54d300000000000000000000), ^(s1_key_p1 & 128'h98f000000000000000000000), ^(s1_key_p1 & 128'ha97e00000000000000000000), ^(s1_key_p1 & 128'h22f600000000000000000000), ^(s1_key_p1 & 128'h6c9000000000000000000000), ^(s1_key_p1 & 128'hb5e300000000000000000000), ^(s1_key_p1 & 128'hd7da00000000000000000000), ^(s1_key_p1 & 128'h94c500000000000000000000), ^(s1_key_p1 & 128'h4af600000000000000000000), ^(s1_key_p1 & 128'hcea400000000000000000000), ^(s1_key_p1 & 128'hd5b700000000000000000000), ^(s1_key_p1 & 128'hd5ed00000000000000000000)};
+  assign bank11_h3_5 = {^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h900000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h200000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'h500000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h100000), ^(s1_key_p1 & 128'h300000), ^(s1_key_p1 & 128'h700000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'h600000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'hf00000), ^(s1_key_p1 & 128'h200000)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_6 = {^(s1_key_p1 & 128'hde01000000000000000000000000), ^(s1_key_p1 & 128'h390d000000000000000000000000), ^(s1_key_p1 & 128'h8956000000000000000000000000), ^(s1_key_p1 & 128'h7b4e000000000000000000000000), ^(s1_key_p1 & 128'he29d000000000000000000000000), ^(s1_key_p1 & 128'h98ea000000000000000000000000), ^(s1_key_p1 & 128'h4dc2000000000000000000000000), ^(s1_key_p1 & 128'ha330000000000000000000000000), ^(s1_key_p1 & 128'hc16b000000000000000000000000), ^(s1_key_p1 & 128'h4c4f000000000000000000000000), ^(s1_key_p1 & 128'h1ac4000000000000000000000000), ^(s1_key_p1 & 128'h41ff000000000000000000000000), ^(s1_key_p1 & 128'h5c19000000000000000000000000), ^(s1_key_p1 & 128'h7825000000000000000000000000), ^(s1_key_p1 & 128'hf4cf000000000000000000000000), ^(s1_key_p1 & 128'h24f0000000000000000000000000), ^(s1_key_p1 & 128'he27b000000000000000000000000), ^(s1_key_p1 & 128'h8b2d000000000000000000000000), ^(s1_key_p1 & 128'hf3a5000000000000000000000000), ^(s1_key_p1 & 128'h3a07000000000000000000000000), ^(s1_key_p1 & 128'h8723000000000000000000000000), ^(s1_key_p1 & 128'hf731000000000000000000000000), ^(s1_key_p1 & 128'h8de7000000000000000000000000), ^(s1_key_p1 & 128'hd73c000000000000000000000000), ^(s1_key_p1 & 128'h6635000000000000000000000000), ^(s1_key_p1 & 128'hc954000000000000000000000000), ^(s1_key_p1 & 128'hddda000000000000000000000000), ^(s1_key_p1 & 128'h5b6a000000000000000000000000), ^(s1_key_p1 & 128'ha9ec000000000000000000000000), ^(s1_key_p1 & 128'h63e5000000000000000000000000), ^(s1_key_p1 & 128'hd338000000000000000000000000), ^(s1_key_p1 & 128'he7af000000000000000000000000)};
+  assign bank11_h3_6 = {^(s1_key_p1 & 128'h6000000), ^(s1_key_p1 & 128'h3000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'ha000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'hd000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h2000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'hf000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'hc000000), ^(s1_key_p1 & 128'h4000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h8000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'he000000), ^(s1_key_p1 & 128'h9000000), ^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h4000000)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_7 = {^(s1_key_p1 & 128'h908a0000000000000000000000000000), ^(s1_key_p1 & 128'h3ef50000000000000000000000000000), ^(s1_key_p1 & 128'h57fa0000000000000000000000000000), ^(s1_key_p1 & 128'h5e6e0000000000000000000000000000), ^(s1_key_p1 & 128'h4fa60000000000000000000000000000), ^(s1_key_p1 & 128'h1aeb0000000000000000000000000000), ^(s1_key_p1 & 128'h9c070000000000000000000000000000), ^(s1_key_p1 & 128'h15550000000000000000000000000000), ^(s1_key_p1 & 128'h2f640000000000000000000000000000), ^(s1_key_p1 & 128'h42170000000000000000000000000000), ^(s1_key_p1 & 128'h7e4e0000000000000000000000000000), ^(s1_key_p1 & 128'h420f0000000000000000000000000000), ^(s1_key_p1 & 128'h712f0000000000000000000000000000), ^(s1_key_p1 & 128'h8a40000000000000000000000000000), ^(s1_key_p1 & 128'h8cb20000000000000000000000000000), ^(s1_key_p1 & 128'h82260000000000000000000000000000), ^(s1_key_p1 & 128'h32f30000000000000000000000000000), ^(s1_key_p1 & 128'hbebb0000000000000000000000000000), ^(s1_key_p1 & 128'h231b0000000000000000000000000000), ^(s1_key_p1 & 128'h77eb0000000000000000000000000000), ^(s1_key_p1 & 128'h9ff80000000000000000000000000000), ^(s1_key_p1 & 128'h4bd00000000000000000000000000000), ^(s1_key_p1 & 128'h1bc70000000000000000000000000000), ^(s1_key_p1 & 128'h3e550000000000000000000000000000), ^(s1_key_p1 & 128'h868a0000000000000000000000000000), ^(s1_key_p1 & 128'h4ece0000000000000000000000000000), ^(s1_key_p1 & 128'hab80000000000000000000000000000), ^(s1_key_p1 & 128'hdb8d0000000000000000000000000000), ^(s1_key_p1 & 128'hb6e60000000000000000000000000000), ^(s1_key_p1 & 128'hf6b60000000000000000000000000000), ^(s1_key_p1 & 128'ha620000000000000000000000000000), ^(s1_key_p1 & 128'h2c570000000000000000000000000000)};
+  assign bank11_h3_7 = {^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h60000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h20000000), ^(s1_key_p1 & 128'h70000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'h90000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'h40000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'ha0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'hb0000000), ^(s1_key_p1 & 128'h10000000), ^(s1_key_p1 & 128'hf0000000), ^(s1_key_p1 & 128'h50000000), ^(s1_key_p1 & 128'h30000000), ^(s1_key_p1 & 128'hd0000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_8 = {^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'hb00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h900000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hf00000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h400000000), ^(s1_key_p1 & 128'hd00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h300000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'he00000000), ^(s1_key_p1 & 128'h100000000), ^(s1_key_p1 & 128'h500000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc00000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_9 = {^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h8000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hb000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'he000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'hf000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hc000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'hd000000000), ^(s1_key_p1 & 128'h1000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h5000000000), ^(s1_key_p1 & 128'h7000000000), ^(s1_key_p1 & 128'h4000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_10 = {^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h50000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h80000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h70000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'he0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'hb0000000000), ^(s1_key_p1 & 128'h40000000000), ^(s1_key_p1 & 128'hc0000000000), ^(s1_key_p1 & 128'h60000000000), ^(s1_key_p1 & 128'h30000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_11 = {^(s1_key_p1 & 128'h200000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hf00000000000), ^(s1_key_p1 & 128'h900000000000), ^(s1_key_p1 & 128'h400000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'h100000000000), ^(s1_key_p1 & 128'h600000000000), ^(s1_key_p1 & 128'h800000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'ha00000000000), ^(s1_key_p1 & 128'hb00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h500000000000), ^(s1_key_p1 & 128'h700000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h300000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_12 = {^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h4000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'hb000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h9000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h7000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h8000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'h1000000000000), ^(s1_key_p1 & 128'hd000000000000), ^(s1_key_p1 & 128'h5000000000000), ^(s1_key_p1 & 128'h6000000000000), ^(s1_key_p1 & 128'hf000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_13 = {^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h20000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'hb0000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'h10000000000000), ^(s1_key_p1 & 128'he0000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h80000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h30000000000000), ^(s1_key_p1 & 128'hc0000000000000), ^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'hf0000000000000), ^(s1_key_p1 & 128'ha0000000000000), ^(s1_key_p1 & 128'h70000000000000), ^(s1_key_p1 & 128'hd0000000000000), ^(s1_key_p1 & 128'h20000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_14 = {^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'ha00000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hc00000000000000), ^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h100000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'h200000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h800000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'he00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h700000000000000), ^(s1_key_p1 & 128'h500000000000000), ^(s1_key_p1 & 128'hf00000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h600000000000000), ^(s1_key_p1 & 128'h100000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_15 = {^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'h8000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'h9000000000000000), ^(s1_key_p1 & 128'hf000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'hd000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h3000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h2000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h7000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h5000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha000000000000000), ^(s1_key_p1 & 128'he000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_16 = {^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h90000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hd0000000000000000), ^(s1_key_p1 & 128'hf0000000000000000), ^(s1_key_p1 & 128'hc0000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'ha0000000000000000), ^(s1_key_p1 & 128'h20000000000000000), ^(s1_key_p1 & 128'h40000000000000000), ^(s1_key_p1 & 128'h50000000000000000), ^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h60000000000000000), ^(s1_key_p1 & 128'hb0000000000000000), ^(s1_key_p1 & 128'h70000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_17 = {^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'ha00000000000000000), ^(s1_key_p1 & 128'h300000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h400000000000000000), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'hf00000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'h800000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h200000000000000000), ^(s1_key_p1 & 128'h600000000000000000), ^(s1_key_p1 & 128'h900000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'hc00000000000000000), ^(s1_key_p1 & 128'h400000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_18 = {^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h9000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_19 = {^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_20 = {^(s1_key_p1 & 128'h200000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he00000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h300000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_21 = {^(s1_key_p1 & 128'h4000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_22 = {^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_23 = {^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hf00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_24 = {^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_25 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_26 = {^(s1_key_p1 & 128'he00000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000), ^(s1_key_p1 & 128'h900000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h700000000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_27 = {^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000), ^(s1_key_p1 & 128'hd000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_28 = {^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h70000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000), ^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_29 = {^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hf00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'hc00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000000000), ^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_30 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'h2000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'he000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'h6000000000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000000000), ^(s1_key_p1 & 128'hc000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_31 = {^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h50000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000000000000), ^(s1_key_p1 & 128'h80000000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hd0000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h20000000000000000000000000000000)};
   assign bank11_xor_0 = bank11_hash0_part0_p1 ^ bank11_hash0_part1_p1;
   assign bank11_xor_1 = bank11_xor_0 ^ bank11_hash0_part2_p1;
   assign bank11_xor_2 = bank11_xor_1 ^ bank11_hash0_part3_p1;
@@ -5094,30 +8513,126 @@ module apbbf_k3_l8_b512_4_large (
   assign bank11_xor_4 = bank11_xor_3 ^ bank11_hash0_part5_p1;
   assign bank11_xor_5 = bank11_xor_4 ^ bank11_hash0_part6_p1;
   assign bank11_xor_6 = bank11_xor_5 ^ bank11_hash0_part7_p1;
+  assign bank11_xor_7 = bank11_xor_6 ^ bank11_hash0_part8_p1;
+  assign bank11_xor_8 = bank11_xor_7 ^ bank11_hash0_part9_p1;
+  assign bank11_xor_9 = bank11_xor_8 ^ bank11_hash0_part10_p1;
+  assign bank11_xor_10 = bank11_xor_9 ^ bank11_hash0_part11_p1;
+  assign bank11_xor_11 = bank11_xor_10 ^ bank11_hash0_part12_p1;
+  assign bank11_xor_12 = bank11_xor_11 ^ bank11_hash0_part13_p1;
+  assign bank11_xor_13 = bank11_xor_12 ^ bank11_hash0_part14_p1;
+  assign bank11_xor_14 = bank11_xor_13 ^ bank11_hash0_part15_p1;
+  assign bank11_xor_15 = bank11_xor_14 ^ bank11_hash0_part16_p1;
+  assign bank11_xor_16 = bank11_xor_15 ^ bank11_hash0_part17_p1;
+  assign bank11_xor_17 = bank11_xor_16 ^ bank11_hash0_part18_p1;
+  assign bank11_xor_18 = bank11_xor_17 ^ bank11_hash0_part19_p1;
+  assign bank11_xor_19 = bank11_xor_18 ^ bank11_hash0_part20_p1;
+  assign bank11_xor_20 = bank11_xor_19 ^ bank11_hash0_part21_p1;
+  assign bank11_xor_21 = bank11_xor_20 ^ bank11_hash0_part22_p1;
+  assign bank11_xor_22 = bank11_xor_21 ^ bank11_hash0_part23_p1;
+  assign bank11_xor_23 = bank11_xor_22 ^ bank11_hash0_part24_p1;
+  assign bank11_xor_24 = bank11_xor_23 ^ bank11_hash0_part25_p1;
+  assign bank11_xor_25 = bank11_xor_24 ^ bank11_hash0_part26_p1;
+  assign bank11_xor_26 = bank11_xor_25 ^ bank11_hash0_part27_p1;
+  assign bank11_xor_27 = bank11_xor_26 ^ bank11_hash0_part28_p1;
+  assign bank11_xor_28 = bank11_xor_27 ^ bank11_hash0_part29_p1;
+  assign bank11_xor_29 = bank11_xor_28 ^ bank11_hash0_part30_p1;
+  assign bank11_xor_30 = bank11_xor_29 ^ bank11_hash0_part31_p1;
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_8 = {^(s1_key_p1 & 128'hd9d), ^(s1_key_p1 & 128'h64f7), ^(s1_key_p1 & 128'h3da1), ^(s1_key_p1 & 128'h6f2f), ^(s1_key_p1 & 128'h7cad)};
+  assign bank11_h3_32 = {^(s1_key_p1 & 128'hd), ^(s1_key_p1 & 128'h7), ^(s1_key_p1 & 128'h1), ^(s1_key_p1 & 128'hf), ^(s1_key_p1 & 128'hd)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_9 = {^(s1_key_p1 & 128'hd7ae0000), ^(s1_key_p1 & 128'h5480000), ^(s1_key_p1 & 128'h81da0000), ^(s1_key_p1 & 128'hebe20000), ^(s1_key_p1 & 128'h21c90000)};
+  assign bank11_h3_33 = {^(s1_key_p1 & 128'h90), ^(s1_key_p1 & 128'hf0), ^(s1_key_p1 & 128'ha0), ^(s1_key_p1 & 128'h20), ^(s1_key_p1 & 128'ha0)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_10 = {^(s1_key_p1 & 128'hc96600000000), ^(s1_key_p1 & 128'he1ac00000000), ^(s1_key_p1 & 128'hd19800000000), ^(s1_key_p1 & 128'h3f0800000000), ^(s1_key_p1 & 128'h423600000000)};
+  assign bank11_h3_34 = {^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'h400), ^(s1_key_p1 & 128'hd00), ^(s1_key_p1 & 128'hf00), ^(s1_key_p1 & 128'hc00)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_11 = {^(s1_key_p1 & 128'heb5a000000000000), ^(s1_key_p1 & 128'h694e000000000000), ^(s1_key_p1 & 128'h1362000000000000), ^(s1_key_p1 & 128'h4403000000000000), ^(s1_key_p1 & 128'h4e33000000000000)};
+  assign bank11_h3_35 = {^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h3000), ^(s1_key_p1 & 128'h6000), ^(s1_key_p1 & 128'h7000)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_12 = {^(s1_key_p1 & 128'hc5510000000000000000), ^(s1_key_p1 & 128'hc9100000000000000000), ^(s1_key_p1 & 128'he70e0000000000000000), ^(s1_key_p1 & 128'h60b70000000000000000), ^(s1_key_p1 & 128'h44f0000000000000000)};
+  assign bank11_h3_36 = {^(s1_key_p1 & 128'he0000), ^(s1_key_p1 & 128'h80000), ^(s1_key_p1 & 128'ha0000), ^(s1_key_p1 & 128'h20000), ^(s1_key_p1 & 128'h90000)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_13 = {^(s1_key_p1 & 128'h78a400000000000000000000), ^(s1_key_p1 & 128'h23aa00000000000000000000), ^(s1_key_p1 & 128'hb63100000000000000000000), ^(s1_key_p1 & 128'h1f800000000000000000000), ^(s1_key_p1 & 128'h22fb00000000000000000000)};
+  assign bank11_h3_37 = {^(s1_key_p1 & 128'ha00000), ^(s1_key_p1 & 128'h400000), ^(s1_key_p1 & 128'hd00000), ^(s1_key_p1 & 128'he00000), ^(s1_key_p1 & 128'hc00000)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_14 = {^(s1_key_p1 & 128'h54c7000000000000000000000000), ^(s1_key_p1 & 128'hf347000000000000000000000000), ^(s1_key_p1 & 128'h152f000000000000000000000000), ^(s1_key_p1 & 128'h747a000000000000000000000000), ^(s1_key_p1 & 128'h1465000000000000000000000000)};
+  assign bank11_h3_38 = {^(s1_key_p1 & 128'h7000000), ^(s1_key_p1 & 128'h5000000), ^(s1_key_p1 & 128'h1000000), ^(s1_key_p1 & 128'hb000000), ^(s1_key_p1 & 128'h1000000)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_15 = {^(s1_key_p1 & 128'hfb6d0000000000000000000000000000), ^(s1_key_p1 & 128'h74d40000000000000000000000000000), ^(s1_key_p1 & 128'h60d90000000000000000000000000000), ^(s1_key_p1 & 128'hb7ea0000000000000000000000000000), ^(s1_key_p1 & 128'ha81b0000000000000000000000000000)};
-  assign bank11_xor_7 = bank11_hash1_part0_p1 ^ bank11_hash1_part1_p1;
-  assign bank11_xor_8 = bank11_xor_7 ^ bank11_hash1_part2_p1;
-  assign bank11_xor_9 = bank11_xor_8 ^ bank11_hash1_part3_p1;
-  assign bank11_xor_10 = bank11_xor_9 ^ bank11_hash1_part4_p1;
-  assign bank11_xor_11 = bank11_xor_10 ^ bank11_hash1_part5_p1;
-  assign bank11_xor_12 = bank11_xor_11 ^ bank11_hash1_part6_p1;
-  assign bank11_xor_13 = bank11_xor_12 ^ bank11_hash1_part7_p1;
-  assign bank11_cat_0 = {bank11_xor_13, bank11_xor_6};
+  assign bank11_h3_39 = {^(s1_key_p1 & 128'hd0000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h80000000), ^(s1_key_p1 & 128'he0000000), ^(s1_key_p1 & 128'h20000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_40 = {^(s1_key_p1 & 128'h600000000), ^(s1_key_p1 & 128'hc00000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h800000000), ^(s1_key_p1 & 128'h600000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_41 = {^(s1_key_p1 & 128'h6000000000), ^(s1_key_p1 & 128'ha000000000), ^(s1_key_p1 & 128'h9000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h3000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_42 = {^(s1_key_p1 & 128'h90000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'h10000000000), ^(s1_key_p1 & 128'hf0000000000), ^(s1_key_p1 & 128'h20000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_43 = {^(s1_key_p1 & 128'hc00000000000), ^(s1_key_p1 & 128'he00000000000), ^(s1_key_p1 & 128'hd00000000000), ^(s1_key_p1 & 128'h300000000000), ^(s1_key_p1 & 128'h400000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_44 = {^(s1_key_p1 & 128'ha000000000000), ^(s1_key_p1 & 128'he000000000000), ^(s1_key_p1 & 128'h2000000000000), ^(s1_key_p1 & 128'h3000000000000), ^(s1_key_p1 & 128'h3000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_45 = {^(s1_key_p1 & 128'h50000000000000), ^(s1_key_p1 & 128'h40000000000000), ^(s1_key_p1 & 128'h60000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h30000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_46 = {^(s1_key_p1 & 128'hb00000000000000), ^(s1_key_p1 & 128'h900000000000000), ^(s1_key_p1 & 128'h300000000000000), ^(s1_key_p1 & 128'h400000000000000), ^(s1_key_p1 & 128'he00000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_47 = {^(s1_key_p1 & 128'he000000000000000), ^(s1_key_p1 & 128'h6000000000000000), ^(s1_key_p1 & 128'h1000000000000000), ^(s1_key_p1 & 128'h4000000000000000), ^(s1_key_p1 & 128'h4000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_48 = {^(s1_key_p1 & 128'h10000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'he0000000000000000), ^(s1_key_p1 & 128'h70000000000000000), ^(s1_key_p1 & 128'hf0000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_49 = {^(s1_key_p1 & 128'h500000000000000000), ^(s1_key_p1 & 128'h100000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'hb00000000000000000), ^(s1_key_p1 & 128'h400000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_50 = {^(s1_key_p1 & 128'h5000000000000000000), ^(s1_key_p1 & 128'h9000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h4000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_51 = {^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'hc0000000000000000000), ^(s1_key_p1 & 128'he0000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000), ^(s1_key_p1 & 128'h0)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_52 = {^(s1_key_p1 & 128'h400000000000000000000), ^(s1_key_p1 & 128'ha00000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000), ^(s1_key_p1 & 128'h800000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_53 = {^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000), ^(s1_key_p1 & 128'h3000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_54 = {^(s1_key_p1 & 128'h80000000000000000000000), ^(s1_key_p1 & 128'h30000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000), ^(s1_key_p1 & 128'h10000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_55 = {^(s1_key_p1 & 128'h700000000000000000000000), ^(s1_key_p1 & 128'h200000000000000000000000), ^(s1_key_p1 & 128'hb00000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h200000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_56 = {^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000), ^(s1_key_p1 & 128'ha000000000000000000000000), ^(s1_key_p1 & 128'h5000000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_57 = {^(s1_key_p1 & 128'hc0000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000), ^(s1_key_p1 & 128'h20000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_58 = {^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h300000000000000000000000000), ^(s1_key_p1 & 128'h500000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000), ^(s1_key_p1 & 128'h400000000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_59 = {^(s1_key_p1 & 128'h5000000000000000000000000000), ^(s1_key_p1 & 128'hf000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000), ^(s1_key_p1 & 128'h7000000000000000000000000000), ^(s1_key_p1 & 128'h1000000000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_60 = {^(s1_key_p1 & 128'hd0000000000000000000000000000), ^(s1_key_p1 & 128'h40000000000000000000000000000), ^(s1_key_p1 & 128'h90000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_61 = {^(s1_key_p1 & 128'h600000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'hd00000000000000000000000000000), ^(s1_key_p1 & 128'he00000000000000000000000000000), ^(s1_key_p1 & 128'h100000000000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_62 = {^(s1_key_p1 & 128'hb000000000000000000000000000000), ^(s1_key_p1 & 128'h4000000000000000000000000000000), ^(s1_key_p1 & 128'h0), ^(s1_key_p1 & 128'h7000000000000000000000000000000), ^(s1_key_p1 & 128'h8000000000000000000000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_63 = {^(s1_key_p1 & 128'hf0000000000000000000000000000000), ^(s1_key_p1 & 128'h70000000000000000000000000000000), ^(s1_key_p1 & 128'h60000000000000000000000000000000), ^(s1_key_p1 & 128'hb0000000000000000000000000000000), ^(s1_key_p1 & 128'ha0000000000000000000000000000000)};
+  assign bank11_xor_31 = bank11_hash1_part0_p1 ^ bank11_hash1_part1_p1;
+  assign bank11_xor_32 = bank11_xor_31 ^ bank11_hash1_part2_p1;
+  assign bank11_xor_33 = bank11_xor_32 ^ bank11_hash1_part3_p1;
+  assign bank11_xor_34 = bank11_xor_33 ^ bank11_hash1_part4_p1;
+  assign bank11_xor_35 = bank11_xor_34 ^ bank11_hash1_part5_p1;
+  assign bank11_xor_36 = bank11_xor_35 ^ bank11_hash1_part6_p1;
+  assign bank11_xor_37 = bank11_xor_36 ^ bank11_hash1_part7_p1;
+  assign bank11_xor_38 = bank11_xor_37 ^ bank11_hash1_part8_p1;
+  assign bank11_xor_39 = bank11_xor_38 ^ bank11_hash1_part9_p1;
+  assign bank11_xor_40 = bank11_xor_39 ^ bank11_hash1_part10_p1;
+  assign bank11_xor_41 = bank11_xor_40 ^ bank11_hash1_part11_p1;
+  assign bank11_xor_42 = bank11_xor_41 ^ bank11_hash1_part12_p1;
+  assign bank11_xor_43 = bank11_xor_42 ^ bank11_hash1_part13_p1;
+  assign bank11_xor_44 = bank11_xor_43 ^ bank11_hash1_part14_p1;
+  assign bank11_xor_45 = bank11_xor_44 ^ bank11_hash1_part15_p1;
+  assign bank11_xor_46 = bank11_xor_45 ^ bank11_hash1_part16_p1;
+  assign bank11_xor_47 = bank11_xor_46 ^ bank11_hash1_part17_p1;
+  assign bank11_xor_48 = bank11_xor_47 ^ bank11_hash1_part18_p1;
+  assign bank11_xor_49 = bank11_xor_48 ^ bank11_hash1_part19_p1;
+  assign bank11_xor_50 = bank11_xor_49 ^ bank11_hash1_part20_p1;
+  assign bank11_xor_51 = bank11_xor_50 ^ bank11_hash1_part21_p1;
+  assign bank11_xor_52 = bank11_xor_51 ^ bank11_hash1_part22_p1;
+  assign bank11_xor_53 = bank11_xor_52 ^ bank11_hash1_part23_p1;
+  assign bank11_xor_54 = bank11_xor_53 ^ bank11_hash1_part24_p1;
+  assign bank11_xor_55 = bank11_xor_54 ^ bank11_hash1_part25_p1;
+  assign bank11_xor_56 = bank11_xor_55 ^ bank11_hash1_part26_p1;
+  assign bank11_xor_57 = bank11_xor_56 ^ bank11_hash1_part27_p1;
+  assign bank11_xor_58 = bank11_xor_57 ^ bank11_hash1_part28_p1;
+  assign bank11_xor_59 = bank11_xor_58 ^ bank11_hash1_part29_p1;
+  assign bank11_xor_60 = bank11_xor_59 ^ bank11_hash1_part30_p1;
+  assign bank11_xor_61 = bank11_xor_60 ^ bank11_hash1_part31_p1;
+  assign bank11_cat_0 = {bank11_xor_61, bank11_xor_30};
   assign bank11_slice_0 = bank11_hash_p1[36:28];
   assign bank11_slice_1 = clr0_target[11];
   assign bank11_and_0 = clr0_active & bank11_slice_1;
@@ -5396,219 +8911,278 @@ module apbbf_k3_l8_b512_4_large (
   assign cat_25 = {s8_tag_p1, s8_hit_p1};
   assign slice_85 = rq_count[0];
   assign and_73 = slice_85 & out_ready;
-  assign not_8 = ~and_73;
-  assign and_74 = s8_valid_p1 & not_8;
-  assign not_9 = ~s8_valid_p1;
-  assign and_75 = and_73 & not_9;
   assign const_55 = 1'h1;
   assign slice_86 = rq_count[1];
   assign slice_87 = rq_count[0];
-  assign mux_38 = and_75 ? slice_86 : slice_87;
-  assign mux_39 = and_74 ? const_55 : mux_38;
+  assign mux_38 = s8_valid_p1 ? slice_87 : slice_86;
   assign slice_88 = rq_count[0];
-  assign slice_89 = rq_count[2];
-  assign slice_90 = rq_count[1];
-  assign mux_40 = and_75 ? slice_89 : slice_90;
-  assign mux_41 = and_74 ? slice_88 : mux_40;
+  assign mux_39 = s8_valid_p1 ? const_55 : slice_88;
+  assign mux_40 = and_73 ? mux_38 : mux_39;
+  assign slice_89 = rq_count[0];
+  assign slice_90 = rq_count[2];
   assign slice_91 = rq_count[1];
-  assign slice_92 = rq_count[3];
-  assign slice_93 = rq_count[2];
-  assign mux_42 = and_75 ? slice_92 : slice_93;
-  assign mux_43 = and_74 ? slice_91 : mux_42;
-  assign slice_94 = rq_count[2];
-  assign slice_95 = rq_count[4];
-  assign slice_96 = rq_count[3];
-  assign mux_44 = and_75 ? slice_95 : slice_96;
-  assign mux_45 = and_74 ? slice_94 : mux_44;
-  assign slice_97 = rq_count[3];
-  assign slice_98 = rq_count[5];
-  assign slice_99 = rq_count[4];
-  assign mux_46 = and_75 ? slice_98 : slice_99;
-  assign mux_47 = and_74 ? slice_97 : mux_46;
-  assign slice_100 = rq_count[4];
-  assign slice_101 = rq_count[6];
+  assign mux_41 = s8_valid_p1 ? slice_91 : slice_90;
+  assign slice_92 = rq_count[1];
+  assign mux_42 = s8_valid_p1 ? slice_89 : slice_92;
+  assign mux_43 = and_73 ? mux_41 : mux_42;
+  assign slice_93 = rq_count[1];
+  assign slice_94 = rq_count[3];
+  assign slice_95 = rq_count[2];
+  assign mux_44 = s8_valid_p1 ? slice_95 : slice_94;
+  assign slice_96 = rq_count[2];
+  assign mux_45 = s8_valid_p1 ? slice_93 : slice_96;
+  assign mux_46 = and_73 ? mux_44 : mux_45;
+  assign slice_97 = rq_count[2];
+  assign slice_98 = rq_count[4];
+  assign slice_99 = rq_count[3];
+  assign mux_47 = s8_valid_p1 ? slice_99 : slice_98;
+  assign slice_100 = rq_count[3];
+  assign mux_48 = s8_valid_p1 ? slice_97 : slice_100;
+  assign mux_49 = and_73 ? mux_47 : mux_48;
+  assign slice_101 = rq_count[3];
   assign slice_102 = rq_count[5];
-  assign mux_48 = and_75 ? slice_101 : slice_102;
-  assign mux_49 = and_74 ? slice_100 : mux_48;
-  assign slice_103 = rq_count[5];
-  assign slice_104 = rq_count[7];
-  assign slice_105 = rq_count[6];
-  assign mux_50 = and_75 ? slice_104 : slice_105;
-  assign mux_51 = and_74 ? slice_103 : mux_50;
+  assign slice_103 = rq_count[4];
+  assign mux_50 = s8_valid_p1 ? slice_103 : slice_102;
+  assign slice_104 = rq_count[4];
+  assign mux_51 = s8_valid_p1 ? slice_101 : slice_104;
+  assign mux_52 = and_73 ? mux_50 : mux_51;
+  assign slice_105 = rq_count[4];
   assign slice_106 = rq_count[6];
-  assign slice_107 = rq_count[8];
-  assign slice_108 = rq_count[7];
-  assign mux_52 = and_75 ? slice_107 : slice_108;
-  assign mux_53 = and_74 ? slice_106 : mux_52;
-  assign slice_109 = rq_count[7];
-  assign slice_110 = rq_count[9];
-  assign slice_111 = rq_count[8];
-  assign mux_54 = and_75 ? slice_110 : slice_111;
-  assign mux_55 = and_74 ? slice_109 : mux_54;
-  assign slice_112 = rq_count[8];
-  assign slice_113 = rq_count[10];
-  assign slice_114 = rq_count[9];
-  assign mux_56 = and_75 ? slice_113 : slice_114;
-  assign mux_57 = and_74 ? slice_112 : mux_56;
-  assign slice_115 = rq_count[9];
-  assign slice_116 = rq_count[11];
-  assign slice_117 = rq_count[10];
-  assign mux_58 = and_75 ? slice_116 : slice_117;
-  assign mux_59 = and_74 ? slice_115 : mux_58;
-  assign slice_118 = rq_count[10];
-  assign slice_119 = rq_count[12];
-  assign slice_120 = rq_count[11];
-  assign mux_60 = and_75 ? slice_119 : slice_120;
-  assign mux_61 = and_74 ? slice_118 : mux_60;
-  assign slice_121 = rq_count[11];
-  assign slice_122 = rq_count[13];
-  assign slice_123 = rq_count[12];
-  assign mux_62 = and_75 ? slice_122 : slice_123;
-  assign mux_63 = and_74 ? slice_121 : mux_62;
-  assign slice_124 = rq_count[12];
-  assign slice_125 = rq_count[14];
-  assign slice_126 = rq_count[13];
-  assign mux_64 = and_75 ? slice_125 : slice_126;
-  assign mux_65 = and_74 ? slice_124 : mux_64;
-  assign slice_127 = rq_count[13];
-  assign slice_128 = rq_count[15];
-  assign slice_129 = rq_count[14];
-  assign mux_66 = and_75 ? slice_128 : slice_129;
-  assign mux_67 = and_74 ? slice_127 : mux_66;
-  assign slice_130 = rq_count[14];
+  assign slice_107 = rq_count[5];
+  assign mux_53 = s8_valid_p1 ? slice_107 : slice_106;
+  assign slice_108 = rq_count[5];
+  assign mux_54 = s8_valid_p1 ? slice_105 : slice_108;
+  assign mux_55 = and_73 ? mux_53 : mux_54;
+  assign slice_109 = rq_count[5];
+  assign slice_110 = rq_count[7];
+  assign slice_111 = rq_count[6];
+  assign mux_56 = s8_valid_p1 ? slice_111 : slice_110;
+  assign slice_112 = rq_count[6];
+  assign mux_57 = s8_valid_p1 ? slice_109 : slice_112;
+  assign mux_58 = and_73 ? mux_56 : mux_57;
+  assign slice_113 = rq_count[6];
+  assign slice_114 = rq_count[8];
+  assign slice_115 = rq_count[7];
+  assign mux_59 = s8_valid_p1 ? slice_115 : slice_114;
+  assign slice_116 = rq_count[7];
+  assign mux_60 = s8_valid_p1 ? slice_113 : slice_116;
+  assign mux_61 = and_73 ? mux_59 : mux_60;
+  assign slice_117 = rq_count[7];
+  assign slice_118 = rq_count[9];
+  assign slice_119 = rq_count[8];
+  assign mux_62 = s8_valid_p1 ? slice_119 : slice_118;
+  assign slice_120 = rq_count[8];
+  assign mux_63 = s8_valid_p1 ? slice_117 : slice_120;
+  assign mux_64 = and_73 ? mux_62 : mux_63;
+  assign slice_121 = rq_count[8];
+  assign slice_122 = rq_count[10];
+  assign slice_123 = rq_count[9];
+  assign mux_65 = s8_valid_p1 ? slice_123 : slice_122;
+  assign slice_124 = rq_count[9];
+  assign mux_66 = s8_valid_p1 ? slice_121 : slice_124;
+  assign mux_67 = and_73 ? mux_65 : mux_66;
+  assign slice_125 = rq_count[9];
+  assign slice_126 = rq_count[11];
+  assign slice_127 = rq_count[10];
+  assign mux_68 = s8_valid_p1 ? slice_127 : slice_126;
+  assign slice_128 = rq_count[10];
+  assign mux_69 = s8_valid_p1 ? slice_125 : slice_128;
+  assign mux_70 = and_73 ? mux_68 : mux_69;
+  assign slice_129 = rq_count[10];
+  assign slice_130 = rq_count[12];
+  assign slice_131 = rq_count[11];
+  assign mux_71 = s8_valid_p1 ? slice_131 : slice_130;
+  assign slice_132 = rq_count[11];
+  assign mux_72 = s8_valid_p1 ? slice_129 : slice_132;
+  assign mux_73 = and_73 ? mux_71 : mux_72;
+  assign slice_133 = rq_count[11];
+  assign slice_134 = rq_count[13];
+  assign slice_135 = rq_count[12];
+  assign mux_74 = s8_valid_p1 ? slice_135 : slice_134;
+  assign slice_136 = rq_count[12];
+  assign mux_75 = s8_valid_p1 ? slice_133 : slice_136;
+  assign mux_76 = and_73 ? mux_74 : mux_75;
+  assign slice_137 = rq_count[12];
+  assign slice_138 = rq_count[14];
+  assign slice_139 = rq_count[13];
+  assign mux_77 = s8_valid_p1 ? slice_139 : slice_138;
+  assign slice_140 = rq_count[13];
+  assign mux_78 = s8_valid_p1 ? slice_137 : slice_140;
+  assign mux_79 = and_73 ? mux_77 : mux_78;
+  assign slice_141 = rq_count[13];
+  assign slice_142 = rq_count[15];
+  assign slice_143 = rq_count[14];
+  assign mux_80 = s8_valid_p1 ? slice_143 : slice_142;
+  assign slice_144 = rq_count[14];
+  assign mux_81 = s8_valid_p1 ? slice_141 : slice_144;
+  assign mux_82 = and_73 ? mux_80 : mux_81;
+  assign slice_145 = rq_count[14];
   assign const_56 = 1'h0;
-  assign slice_131 = rq_count[15];
-  assign mux_68 = and_75 ? const_56 : slice_131;
-  assign mux_69 = and_74 ? slice_130 : mux_68;
-  assign cat_26 = {mux_69, mux_67, mux_65, mux_63, mux_61, mux_59, mux_57, mux_55, mux_53, mux_51, mux_49, mux_47, mux_45, mux_43, mux_41, mux_39};
+  assign slice_146 = rq_count[15];
+  assign mux_83 = s8_valid_p1 ? slice_146 : const_56;
+  assign slice_147 = rq_count[15];
+  assign mux_84 = s8_valid_p1 ? slice_145 : slice_147;
+  assign mux_85 = and_73 ? mux_83 : mux_84;
+  assign cat_26 = {mux_85, mux_82, mux_79, mux_76, mux_73, mux_70, mux_67, mux_64, mux_61, mux_58, mux_55, mux_52, mux_49, mux_46, mux_43, mux_40};
   assign const_57 = 5'h1;
   assign add_3 = rq_wp + const_57;
-  assign mux_70 = s8_valid_p1 ? add_3 : rq_wp;
+  assign mux_86 = s8_valid_p1 ? add_3 : rq_wp;
   assign const_58 = 5'h1;
   assign add_4 = rq_rp + const_58;
-  assign mux_71 = and_73 ? add_4 : rq_rp;
-  assign slice_132 = rq_rp[3:0];
-  assign slice_133 = slice_132[0];
-  assign mux_72 = slice_133 ? rq_entry1 : rq_entry0;
-  assign slice_134 = slice_132[0];
-  assign mux_73 = slice_134 ? rq_entry3 : rq_entry2;
-  assign slice_135 = slice_132[0];
-  assign mux_74 = slice_135 ? rq_entry5 : rq_entry4;
-  assign slice_136 = slice_132[0];
-  assign mux_75 = slice_136 ? rq_entry7 : rq_entry6;
-  assign slice_137 = slice_132[0];
-  assign mux_76 = slice_137 ? rq_entry9 : rq_entry8;
-  assign slice_138 = slice_132[0];
-  assign mux_77 = slice_138 ? rq_entry11 : rq_entry10;
-  assign slice_139 = slice_132[0];
-  assign mux_78 = slice_139 ? rq_entry13 : rq_entry12;
-  assign slice_140 = slice_132[0];
-  assign mux_79 = slice_140 ? rq_entry15 : rq_entry14;
-  assign slice_141 = slice_132[1];
-  assign mux_80 = slice_141 ? mux_73 : mux_72;
-  assign slice_142 = slice_132[1];
-  assign mux_81 = slice_142 ? mux_75 : mux_74;
-  assign slice_143 = slice_132[1];
-  assign mux_82 = slice_143 ? mux_77 : mux_76;
-  assign slice_144 = slice_132[1];
-  assign mux_83 = slice_144 ? mux_79 : mux_78;
-  assign slice_145 = slice_132[2];
-  assign mux_84 = slice_145 ? mux_81 : mux_80;
-  assign slice_146 = slice_132[2];
-  assign mux_85 = slice_146 ? mux_83 : mux_82;
-  assign slice_147 = slice_132[3];
-  assign mux_86 = slice_147 ? mux_85 : mux_84;
-  assign slice_148 = mux_86[8:1];
-  assign slice_149 = mux_86[0];
-  assign not_10 = ~and_73;
-  assign and_76 = and_4 & not_10;
-  assign not_11 = ~and_4;
-  assign and_77 = and_73 & not_11;
+  assign mux_87 = and_73 ? add_4 : rq_rp;
+  assign slice_148 = rq_rp[3:0];
+  assign slice_149 = slice_148[0];
+  assign mux_88 = slice_149 ? rq_entry1 : rq_entry0;
+  assign slice_150 = slice_148[0];
+  assign mux_89 = slice_150 ? rq_entry3 : rq_entry2;
+  assign slice_151 = slice_148[0];
+  assign mux_90 = slice_151 ? rq_entry5 : rq_entry4;
+  assign slice_152 = slice_148[0];
+  assign mux_91 = slice_152 ? rq_entry7 : rq_entry6;
+  assign slice_153 = slice_148[0];
+  assign mux_92 = slice_153 ? rq_entry9 : rq_entry8;
+  assign slice_154 = slice_148[0];
+  assign mux_93 = slice_154 ? rq_entry11 : rq_entry10;
+  assign slice_155 = slice_148[0];
+  assign mux_94 = slice_155 ? rq_entry13 : rq_entry12;
+  assign slice_156 = slice_148[0];
+  assign mux_95 = slice_156 ? rq_entry15 : rq_entry14;
+  assign slice_157 = slice_148[1];
+  assign mux_96 = slice_157 ? mux_89 : mux_88;
+  assign slice_158 = slice_148[1];
+  assign mux_97 = slice_158 ? mux_91 : mux_90;
+  assign slice_159 = slice_148[1];
+  assign mux_98 = slice_159 ? mux_93 : mux_92;
+  assign slice_160 = slice_148[1];
+  assign mux_99 = slice_160 ? mux_95 : mux_94;
+  assign slice_161 = slice_148[2];
+  assign mux_100 = slice_161 ? mux_97 : mux_96;
+  assign slice_162 = slice_148[2];
+  assign mux_101 = slice_162 ? mux_99 : mux_98;
+  assign slice_163 = slice_148[3];
+  assign mux_102 = slice_163 ? mux_101 : mux_100;
+  assign slice_164 = mux_102[8:1];
+  assign slice_165 = mux_102[0];
   assign const_59 = 1'h1;
-  assign slice_150 = occupancy[1];
-  assign slice_151 = occupancy[0];
-  assign mux_87 = and_77 ? slice_150 : slice_151;
-  assign mux_88 = and_76 ? const_59 : mux_87;
-  assign slice_152 = occupancy[0];
-  assign slice_153 = occupancy[2];
-  assign slice_154 = occupancy[1];
-  assign mux_89 = and_77 ? slice_153 : slice_154;
-  assign mux_90 = and_76 ? slice_152 : mux_89;
-  assign slice_155 = occupancy[1];
-  assign slice_156 = occupancy[3];
-  assign slice_157 = occupancy[2];
-  assign mux_91 = and_77 ? slice_156 : slice_157;
-  assign mux_92 = and_76 ? slice_155 : mux_91;
-  assign slice_158 = occupancy[2];
-  assign slice_159 = occupancy[4];
-  assign slice_160 = occupancy[3];
-  assign mux_93 = and_77 ? slice_159 : slice_160;
-  assign mux_94 = and_76 ? slice_158 : mux_93;
-  assign slice_161 = occupancy[3];
-  assign slice_162 = occupancy[5];
-  assign slice_163 = occupancy[4];
-  assign mux_95 = and_77 ? slice_162 : slice_163;
-  assign mux_96 = and_76 ? slice_161 : mux_95;
-  assign slice_164 = occupancy[4];
-  assign slice_165 = occupancy[6];
-  assign slice_166 = occupancy[5];
-  assign mux_97 = and_77 ? slice_165 : slice_166;
-  assign mux_98 = and_76 ? slice_164 : mux_97;
-  assign slice_167 = occupancy[5];
-  assign slice_168 = occupancy[7];
-  assign slice_169 = occupancy[6];
-  assign mux_99 = and_77 ? slice_168 : slice_169;
-  assign mux_100 = and_76 ? slice_167 : mux_99;
-  assign slice_170 = occupancy[6];
-  assign slice_171 = occupancy[8];
-  assign slice_172 = occupancy[7];
-  assign mux_101 = and_77 ? slice_171 : slice_172;
-  assign mux_102 = and_76 ? slice_170 : mux_101;
-  assign slice_173 = occupancy[7];
-  assign slice_174 = occupancy[9];
-  assign slice_175 = occupancy[8];
-  assign mux_103 = and_77 ? slice_174 : slice_175;
-  assign mux_104 = and_76 ? slice_173 : mux_103;
-  assign slice_176 = occupancy[8];
-  assign slice_177 = occupancy[10];
-  assign slice_178 = occupancy[9];
-  assign mux_105 = and_77 ? slice_177 : slice_178;
-  assign mux_106 = and_76 ? slice_176 : mux_105;
-  assign slice_179 = occupancy[9];
-  assign slice_180 = occupancy[11];
-  assign slice_181 = occupancy[10];
-  assign mux_107 = and_77 ? slice_180 : slice_181;
-  assign mux_108 = and_76 ? slice_179 : mux_107;
-  assign slice_182 = occupancy[10];
-  assign slice_183 = occupancy[12];
-  assign slice_184 = occupancy[11];
-  assign mux_109 = and_77 ? slice_183 : slice_184;
-  assign mux_110 = and_76 ? slice_182 : mux_109;
-  assign slice_185 = occupancy[11];
-  assign slice_186 = occupancy[13];
-  assign slice_187 = occupancy[12];
-  assign mux_111 = and_77 ? slice_186 : slice_187;
-  assign mux_112 = and_76 ? slice_185 : mux_111;
-  assign slice_188 = occupancy[12];
-  assign slice_189 = occupancy[14];
-  assign slice_190 = occupancy[13];
-  assign mux_113 = and_77 ? slice_189 : slice_190;
-  assign mux_114 = and_76 ? slice_188 : mux_113;
-  assign slice_191 = occupancy[13];
-  assign slice_192 = occupancy[15];
-  assign slice_193 = occupancy[14];
-  assign mux_115 = and_77 ? slice_192 : slice_193;
-  assign mux_116 = and_76 ? slice_191 : mux_115;
-  assign slice_194 = occupancy[14];
+  assign slice_166 = occupancy[1];
+  assign slice_167 = occupancy[0];
+  assign mux_103 = and_4 ? slice_167 : slice_166;
+  assign slice_168 = occupancy[0];
+  assign mux_104 = and_4 ? const_59 : slice_168;
+  assign mux_105 = and_73 ? mux_103 : mux_104;
+  assign slice_169 = occupancy[0];
+  assign slice_170 = occupancy[2];
+  assign slice_171 = occupancy[1];
+  assign mux_106 = and_4 ? slice_171 : slice_170;
+  assign slice_172 = occupancy[1];
+  assign mux_107 = and_4 ? slice_169 : slice_172;
+  assign mux_108 = and_73 ? mux_106 : mux_107;
+  assign slice_173 = occupancy[1];
+  assign slice_174 = occupancy[3];
+  assign slice_175 = occupancy[2];
+  assign mux_109 = and_4 ? slice_175 : slice_174;
+  assign slice_176 = occupancy[2];
+  assign mux_110 = and_4 ? slice_173 : slice_176;
+  assign mux_111 = and_73 ? mux_109 : mux_110;
+  assign slice_177 = occupancy[2];
+  assign slice_178 = occupancy[4];
+  assign slice_179 = occupancy[3];
+  assign mux_112 = and_4 ? slice_179 : slice_178;
+  assign slice_180 = occupancy[3];
+  assign mux_113 = and_4 ? slice_177 : slice_180;
+  assign mux_114 = and_73 ? mux_112 : mux_113;
+  assign slice_181 = occupancy[3];
+  assign slice_182 = occupancy[5];
+  assign slice_183 = occupancy[4];
+  assign mux_115 = and_4 ? slice_183 : slice_182;
+  assign slice_184 = occupancy[4];
+  assign mux_116 = and_4 ? slice_181 : slice_184;
+  assign mux_117 = and_73 ? mux_115 : mux_116;
+  assign slice_185 = occupancy[4];
+  assign slice_186 = occupancy[6];
+  assign slice_187 = occupancy[5];
+  assign mux_118 = and_4 ? slice_187 : slice_186;
+  assign slice_188 = occupancy[5];
+  assign mux_119 = and_4 ? slice_185 : slice_188;
+  assign mux_120 = and_73 ? mux_118 : mux_119;
+  assign slice_189 = occupancy[5];
+  assign slice_190 = occupancy[7];
+  assign slice_191 = occupancy[6];
+  assign mux_121 = and_4 ? slice_191 : slice_190;
+  assign slice_192 = occupancy[6];
+  assign mux_122 = and_4 ? slice_189 : slice_192;
+  assign mux_123 = and_73 ? mux_121 : mux_122;
+  assign slice_193 = occupancy[6];
+  assign slice_194 = occupancy[8];
+  assign slice_195 = occupancy[7];
+  assign mux_124 = and_4 ? slice_195 : slice_194;
+  assign slice_196 = occupancy[7];
+  assign mux_125 = and_4 ? slice_193 : slice_196;
+  assign mux_126 = and_73 ? mux_124 : mux_125;
+  assign slice_197 = occupancy[7];
+  assign slice_198 = occupancy[9];
+  assign slice_199 = occupancy[8];
+  assign mux_127 = and_4 ? slice_199 : slice_198;
+  assign slice_200 = occupancy[8];
+  assign mux_128 = and_4 ? slice_197 : slice_200;
+  assign mux_129 = and_73 ? mux_127 : mux_128;
+  assign slice_201 = occupancy[8];
+  assign slice_202 = occupancy[10];
+  assign slice_203 = occupancy[9];
+  assign mux_130 = and_4 ? slice_203 : slice_202;
+  assign slice_204 = occupancy[9];
+  assign mux_131 = and_4 ? slice_201 : slice_204;
+  assign mux_132 = and_73 ? mux_130 : mux_131;
+  assign slice_205 = occupancy[9];
+  assign slice_206 = occupancy[11];
+  assign slice_207 = occupancy[10];
+  assign mux_133 = and_4 ? slice_207 : slice_206;
+  assign slice_208 = occupancy[10];
+  assign mux_134 = and_4 ? slice_205 : slice_208;
+  assign mux_135 = and_73 ? mux_133 : mux_134;
+  assign slice_209 = occupancy[10];
+  assign slice_210 = occupancy[12];
+  assign slice_211 = occupancy[11];
+  assign mux_136 = and_4 ? slice_211 : slice_210;
+  assign slice_212 = occupancy[11];
+  assign mux_137 = and_4 ? slice_209 : slice_212;
+  assign mux_138 = and_73 ? mux_136 : mux_137;
+  assign slice_213 = occupancy[11];
+  assign slice_214 = occupancy[13];
+  assign slice_215 = occupancy[12];
+  assign mux_139 = and_4 ? slice_215 : slice_214;
+  assign slice_216 = occupancy[12];
+  assign mux_140 = and_4 ? slice_213 : slice_216;
+  assign mux_141 = and_73 ? mux_139 : mux_140;
+  assign slice_217 = occupancy[12];
+  assign slice_218 = occupancy[14];
+  assign slice_219 = occupancy[13];
+  assign mux_142 = and_4 ? slice_219 : slice_218;
+  assign slice_220 = occupancy[13];
+  assign mux_143 = and_4 ? slice_217 : slice_220;
+  assign mux_144 = and_73 ? mux_142 : mux_143;
+  assign slice_221 = occupancy[13];
+  assign slice_222 = occupancy[15];
+  assign slice_223 = occupancy[14];
+  assign mux_145 = and_4 ? slice_223 : slice_222;
+  assign slice_224 = occupancy[14];
+  assign mux_146 = and_4 ? slice_221 : slice_224;
+  assign mux_147 = and_73 ? mux_145 : mux_146;
+  assign slice_225 = occupancy[14];
   assign const_60 = 1'h0;
-  assign slice_195 = occupancy[15];
-  assign mux_117 = and_77 ? const_60 : slice_195;
-  assign mux_118 = and_76 ? slice_194 : mux_117;
-  assign cat_27 = {mux_118, mux_116, mux_114, mux_112, mux_110, mux_108, mux_106, mux_104, mux_102, mux_100, mux_98, mux_96, mux_94, mux_92, mux_90, mux_88};
-  assign slice_196 = cat_27[15];
-  assign or_10 = slice_196 | mux_33;
-  assign not_12 = ~or_10;
-  assign and_78 = mux_2 & not_12;
+  assign slice_226 = occupancy[15];
+  assign mux_148 = and_4 ? slice_226 : const_60;
+  assign slice_227 = occupancy[15];
+  assign mux_149 = and_4 ? slice_225 : slice_227;
+  assign mux_150 = and_73 ? mux_148 : mux_149;
+  assign cat_27 = {mux_150, mux_147, mux_144, mux_141, mux_138, mux_135, mux_132, mux_129, mux_126, mux_123, mux_120, mux_117, mux_114, mux_111, mux_108, mux_105};
+  assign slice_228 = occupancy[15];
+  assign slice_229 = occupancy[14];
+  assign and_74 = and_4 & slice_229;
+  assign or_10 = slice_228 | and_74;
+  assign or_11 = or_10 | mux_33;
+  assign not_8 = ~or_11;
+  assign and_75 = mux_2 & not_8;
   always @(posedge clk) begin
     if (rst) sweep_busy <= 1'h1;
     else sweep_busy <= mux_33;
@@ -5653,7 +9227,7 @@ module apbbf_k3_l8_b512_4_large (
     if (rst) occupancy <= 16'h0;
     else occupancy <= cat_27;
     if (rst) head_go <= 1'h0;
-    else head_go <= and_78;
+    else head_go <= and_75;
     if (rst) head_counts <= 1'h0;
     else head_counts <= or_6;
     if (rst) sel_busy <= 1'h0;
@@ -5721,14 +9295,62 @@ module apbbf_k3_l8_b512_4_large (
     bank0_hash0_part5_p1 <= bank0_h3_5;
     bank0_hash0_part6_p1 <= bank0_h3_6;
     bank0_hash0_part7_p1 <= bank0_h3_7;
-    bank0_hash1_part0_p1 <= bank0_h3_8;
-    bank0_hash1_part1_p1 <= bank0_h3_9;
-    bank0_hash1_part2_p1 <= bank0_h3_10;
-    bank0_hash1_part3_p1 <= bank0_h3_11;
-    bank0_hash1_part4_p1 <= bank0_h3_12;
-    bank0_hash1_part5_p1 <= bank0_h3_13;
-    bank0_hash1_part6_p1 <= bank0_h3_14;
-    bank0_hash1_part7_p1 <= bank0_h3_15;
+    bank0_hash0_part8_p1 <= bank0_h3_8;
+    bank0_hash0_part9_p1 <= bank0_h3_9;
+    bank0_hash0_part10_p1 <= bank0_h3_10;
+    bank0_hash0_part11_p1 <= bank0_h3_11;
+    bank0_hash0_part12_p1 <= bank0_h3_12;
+    bank0_hash0_part13_p1 <= bank0_h3_13;
+    bank0_hash0_part14_p1 <= bank0_h3_14;
+    bank0_hash0_part15_p1 <= bank0_h3_15;
+    bank0_hash0_part16_p1 <= bank0_h3_16;
+    bank0_hash0_part17_p1 <= bank0_h3_17;
+    bank0_hash0_part18_p1 <= bank0_h3_18;
+    bank0_hash0_part19_p1 <= bank0_h3_19;
+    bank0_hash0_part20_p1 <= bank0_h3_20;
+    bank0_hash0_part21_p1 <= bank0_h3_21;
+    bank0_hash0_part22_p1 <= bank0_h3_22;
+    bank0_hash0_part23_p1 <= bank0_h3_23;
+    bank0_hash0_part24_p1 <= bank0_h3_24;
+    bank0_hash0_part25_p1 <= bank0_h3_25;
+    bank0_hash0_part26_p1 <= bank0_h3_26;
+    bank0_hash0_part27_p1 <= bank0_h3_27;
+    bank0_hash0_part28_p1 <= bank0_h3_28;
+    bank0_hash0_part29_p1 <= bank0_h3_29;
+    bank0_hash0_part30_p1 <= bank0_h3_30;
+    bank0_hash0_part31_p1 <= bank0_h3_31;
+    bank0_hash1_part0_p1 <= bank0_h3_32;
+    bank0_hash1_part1_p1 <= bank0_h3_33;
+    bank0_hash1_part2_p1 <= bank0_h3_34;
+    bank0_hash1_part3_p1 <= bank0_h3_35;
+    bank0_hash1_part4_p1 <= bank0_h3_36;
+    bank0_hash1_part5_p1 <= bank0_h3_37;
+    bank0_hash1_part6_p1 <= bank0_h3_38;
+    bank0_hash1_part7_p1 <= bank0_h3_39;
+    bank0_hash1_part8_p1 <= bank0_h3_40;
+    bank0_hash1_part9_p1 <= bank0_h3_41;
+    bank0_hash1_part10_p1 <= bank0_h3_42;
+    bank0_hash1_part11_p1 <= bank0_h3_43;
+    bank0_hash1_part12_p1 <= bank0_h3_44;
+    bank0_hash1_part13_p1 <= bank0_h3_45;
+    bank0_hash1_part14_p1 <= bank0_h3_46;
+    bank0_hash1_part15_p1 <= bank0_h3_47;
+    bank0_hash1_part16_p1 <= bank0_h3_48;
+    bank0_hash1_part17_p1 <= bank0_h3_49;
+    bank0_hash1_part18_p1 <= bank0_h3_50;
+    bank0_hash1_part19_p1 <= bank0_h3_51;
+    bank0_hash1_part20_p1 <= bank0_h3_52;
+    bank0_hash1_part21_p1 <= bank0_h3_53;
+    bank0_hash1_part22_p1 <= bank0_h3_54;
+    bank0_hash1_part23_p1 <= bank0_h3_55;
+    bank0_hash1_part24_p1 <= bank0_h3_56;
+    bank0_hash1_part25_p1 <= bank0_h3_57;
+    bank0_hash1_part26_p1 <= bank0_h3_58;
+    bank0_hash1_part27_p1 <= bank0_h3_59;
+    bank0_hash1_part28_p1 <= bank0_h3_60;
+    bank0_hash1_part29_p1 <= bank0_h3_61;
+    bank0_hash1_part30_p1 <= bank0_h3_62;
+    bank0_hash1_part31_p1 <= bank0_h3_63;
     bank0_hash_p1 <= bank0_cat_0;
     if (rst) bank0_clr_issue_p1 <= 1'h0;
     else bank0_clr_issue_p1 <= bank0_or_0;
@@ -5816,14 +9438,62 @@ module apbbf_k3_l8_b512_4_large (
     bank1_hash0_part5_p1 <= bank1_h3_5;
     bank1_hash0_part6_p1 <= bank1_h3_6;
     bank1_hash0_part7_p1 <= bank1_h3_7;
-    bank1_hash1_part0_p1 <= bank1_h3_8;
-    bank1_hash1_part1_p1 <= bank1_h3_9;
-    bank1_hash1_part2_p1 <= bank1_h3_10;
-    bank1_hash1_part3_p1 <= bank1_h3_11;
-    bank1_hash1_part4_p1 <= bank1_h3_12;
-    bank1_hash1_part5_p1 <= bank1_h3_13;
-    bank1_hash1_part6_p1 <= bank1_h3_14;
-    bank1_hash1_part7_p1 <= bank1_h3_15;
+    bank1_hash0_part8_p1 <= bank1_h3_8;
+    bank1_hash0_part9_p1 <= bank1_h3_9;
+    bank1_hash0_part10_p1 <= bank1_h3_10;
+    bank1_hash0_part11_p1 <= bank1_h3_11;
+    bank1_hash0_part12_p1 <= bank1_h3_12;
+    bank1_hash0_part13_p1 <= bank1_h3_13;
+    bank1_hash0_part14_p1 <= bank1_h3_14;
+    bank1_hash0_part15_p1 <= bank1_h3_15;
+    bank1_hash0_part16_p1 <= bank1_h3_16;
+    bank1_hash0_part17_p1 <= bank1_h3_17;
+    bank1_hash0_part18_p1 <= bank1_h3_18;
+    bank1_hash0_part19_p1 <= bank1_h3_19;
+    bank1_hash0_part20_p1 <= bank1_h3_20;
+    bank1_hash0_part21_p1 <= bank1_h3_21;
+    bank1_hash0_part22_p1 <= bank1_h3_22;
+    bank1_hash0_part23_p1 <= bank1_h3_23;
+    bank1_hash0_part24_p1 <= bank1_h3_24;
+    bank1_hash0_part25_p1 <= bank1_h3_25;
+    bank1_hash0_part26_p1 <= bank1_h3_26;
+    bank1_hash0_part27_p1 <= bank1_h3_27;
+    bank1_hash0_part28_p1 <= bank1_h3_28;
+    bank1_hash0_part29_p1 <= bank1_h3_29;
+    bank1_hash0_part30_p1 <= bank1_h3_30;
+    bank1_hash0_part31_p1 <= bank1_h3_31;
+    bank1_hash1_part0_p1 <= bank1_h3_32;
+    bank1_hash1_part1_p1 <= bank1_h3_33;
+    bank1_hash1_part2_p1 <= bank1_h3_34;
+    bank1_hash1_part3_p1 <= bank1_h3_35;
+    bank1_hash1_part4_p1 <= bank1_h3_36;
+    bank1_hash1_part5_p1 <= bank1_h3_37;
+    bank1_hash1_part6_p1 <= bank1_h3_38;
+    bank1_hash1_part7_p1 <= bank1_h3_39;
+    bank1_hash1_part8_p1 <= bank1_h3_40;
+    bank1_hash1_part9_p1 <= bank1_h3_41;
+    bank1_hash1_part10_p1 <= bank1_h3_42;
+    bank1_hash1_part11_p1 <= bank1_h3_43;
+    bank1_hash1_part12_p1 <= bank1_h3_44;
+    bank1_hash1_part13_p1 <= bank1_h3_45;
+    bank1_hash1_part14_p1 <= bank1_h3_46;
+    bank1_hash1_part15_p1 <= bank1_h3_47;
+    bank1_hash1_part16_p1 <= bank1_h3_48;
+    bank1_hash1_part17_p1 <= bank1_h3_49;
+    bank1_hash1_part18_p1 <= bank1_h3_50;
+    bank1_hash1_part19_p1 <= bank1_h3_51;
+    bank1_hash1_part20_p1 <= bank1_h3_52;
+    bank1_hash1_part21_p1 <= bank1_h3_53;
+    bank1_hash1_part22_p1 <= bank1_h3_54;
+    bank1_hash1_part23_p1 <= bank1_h3_55;
+    bank1_hash1_part24_p1 <= bank1_h3_56;
+    bank1_hash1_part25_p1 <= bank1_h3_57;
+    bank1_hash1_part26_p1 <= bank1_h3_58;
+    bank1_hash1_part27_p1 <= bank1_h3_59;
+    bank1_hash1_part28_p1 <= bank1_h3_60;
+    bank1_hash1_part29_p1 <= bank1_h3_61;
+    bank1_hash1_part30_p1 <= bank1_h3_62;
+    bank1_hash1_part31_p1 <= bank1_h3_63;
     bank1_hash_p1 <= bank1_cat_0;
     if (rst) bank1_clr_issue_p1 <= 1'h0;
     else bank1_clr_issue_p1 <= bank1_or_0;
@@ -5911,14 +9581,62 @@ module apbbf_k3_l8_b512_4_large (
     bank2_hash0_part5_p1 <= bank2_h3_5;
     bank2_hash0_part6_p1 <= bank2_h3_6;
     bank2_hash0_part7_p1 <= bank2_h3_7;
-    bank2_hash1_part0_p1 <= bank2_h3_8;
-    bank2_hash1_part1_p1 <= bank2_h3_9;
-    bank2_hash1_part2_p1 <= bank2_h3_10;
-    bank2_hash1_part3_p1 <= bank2_h3_11;
-    bank2_hash1_part4_p1 <= bank2_h3_12;
-    bank2_hash1_part5_p1 <= bank2_h3_13;
-    bank2_hash1_part6_p1 <= bank2_h3_14;
-    bank2_hash1_part7_p1 <= bank2_h3_15;
+    bank2_hash0_part8_p1 <= bank2_h3_8;
+    bank2_hash0_part9_p1 <= bank2_h3_9;
+    bank2_hash0_part10_p1 <= bank2_h3_10;
+    bank2_hash0_part11_p1 <= bank2_h3_11;
+    bank2_hash0_part12_p1 <= bank2_h3_12;
+    bank2_hash0_part13_p1 <= bank2_h3_13;
+    bank2_hash0_part14_p1 <= bank2_h3_14;
+    bank2_hash0_part15_p1 <= bank2_h3_15;
+    bank2_hash0_part16_p1 <= bank2_h3_16;
+    bank2_hash0_part17_p1 <= bank2_h3_17;
+    bank2_hash0_part18_p1 <= bank2_h3_18;
+    bank2_hash0_part19_p1 <= bank2_h3_19;
+    bank2_hash0_part20_p1 <= bank2_h3_20;
+    bank2_hash0_part21_p1 <= bank2_h3_21;
+    bank2_hash0_part22_p1 <= bank2_h3_22;
+    bank2_hash0_part23_p1 <= bank2_h3_23;
+    bank2_hash0_part24_p1 <= bank2_h3_24;
+    bank2_hash0_part25_p1 <= bank2_h3_25;
+    bank2_hash0_part26_p1 <= bank2_h3_26;
+    bank2_hash0_part27_p1 <= bank2_h3_27;
+    bank2_hash0_part28_p1 <= bank2_h3_28;
+    bank2_hash0_part29_p1 <= bank2_h3_29;
+    bank2_hash0_part30_p1 <= bank2_h3_30;
+    bank2_hash0_part31_p1 <= bank2_h3_31;
+    bank2_hash1_part0_p1 <= bank2_h3_32;
+    bank2_hash1_part1_p1 <= bank2_h3_33;
+    bank2_hash1_part2_p1 <= bank2_h3_34;
+    bank2_hash1_part3_p1 <= bank2_h3_35;
+    bank2_hash1_part4_p1 <= bank2_h3_36;
+    bank2_hash1_part5_p1 <= bank2_h3_37;
+    bank2_hash1_part6_p1 <= bank2_h3_38;
+    bank2_hash1_part7_p1 <= bank2_h3_39;
+    bank2_hash1_part8_p1 <= bank2_h3_40;
+    bank2_hash1_part9_p1 <= bank2_h3_41;
+    bank2_hash1_part10_p1 <= bank2_h3_42;
+    bank2_hash1_part11_p1 <= bank2_h3_43;
+    bank2_hash1_part12_p1 <= bank2_h3_44;
+    bank2_hash1_part13_p1 <= bank2_h3_45;
+    bank2_hash1_part14_p1 <= bank2_h3_46;
+    bank2_hash1_part15_p1 <= bank2_h3_47;
+    bank2_hash1_part16_p1 <= bank2_h3_48;
+    bank2_hash1_part17_p1 <= bank2_h3_49;
+    bank2_hash1_part18_p1 <= bank2_h3_50;
+    bank2_hash1_part19_p1 <= bank2_h3_51;
+    bank2_hash1_part20_p1 <= bank2_h3_52;
+    bank2_hash1_part21_p1 <= bank2_h3_53;
+    bank2_hash1_part22_p1 <= bank2_h3_54;
+    bank2_hash1_part23_p1 <= bank2_h3_55;
+    bank2_hash1_part24_p1 <= bank2_h3_56;
+    bank2_hash1_part25_p1 <= bank2_h3_57;
+    bank2_hash1_part26_p1 <= bank2_h3_58;
+    bank2_hash1_part27_p1 <= bank2_h3_59;
+    bank2_hash1_part28_p1 <= bank2_h3_60;
+    bank2_hash1_part29_p1 <= bank2_h3_61;
+    bank2_hash1_part30_p1 <= bank2_h3_62;
+    bank2_hash1_part31_p1 <= bank2_h3_63;
     bank2_hash_p1 <= bank2_cat_0;
     if (rst) bank2_clr_issue_p1 <= 1'h0;
     else bank2_clr_issue_p1 <= bank2_or_0;
@@ -6006,14 +9724,62 @@ module apbbf_k3_l8_b512_4_large (
     bank3_hash0_part5_p1 <= bank3_h3_5;
     bank3_hash0_part6_p1 <= bank3_h3_6;
     bank3_hash0_part7_p1 <= bank3_h3_7;
-    bank3_hash1_part0_p1 <= bank3_h3_8;
-    bank3_hash1_part1_p1 <= bank3_h3_9;
-    bank3_hash1_part2_p1 <= bank3_h3_10;
-    bank3_hash1_part3_p1 <= bank3_h3_11;
-    bank3_hash1_part4_p1 <= bank3_h3_12;
-    bank3_hash1_part5_p1 <= bank3_h3_13;
-    bank3_hash1_part6_p1 <= bank3_h3_14;
-    bank3_hash1_part7_p1 <= bank3_h3_15;
+    bank3_hash0_part8_p1 <= bank3_h3_8;
+    bank3_hash0_part9_p1 <= bank3_h3_9;
+    bank3_hash0_part10_p1 <= bank3_h3_10;
+    bank3_hash0_part11_p1 <= bank3_h3_11;
+    bank3_hash0_part12_p1 <= bank3_h3_12;
+    bank3_hash0_part13_p1 <= bank3_h3_13;
+    bank3_hash0_part14_p1 <= bank3_h3_14;
+    bank3_hash0_part15_p1 <= bank3_h3_15;
+    bank3_hash0_part16_p1 <= bank3_h3_16;
+    bank3_hash0_part17_p1 <= bank3_h3_17;
+    bank3_hash0_part18_p1 <= bank3_h3_18;
+    bank3_hash0_part19_p1 <= bank3_h3_19;
+    bank3_hash0_part20_p1 <= bank3_h3_20;
+    bank3_hash0_part21_p1 <= bank3_h3_21;
+    bank3_hash0_part22_p1 <= bank3_h3_22;
+    bank3_hash0_part23_p1 <= bank3_h3_23;
+    bank3_hash0_part24_p1 <= bank3_h3_24;
+    bank3_hash0_part25_p1 <= bank3_h3_25;
+    bank3_hash0_part26_p1 <= bank3_h3_26;
+    bank3_hash0_part27_p1 <= bank3_h3_27;
+    bank3_hash0_part28_p1 <= bank3_h3_28;
+    bank3_hash0_part29_p1 <= bank3_h3_29;
+    bank3_hash0_part30_p1 <= bank3_h3_30;
+    bank3_hash0_part31_p1 <= bank3_h3_31;
+    bank3_hash1_part0_p1 <= bank3_h3_32;
+    bank3_hash1_part1_p1 <= bank3_h3_33;
+    bank3_hash1_part2_p1 <= bank3_h3_34;
+    bank3_hash1_part3_p1 <= bank3_h3_35;
+    bank3_hash1_part4_p1 <= bank3_h3_36;
+    bank3_hash1_part5_p1 <= bank3_h3_37;
+    bank3_hash1_part6_p1 <= bank3_h3_38;
+    bank3_hash1_part7_p1 <= bank3_h3_39;
+    bank3_hash1_part8_p1 <= bank3_h3_40;
+    bank3_hash1_part9_p1 <= bank3_h3_41;
+    bank3_hash1_part10_p1 <= bank3_h3_42;
+    bank3_hash1_part11_p1 <= bank3_h3_43;
+    bank3_hash1_part12_p1 <= bank3_h3_44;
+    bank3_hash1_part13_p1 <= bank3_h3_45;
+    bank3_hash1_part14_p1 <= bank3_h3_46;
+    bank3_hash1_part15_p1 <= bank3_h3_47;
+    bank3_hash1_part16_p1 <= bank3_h3_48;
+    bank3_hash1_part17_p1 <= bank3_h3_49;
+    bank3_hash1_part18_p1 <= bank3_h3_50;
+    bank3_hash1_part19_p1 <= bank3_h3_51;
+    bank3_hash1_part20_p1 <= bank3_h3_52;
+    bank3_hash1_part21_p1 <= bank3_h3_53;
+    bank3_hash1_part22_p1 <= bank3_h3_54;
+    bank3_hash1_part23_p1 <= bank3_h3_55;
+    bank3_hash1_part24_p1 <= bank3_h3_56;
+    bank3_hash1_part25_p1 <= bank3_h3_57;
+    bank3_hash1_part26_p1 <= bank3_h3_58;
+    bank3_hash1_part27_p1 <= bank3_h3_59;
+    bank3_hash1_part28_p1 <= bank3_h3_60;
+    bank3_hash1_part29_p1 <= bank3_h3_61;
+    bank3_hash1_part30_p1 <= bank3_h3_62;
+    bank3_hash1_part31_p1 <= bank3_h3_63;
     bank3_hash_p1 <= bank3_cat_0;
     if (rst) bank3_clr_issue_p1 <= 1'h0;
     else bank3_clr_issue_p1 <= bank3_or_0;
@@ -6101,14 +9867,62 @@ module apbbf_k3_l8_b512_4_large (
     bank4_hash0_part5_p1 <= bank4_h3_5;
     bank4_hash0_part6_p1 <= bank4_h3_6;
     bank4_hash0_part7_p1 <= bank4_h3_7;
-    bank4_hash1_part0_p1 <= bank4_h3_8;
-    bank4_hash1_part1_p1 <= bank4_h3_9;
-    bank4_hash1_part2_p1 <= bank4_h3_10;
-    bank4_hash1_part3_p1 <= bank4_h3_11;
-    bank4_hash1_part4_p1 <= bank4_h3_12;
-    bank4_hash1_part5_p1 <= bank4_h3_13;
-    bank4_hash1_part6_p1 <= bank4_h3_14;
-    bank4_hash1_part7_p1 <= bank4_h3_15;
+    bank4_hash0_part8_p1 <= bank4_h3_8;
+    bank4_hash0_part9_p1 <= bank4_h3_9;
+    bank4_hash0_part10_p1 <= bank4_h3_10;
+    bank4_hash0_part11_p1 <= bank4_h3_11;
+    bank4_hash0_part12_p1 <= bank4_h3_12;
+    bank4_hash0_part13_p1 <= bank4_h3_13;
+    bank4_hash0_part14_p1 <= bank4_h3_14;
+    bank4_hash0_part15_p1 <= bank4_h3_15;
+    bank4_hash0_part16_p1 <= bank4_h3_16;
+    bank4_hash0_part17_p1 <= bank4_h3_17;
+    bank4_hash0_part18_p1 <= bank4_h3_18;
+    bank4_hash0_part19_p1 <= bank4_h3_19;
+    bank4_hash0_part20_p1 <= bank4_h3_20;
+    bank4_hash0_part21_p1 <= bank4_h3_21;
+    bank4_hash0_part22_p1 <= bank4_h3_22;
+    bank4_hash0_part23_p1 <= bank4_h3_23;
+    bank4_hash0_part24_p1 <= bank4_h3_24;
+    bank4_hash0_part25_p1 <= bank4_h3_25;
+    bank4_hash0_part26_p1 <= bank4_h3_26;
+    bank4_hash0_part27_p1 <= bank4_h3_27;
+    bank4_hash0_part28_p1 <= bank4_h3_28;
+    bank4_hash0_part29_p1 <= bank4_h3_29;
+    bank4_hash0_part30_p1 <= bank4_h3_30;
+    bank4_hash0_part31_p1 <= bank4_h3_31;
+    bank4_hash1_part0_p1 <= bank4_h3_32;
+    bank4_hash1_part1_p1 <= bank4_h3_33;
+    bank4_hash1_part2_p1 <= bank4_h3_34;
+    bank4_hash1_part3_p1 <= bank4_h3_35;
+    bank4_hash1_part4_p1 <= bank4_h3_36;
+    bank4_hash1_part5_p1 <= bank4_h3_37;
+    bank4_hash1_part6_p1 <= bank4_h3_38;
+    bank4_hash1_part7_p1 <= bank4_h3_39;
+    bank4_hash1_part8_p1 <= bank4_h3_40;
+    bank4_hash1_part9_p1 <= bank4_h3_41;
+    bank4_hash1_part10_p1 <= bank4_h3_42;
+    bank4_hash1_part11_p1 <= bank4_h3_43;
+    bank4_hash1_part12_p1 <= bank4_h3_44;
+    bank4_hash1_part13_p1 <= bank4_h3_45;
+    bank4_hash1_part14_p1 <= bank4_h3_46;
+    bank4_hash1_part15_p1 <= bank4_h3_47;
+    bank4_hash1_part16_p1 <= bank4_h3_48;
+    bank4_hash1_part17_p1 <= bank4_h3_49;
+    bank4_hash1_part18_p1 <= bank4_h3_50;
+    bank4_hash1_part19_p1 <= bank4_h3_51;
+    bank4_hash1_part20_p1 <= bank4_h3_52;
+    bank4_hash1_part21_p1 <= bank4_h3_53;
+    bank4_hash1_part22_p1 <= bank4_h3_54;
+    bank4_hash1_part23_p1 <= bank4_h3_55;
+    bank4_hash1_part24_p1 <= bank4_h3_56;
+    bank4_hash1_part25_p1 <= bank4_h3_57;
+    bank4_hash1_part26_p1 <= bank4_h3_58;
+    bank4_hash1_part27_p1 <= bank4_h3_59;
+    bank4_hash1_part28_p1 <= bank4_h3_60;
+    bank4_hash1_part29_p1 <= bank4_h3_61;
+    bank4_hash1_part30_p1 <= bank4_h3_62;
+    bank4_hash1_part31_p1 <= bank4_h3_63;
     bank4_hash_p1 <= bank4_cat_0;
     if (rst) bank4_clr_issue_p1 <= 1'h0;
     else bank4_clr_issue_p1 <= bank4_or_0;
@@ -6196,14 +10010,62 @@ module apbbf_k3_l8_b512_4_large (
     bank5_hash0_part5_p1 <= bank5_h3_5;
     bank5_hash0_part6_p1 <= bank5_h3_6;
     bank5_hash0_part7_p1 <= bank5_h3_7;
-    bank5_hash1_part0_p1 <= bank5_h3_8;
-    bank5_hash1_part1_p1 <= bank5_h3_9;
-    bank5_hash1_part2_p1 <= bank5_h3_10;
-    bank5_hash1_part3_p1 <= bank5_h3_11;
-    bank5_hash1_part4_p1 <= bank5_h3_12;
-    bank5_hash1_part5_p1 <= bank5_h3_13;
-    bank5_hash1_part6_p1 <= bank5_h3_14;
-    bank5_hash1_part7_p1 <= bank5_h3_15;
+    bank5_hash0_part8_p1 <= bank5_h3_8;
+    bank5_hash0_part9_p1 <= bank5_h3_9;
+    bank5_hash0_part10_p1 <= bank5_h3_10;
+    bank5_hash0_part11_p1 <= bank5_h3_11;
+    bank5_hash0_part12_p1 <= bank5_h3_12;
+    bank5_hash0_part13_p1 <= bank5_h3_13;
+    bank5_hash0_part14_p1 <= bank5_h3_14;
+    bank5_hash0_part15_p1 <= bank5_h3_15;
+    bank5_hash0_part16_p1 <= bank5_h3_16;
+    bank5_hash0_part17_p1 <= bank5_h3_17;
+    bank5_hash0_part18_p1 <= bank5_h3_18;
+    bank5_hash0_part19_p1 <= bank5_h3_19;
+    bank5_hash0_part20_p1 <= bank5_h3_20;
+    bank5_hash0_part21_p1 <= bank5_h3_21;
+    bank5_hash0_part22_p1 <= bank5_h3_22;
+    bank5_hash0_part23_p1 <= bank5_h3_23;
+    bank5_hash0_part24_p1 <= bank5_h3_24;
+    bank5_hash0_part25_p1 <= bank5_h3_25;
+    bank5_hash0_part26_p1 <= bank5_h3_26;
+    bank5_hash0_part27_p1 <= bank5_h3_27;
+    bank5_hash0_part28_p1 <= bank5_h3_28;
+    bank5_hash0_part29_p1 <= bank5_h3_29;
+    bank5_hash0_part30_p1 <= bank5_h3_30;
+    bank5_hash0_part31_p1 <= bank5_h3_31;
+    bank5_hash1_part0_p1 <= bank5_h3_32;
+    bank5_hash1_part1_p1 <= bank5_h3_33;
+    bank5_hash1_part2_p1 <= bank5_h3_34;
+    bank5_hash1_part3_p1 <= bank5_h3_35;
+    bank5_hash1_part4_p1 <= bank5_h3_36;
+    bank5_hash1_part5_p1 <= bank5_h3_37;
+    bank5_hash1_part6_p1 <= bank5_h3_38;
+    bank5_hash1_part7_p1 <= bank5_h3_39;
+    bank5_hash1_part8_p1 <= bank5_h3_40;
+    bank5_hash1_part9_p1 <= bank5_h3_41;
+    bank5_hash1_part10_p1 <= bank5_h3_42;
+    bank5_hash1_part11_p1 <= bank5_h3_43;
+    bank5_hash1_part12_p1 <= bank5_h3_44;
+    bank5_hash1_part13_p1 <= bank5_h3_45;
+    bank5_hash1_part14_p1 <= bank5_h3_46;
+    bank5_hash1_part15_p1 <= bank5_h3_47;
+    bank5_hash1_part16_p1 <= bank5_h3_48;
+    bank5_hash1_part17_p1 <= bank5_h3_49;
+    bank5_hash1_part18_p1 <= bank5_h3_50;
+    bank5_hash1_part19_p1 <= bank5_h3_51;
+    bank5_hash1_part20_p1 <= bank5_h3_52;
+    bank5_hash1_part21_p1 <= bank5_h3_53;
+    bank5_hash1_part22_p1 <= bank5_h3_54;
+    bank5_hash1_part23_p1 <= bank5_h3_55;
+    bank5_hash1_part24_p1 <= bank5_h3_56;
+    bank5_hash1_part25_p1 <= bank5_h3_57;
+    bank5_hash1_part26_p1 <= bank5_h3_58;
+    bank5_hash1_part27_p1 <= bank5_h3_59;
+    bank5_hash1_part28_p1 <= bank5_h3_60;
+    bank5_hash1_part29_p1 <= bank5_h3_61;
+    bank5_hash1_part30_p1 <= bank5_h3_62;
+    bank5_hash1_part31_p1 <= bank5_h3_63;
     bank5_hash_p1 <= bank5_cat_0;
     if (rst) bank5_clr_issue_p1 <= 1'h0;
     else bank5_clr_issue_p1 <= bank5_or_0;
@@ -6291,14 +10153,62 @@ module apbbf_k3_l8_b512_4_large (
     bank6_hash0_part5_p1 <= bank6_h3_5;
     bank6_hash0_part6_p1 <= bank6_h3_6;
     bank6_hash0_part7_p1 <= bank6_h3_7;
-    bank6_hash1_part0_p1 <= bank6_h3_8;
-    bank6_hash1_part1_p1 <= bank6_h3_9;
-    bank6_hash1_part2_p1 <= bank6_h3_10;
-    bank6_hash1_part3_p1 <= bank6_h3_11;
-    bank6_hash1_part4_p1 <= bank6_h3_12;
-    bank6_hash1_part5_p1 <= bank6_h3_13;
-    bank6_hash1_part6_p1 <= bank6_h3_14;
-    bank6_hash1_part7_p1 <= bank6_h3_15;
+    bank6_hash0_part8_p1 <= bank6_h3_8;
+    bank6_hash0_part9_p1 <= bank6_h3_9;
+    bank6_hash0_part10_p1 <= bank6_h3_10;
+    bank6_hash0_part11_p1 <= bank6_h3_11;
+    bank6_hash0_part12_p1 <= bank6_h3_12;
+    bank6_hash0_part13_p1 <= bank6_h3_13;
+    bank6_hash0_part14_p1 <= bank6_h3_14;
+    bank6_hash0_part15_p1 <= bank6_h3_15;
+    bank6_hash0_part16_p1 <= bank6_h3_16;
+    bank6_hash0_part17_p1 <= bank6_h3_17;
+    bank6_hash0_part18_p1 <= bank6_h3_18;
+    bank6_hash0_part19_p1 <= bank6_h3_19;
+    bank6_hash0_part20_p1 <= bank6_h3_20;
+    bank6_hash0_part21_p1 <= bank6_h3_21;
+    bank6_hash0_part22_p1 <= bank6_h3_22;
+    bank6_hash0_part23_p1 <= bank6_h3_23;
+    bank6_hash0_part24_p1 <= bank6_h3_24;
+    bank6_hash0_part25_p1 <= bank6_h3_25;
+    bank6_hash0_part26_p1 <= bank6_h3_26;
+    bank6_hash0_part27_p1 <= bank6_h3_27;
+    bank6_hash0_part28_p1 <= bank6_h3_28;
+    bank6_hash0_part29_p1 <= bank6_h3_29;
+    bank6_hash0_part30_p1 <= bank6_h3_30;
+    bank6_hash0_part31_p1 <= bank6_h3_31;
+    bank6_hash1_part0_p1 <= bank6_h3_32;
+    bank6_hash1_part1_p1 <= bank6_h3_33;
+    bank6_hash1_part2_p1 <= bank6_h3_34;
+    bank6_hash1_part3_p1 <= bank6_h3_35;
+    bank6_hash1_part4_p1 <= bank6_h3_36;
+    bank6_hash1_part5_p1 <= bank6_h3_37;
+    bank6_hash1_part6_p1 <= bank6_h3_38;
+    bank6_hash1_part7_p1 <= bank6_h3_39;
+    bank6_hash1_part8_p1 <= bank6_h3_40;
+    bank6_hash1_part9_p1 <= bank6_h3_41;
+    bank6_hash1_part10_p1 <= bank6_h3_42;
+    bank6_hash1_part11_p1 <= bank6_h3_43;
+    bank6_hash1_part12_p1 <= bank6_h3_44;
+    bank6_hash1_part13_p1 <= bank6_h3_45;
+    bank6_hash1_part14_p1 <= bank6_h3_46;
+    bank6_hash1_part15_p1 <= bank6_h3_47;
+    bank6_hash1_part16_p1 <= bank6_h3_48;
+    bank6_hash1_part17_p1 <= bank6_h3_49;
+    bank6_hash1_part18_p1 <= bank6_h3_50;
+    bank6_hash1_part19_p1 <= bank6_h3_51;
+    bank6_hash1_part20_p1 <= bank6_h3_52;
+    bank6_hash1_part21_p1 <= bank6_h3_53;
+    bank6_hash1_part22_p1 <= bank6_h3_54;
+    bank6_hash1_part23_p1 <= bank6_h3_55;
+    bank6_hash1_part24_p1 <= bank6_h3_56;
+    bank6_hash1_part25_p1 <= bank6_h3_57;
+    bank6_hash1_part26_p1 <= bank6_h3_58;
+    bank6_hash1_part27_p1 <= bank6_h3_59;
+    bank6_hash1_part28_p1 <= bank6_h3_60;
+    bank6_hash1_part29_p1 <= bank6_h3_61;
+    bank6_hash1_part30_p1 <= bank6_h3_62;
+    bank6_hash1_part31_p1 <= bank6_h3_63;
     bank6_hash_p1 <= bank6_cat_0;
     if (rst) bank6_clr_issue_p1 <= 1'h0;
     else bank6_clr_issue_p1 <= bank6_or_0;
@@ -6386,14 +10296,62 @@ module apbbf_k3_l8_b512_4_large (
     bank7_hash0_part5_p1 <= bank7_h3_5;
     bank7_hash0_part6_p1 <= bank7_h3_6;
     bank7_hash0_part7_p1 <= bank7_h3_7;
-    bank7_hash1_part0_p1 <= bank7_h3_8;
-    bank7_hash1_part1_p1 <= bank7_h3_9;
-    bank7_hash1_part2_p1 <= bank7_h3_10;
-    bank7_hash1_part3_p1 <= bank7_h3_11;
-    bank7_hash1_part4_p1 <= bank7_h3_12;
-    bank7_hash1_part5_p1 <= bank7_h3_13;
-    bank7_hash1_part6_p1 <= bank7_h3_14;
-    bank7_hash1_part7_p1 <= bank7_h3_15;
+    bank7_hash0_part8_p1 <= bank7_h3_8;
+    bank7_hash0_part9_p1 <= bank7_h3_9;
+    bank7_hash0_part10_p1 <= bank7_h3_10;
+    bank7_hash0_part11_p1 <= bank7_h3_11;
+    bank7_hash0_part12_p1 <= bank7_h3_12;
+    bank7_hash0_part13_p1 <= bank7_h3_13;
+    bank7_hash0_part14_p1 <= bank7_h3_14;
+    bank7_hash0_part15_p1 <= bank7_h3_15;
+    bank7_hash0_part16_p1 <= bank7_h3_16;
+    bank7_hash0_part17_p1 <= bank7_h3_17;
+    bank7_hash0_part18_p1 <= bank7_h3_18;
+    bank7_hash0_part19_p1 <= bank7_h3_19;
+    bank7_hash0_part20_p1 <= bank7_h3_20;
+    bank7_hash0_part21_p1 <= bank7_h3_21;
+    bank7_hash0_part22_p1 <= bank7_h3_22;
+    bank7_hash0_part23_p1 <= bank7_h3_23;
+    bank7_hash0_part24_p1 <= bank7_h3_24;
+    bank7_hash0_part25_p1 <= bank7_h3_25;
+    bank7_hash0_part26_p1 <= bank7_h3_26;
+    bank7_hash0_part27_p1 <= bank7_h3_27;
+    bank7_hash0_part28_p1 <= bank7_h3_28;
+    bank7_hash0_part29_p1 <= bank7_h3_29;
+    bank7_hash0_part30_p1 <= bank7_h3_30;
+    bank7_hash0_part31_p1 <= bank7_h3_31;
+    bank7_hash1_part0_p1 <= bank7_h3_32;
+    bank7_hash1_part1_p1 <= bank7_h3_33;
+    bank7_hash1_part2_p1 <= bank7_h3_34;
+    bank7_hash1_part3_p1 <= bank7_h3_35;
+    bank7_hash1_part4_p1 <= bank7_h3_36;
+    bank7_hash1_part5_p1 <= bank7_h3_37;
+    bank7_hash1_part6_p1 <= bank7_h3_38;
+    bank7_hash1_part7_p1 <= bank7_h3_39;
+    bank7_hash1_part8_p1 <= bank7_h3_40;
+    bank7_hash1_part9_p1 <= bank7_h3_41;
+    bank7_hash1_part10_p1 <= bank7_h3_42;
+    bank7_hash1_part11_p1 <= bank7_h3_43;
+    bank7_hash1_part12_p1 <= bank7_h3_44;
+    bank7_hash1_part13_p1 <= bank7_h3_45;
+    bank7_hash1_part14_p1 <= bank7_h3_46;
+    bank7_hash1_part15_p1 <= bank7_h3_47;
+    bank7_hash1_part16_p1 <= bank7_h3_48;
+    bank7_hash1_part17_p1 <= bank7_h3_49;
+    bank7_hash1_part18_p1 <= bank7_h3_50;
+    bank7_hash1_part19_p1 <= bank7_h3_51;
+    bank7_hash1_part20_p1 <= bank7_h3_52;
+    bank7_hash1_part21_p1 <= bank7_h3_53;
+    bank7_hash1_part22_p1 <= bank7_h3_54;
+    bank7_hash1_part23_p1 <= bank7_h3_55;
+    bank7_hash1_part24_p1 <= bank7_h3_56;
+    bank7_hash1_part25_p1 <= bank7_h3_57;
+    bank7_hash1_part26_p1 <= bank7_h3_58;
+    bank7_hash1_part27_p1 <= bank7_h3_59;
+    bank7_hash1_part28_p1 <= bank7_h3_60;
+    bank7_hash1_part29_p1 <= bank7_h3_61;
+    bank7_hash1_part30_p1 <= bank7_h3_62;
+    bank7_hash1_part31_p1 <= bank7_h3_63;
     bank7_hash_p1 <= bank7_cat_0;
     if (rst) bank7_clr_issue_p1 <= 1'h0;
     else bank7_clr_issue_p1 <= bank7_or_0;
@@ -6481,14 +10439,62 @@ module apbbf_k3_l8_b512_4_large (
     bank8_hash0_part5_p1 <= bank8_h3_5;
     bank8_hash0_part6_p1 <= bank8_h3_6;
     bank8_hash0_part7_p1 <= bank8_h3_7;
-    bank8_hash1_part0_p1 <= bank8_h3_8;
-    bank8_hash1_part1_p1 <= bank8_h3_9;
-    bank8_hash1_part2_p1 <= bank8_h3_10;
-    bank8_hash1_part3_p1 <= bank8_h3_11;
-    bank8_hash1_part4_p1 <= bank8_h3_12;
-    bank8_hash1_part5_p1 <= bank8_h3_13;
-    bank8_hash1_part6_p1 <= bank8_h3_14;
-    bank8_hash1_part7_p1 <= bank8_h3_15;
+    bank8_hash0_part8_p1 <= bank8_h3_8;
+    bank8_hash0_part9_p1 <= bank8_h3_9;
+    bank8_hash0_part10_p1 <= bank8_h3_10;
+    bank8_hash0_part11_p1 <= bank8_h3_11;
+    bank8_hash0_part12_p1 <= bank8_h3_12;
+    bank8_hash0_part13_p1 <= bank8_h3_13;
+    bank8_hash0_part14_p1 <= bank8_h3_14;
+    bank8_hash0_part15_p1 <= bank8_h3_15;
+    bank8_hash0_part16_p1 <= bank8_h3_16;
+    bank8_hash0_part17_p1 <= bank8_h3_17;
+    bank8_hash0_part18_p1 <= bank8_h3_18;
+    bank8_hash0_part19_p1 <= bank8_h3_19;
+    bank8_hash0_part20_p1 <= bank8_h3_20;
+    bank8_hash0_part21_p1 <= bank8_h3_21;
+    bank8_hash0_part22_p1 <= bank8_h3_22;
+    bank8_hash0_part23_p1 <= bank8_h3_23;
+    bank8_hash0_part24_p1 <= bank8_h3_24;
+    bank8_hash0_part25_p1 <= bank8_h3_25;
+    bank8_hash0_part26_p1 <= bank8_h3_26;
+    bank8_hash0_part27_p1 <= bank8_h3_27;
+    bank8_hash0_part28_p1 <= bank8_h3_28;
+    bank8_hash0_part29_p1 <= bank8_h3_29;
+    bank8_hash0_part30_p1 <= bank8_h3_30;
+    bank8_hash0_part31_p1 <= bank8_h3_31;
+    bank8_hash1_part0_p1 <= bank8_h3_32;
+    bank8_hash1_part1_p1 <= bank8_h3_33;
+    bank8_hash1_part2_p1 <= bank8_h3_34;
+    bank8_hash1_part3_p1 <= bank8_h3_35;
+    bank8_hash1_part4_p1 <= bank8_h3_36;
+    bank8_hash1_part5_p1 <= bank8_h3_37;
+    bank8_hash1_part6_p1 <= bank8_h3_38;
+    bank8_hash1_part7_p1 <= bank8_h3_39;
+    bank8_hash1_part8_p1 <= bank8_h3_40;
+    bank8_hash1_part9_p1 <= bank8_h3_41;
+    bank8_hash1_part10_p1 <= bank8_h3_42;
+    bank8_hash1_part11_p1 <= bank8_h3_43;
+    bank8_hash1_part12_p1 <= bank8_h3_44;
+    bank8_hash1_part13_p1 <= bank8_h3_45;
+    bank8_hash1_part14_p1 <= bank8_h3_46;
+    bank8_hash1_part15_p1 <= bank8_h3_47;
+    bank8_hash1_part16_p1 <= bank8_h3_48;
+    bank8_hash1_part17_p1 <= bank8_h3_49;
+    bank8_hash1_part18_p1 <= bank8_h3_50;
+    bank8_hash1_part19_p1 <= bank8_h3_51;
+    bank8_hash1_part20_p1 <= bank8_h3_52;
+    bank8_hash1_part21_p1 <= bank8_h3_53;
+    bank8_hash1_part22_p1 <= bank8_h3_54;
+    bank8_hash1_part23_p1 <= bank8_h3_55;
+    bank8_hash1_part24_p1 <= bank8_h3_56;
+    bank8_hash1_part25_p1 <= bank8_h3_57;
+    bank8_hash1_part26_p1 <= bank8_h3_58;
+    bank8_hash1_part27_p1 <= bank8_h3_59;
+    bank8_hash1_part28_p1 <= bank8_h3_60;
+    bank8_hash1_part29_p1 <= bank8_h3_61;
+    bank8_hash1_part30_p1 <= bank8_h3_62;
+    bank8_hash1_part31_p1 <= bank8_h3_63;
     bank8_hash_p1 <= bank8_cat_0;
     if (rst) bank8_clr_issue_p1 <= 1'h0;
     else bank8_clr_issue_p1 <= bank8_or_0;
@@ -6576,14 +10582,62 @@ module apbbf_k3_l8_b512_4_large (
     bank9_hash0_part5_p1 <= bank9_h3_5;
     bank9_hash0_part6_p1 <= bank9_h3_6;
     bank9_hash0_part7_p1 <= bank9_h3_7;
-    bank9_hash1_part0_p1 <= bank9_h3_8;
-    bank9_hash1_part1_p1 <= bank9_h3_9;
-    bank9_hash1_part2_p1 <= bank9_h3_10;
-    bank9_hash1_part3_p1 <= bank9_h3_11;
-    bank9_hash1_part4_p1 <= bank9_h3_12;
-    bank9_hash1_part5_p1 <= bank9_h3_13;
-    bank9_hash1_part6_p1 <= bank9_h3_14;
-    bank9_hash1_part7_p1 <= bank9_h3_15;
+    bank9_hash0_part8_p1 <= bank9_h3_8;
+    bank9_hash0_part9_p1 <= bank9_h3_9;
+    bank9_hash0_part10_p1 <= bank9_h3_10;
+    bank9_hash0_part11_p1 <= bank9_h3_11;
+    bank9_hash0_part12_p1 <= bank9_h3_12;
+    bank9_hash0_part13_p1 <= bank9_h3_13;
+    bank9_hash0_part14_p1 <= bank9_h3_14;
+    bank9_hash0_part15_p1 <= bank9_h3_15;
+    bank9_hash0_part16_p1 <= bank9_h3_16;
+    bank9_hash0_part17_p1 <= bank9_h3_17;
+    bank9_hash0_part18_p1 <= bank9_h3_18;
+    bank9_hash0_part19_p1 <= bank9_h3_19;
+    bank9_hash0_part20_p1 <= bank9_h3_20;
+    bank9_hash0_part21_p1 <= bank9_h3_21;
+    bank9_hash0_part22_p1 <= bank9_h3_22;
+    bank9_hash0_part23_p1 <= bank9_h3_23;
+    bank9_hash0_part24_p1 <= bank9_h3_24;
+    bank9_hash0_part25_p1 <= bank9_h3_25;
+    bank9_hash0_part26_p1 <= bank9_h3_26;
+    bank9_hash0_part27_p1 <= bank9_h3_27;
+    bank9_hash0_part28_p1 <= bank9_h3_28;
+    bank9_hash0_part29_p1 <= bank9_h3_29;
+    bank9_hash0_part30_p1 <= bank9_h3_30;
+    bank9_hash0_part31_p1 <= bank9_h3_31;
+    bank9_hash1_part0_p1 <= bank9_h3_32;
+    bank9_hash1_part1_p1 <= bank9_h3_33;
+    bank9_hash1_part2_p1 <= bank9_h3_34;
+    bank9_hash1_part3_p1 <= bank9_h3_35;
+    bank9_hash1_part4_p1 <= bank9_h3_36;
+    bank9_hash1_part5_p1 <= bank9_h3_37;
+    bank9_hash1_part6_p1 <= bank9_h3_38;
+    bank9_hash1_part7_p1 <= bank9_h3_39;
+    bank9_hash1_part8_p1 <= bank9_h3_40;
+    bank9_hash1_part9_p1 <= bank9_h3_41;
+    bank9_hash1_part10_p1 <= bank9_h3_42;
+    bank9_hash1_part11_p1 <= bank9_h3_43;
+    bank9_hash1_part12_p1 <= bank9_h3_44;
+    bank9_hash1_part13_p1 <= bank9_h3_45;
+    bank9_hash1_part14_p1 <= bank9_h3_46;
+    bank9_hash1_part15_p1 <= bank9_h3_47;
+    bank9_hash1_part16_p1 <= bank9_h3_48;
+    bank9_hash1_part17_p1 <= bank9_h3_49;
+    bank9_hash1_part18_p1 <= bank9_h3_50;
+    bank9_hash1_part19_p1 <= bank9_h3_51;
+    bank9_hash1_part20_p1 <= bank9_h3_52;
+    bank9_hash1_part21_p1 <= bank9_h3_53;
+    bank9_hash1_part22_p1 <= bank9_h3_54;
+    bank9_hash1_part23_p1 <= bank9_h3_55;
+    bank9_hash1_part24_p1 <= bank9_h3_56;
+    bank9_hash1_part25_p1 <= bank9_h3_57;
+    bank9_hash1_part26_p1 <= bank9_h3_58;
+    bank9_hash1_part27_p1 <= bank9_h3_59;
+    bank9_hash1_part28_p1 <= bank9_h3_60;
+    bank9_hash1_part29_p1 <= bank9_h3_61;
+    bank9_hash1_part30_p1 <= bank9_h3_62;
+    bank9_hash1_part31_p1 <= bank9_h3_63;
     bank9_hash_p1 <= bank9_cat_0;
     if (rst) bank9_clr_issue_p1 <= 1'h0;
     else bank9_clr_issue_p1 <= bank9_or_0;
@@ -6671,14 +10725,62 @@ module apbbf_k3_l8_b512_4_large (
     bank10_hash0_part5_p1 <= bank10_h3_5;
     bank10_hash0_part6_p1 <= bank10_h3_6;
     bank10_hash0_part7_p1 <= bank10_h3_7;
-    bank10_hash1_part0_p1 <= bank10_h3_8;
-    bank10_hash1_part1_p1 <= bank10_h3_9;
-    bank10_hash1_part2_p1 <= bank10_h3_10;
-    bank10_hash1_part3_p1 <= bank10_h3_11;
-    bank10_hash1_part4_p1 <= bank10_h3_12;
-    bank10_hash1_part5_p1 <= bank10_h3_13;
-    bank10_hash1_part6_p1 <= bank10_h3_14;
-    bank10_hash1_part7_p1 <= bank10_h3_15;
+    bank10_hash0_part8_p1 <= bank10_h3_8;
+    bank10_hash0_part9_p1 <= bank10_h3_9;
+    bank10_hash0_part10_p1 <= bank10_h3_10;
+    bank10_hash0_part11_p1 <= bank10_h3_11;
+    bank10_hash0_part12_p1 <= bank10_h3_12;
+    bank10_hash0_part13_p1 <= bank10_h3_13;
+    bank10_hash0_part14_p1 <= bank10_h3_14;
+    bank10_hash0_part15_p1 <= bank10_h3_15;
+    bank10_hash0_part16_p1 <= bank10_h3_16;
+    bank10_hash0_part17_p1 <= bank10_h3_17;
+    bank10_hash0_part18_p1 <= bank10_h3_18;
+    bank10_hash0_part19_p1 <= bank10_h3_19;
+    bank10_hash0_part20_p1 <= bank10_h3_20;
+    bank10_hash0_part21_p1 <= bank10_h3_21;
+    bank10_hash0_part22_p1 <= bank10_h3_22;
+    bank10_hash0_part23_p1 <= bank10_h3_23;
+    bank10_hash0_part24_p1 <= bank10_h3_24;
+    bank10_hash0_part25_p1 <= bank10_h3_25;
+    bank10_hash0_part26_p1 <= bank10_h3_26;
+    bank10_hash0_part27_p1 <= bank10_h3_27;
+    bank10_hash0_part28_p1 <= bank10_h3_28;
+    bank10_hash0_part29_p1 <= bank10_h3_29;
+    bank10_hash0_part30_p1 <= bank10_h3_30;
+    bank10_hash0_part31_p1 <= bank10_h3_31;
+    bank10_hash1_part0_p1 <= bank10_h3_32;
+    bank10_hash1_part1_p1 <= bank10_h3_33;
+    bank10_hash1_part2_p1 <= bank10_h3_34;
+    bank10_hash1_part3_p1 <= bank10_h3_35;
+    bank10_hash1_part4_p1 <= bank10_h3_36;
+    bank10_hash1_part5_p1 <= bank10_h3_37;
+    bank10_hash1_part6_p1 <= bank10_h3_38;
+    bank10_hash1_part7_p1 <= bank10_h3_39;
+    bank10_hash1_part8_p1 <= bank10_h3_40;
+    bank10_hash1_part9_p1 <= bank10_h3_41;
+    bank10_hash1_part10_p1 <= bank10_h3_42;
+    bank10_hash1_part11_p1 <= bank10_h3_43;
+    bank10_hash1_part12_p1 <= bank10_h3_44;
+    bank10_hash1_part13_p1 <= bank10_h3_45;
+    bank10_hash1_part14_p1 <= bank10_h3_46;
+    bank10_hash1_part15_p1 <= bank10_h3_47;
+    bank10_hash1_part16_p1 <= bank10_h3_48;
+    bank10_hash1_part17_p1 <= bank10_h3_49;
+    bank10_hash1_part18_p1 <= bank10_h3_50;
+    bank10_hash1_part19_p1 <= bank10_h3_51;
+    bank10_hash1_part20_p1 <= bank10_h3_52;
+    bank10_hash1_part21_p1 <= bank10_h3_53;
+    bank10_hash1_part22_p1 <= bank10_h3_54;
+    bank10_hash1_part23_p1 <= bank10_h3_55;
+    bank10_hash1_part24_p1 <= bank10_h3_56;
+    bank10_hash1_part25_p1 <= bank10_h3_57;
+    bank10_hash1_part26_p1 <= bank10_h3_58;
+    bank10_hash1_part27_p1 <= bank10_h3_59;
+    bank10_hash1_part28_p1 <= bank10_h3_60;
+    bank10_hash1_part29_p1 <= bank10_h3_61;
+    bank10_hash1_part30_p1 <= bank10_h3_62;
+    bank10_hash1_part31_p1 <= bank10_h3_63;
     bank10_hash_p1 <= bank10_cat_0;
     if (rst) bank10_clr_issue_p1 <= 1'h0;
     else bank10_clr_issue_p1 <= bank10_or_0;
@@ -6766,14 +10868,62 @@ module apbbf_k3_l8_b512_4_large (
     bank11_hash0_part5_p1 <= bank11_h3_5;
     bank11_hash0_part6_p1 <= bank11_h3_6;
     bank11_hash0_part7_p1 <= bank11_h3_7;
-    bank11_hash1_part0_p1 <= bank11_h3_8;
-    bank11_hash1_part1_p1 <= bank11_h3_9;
-    bank11_hash1_part2_p1 <= bank11_h3_10;
-    bank11_hash1_part3_p1 <= bank11_h3_11;
-    bank11_hash1_part4_p1 <= bank11_h3_12;
-    bank11_hash1_part5_p1 <= bank11_h3_13;
-    bank11_hash1_part6_p1 <= bank11_h3_14;
-    bank11_hash1_part7_p1 <= bank11_h3_15;
+    bank11_hash0_part8_p1 <= bank11_h3_8;
+    bank11_hash0_part9_p1 <= bank11_h3_9;
+    bank11_hash0_part10_p1 <= bank11_h3_10;
+    bank11_hash0_part11_p1 <= bank11_h3_11;
+    bank11_hash0_part12_p1 <= bank11_h3_12;
+    bank11_hash0_part13_p1 <= bank11_h3_13;
+    bank11_hash0_part14_p1 <= bank11_h3_14;
+    bank11_hash0_part15_p1 <= bank11_h3_15;
+    bank11_hash0_part16_p1 <= bank11_h3_16;
+    bank11_hash0_part17_p1 <= bank11_h3_17;
+    bank11_hash0_part18_p1 <= bank11_h3_18;
+    bank11_hash0_part19_p1 <= bank11_h3_19;
+    bank11_hash0_part20_p1 <= bank11_h3_20;
+    bank11_hash0_part21_p1 <= bank11_h3_21;
+    bank11_hash0_part22_p1 <= bank11_h3_22;
+    bank11_hash0_part23_p1 <= bank11_h3_23;
+    bank11_hash0_part24_p1 <= bank11_h3_24;
+    bank11_hash0_part25_p1 <= bank11_h3_25;
+    bank11_hash0_part26_p1 <= bank11_h3_26;
+    bank11_hash0_part27_p1 <= bank11_h3_27;
+    bank11_hash0_part28_p1 <= bank11_h3_28;
+    bank11_hash0_part29_p1 <= bank11_h3_29;
+    bank11_hash0_part30_p1 <= bank11_h3_30;
+    bank11_hash0_part31_p1 <= bank11_h3_31;
+    bank11_hash1_part0_p1 <= bank11_h3_32;
+    bank11_hash1_part1_p1 <= bank11_h3_33;
+    bank11_hash1_part2_p1 <= bank11_h3_34;
+    bank11_hash1_part3_p1 <= bank11_h3_35;
+    bank11_hash1_part4_p1 <= bank11_h3_36;
+    bank11_hash1_part5_p1 <= bank11_h3_37;
+    bank11_hash1_part6_p1 <= bank11_h3_38;
+    bank11_hash1_part7_p1 <= bank11_h3_39;
+    bank11_hash1_part8_p1 <= bank11_h3_40;
+    bank11_hash1_part9_p1 <= bank11_h3_41;
+    bank11_hash1_part10_p1 <= bank11_h3_42;
+    bank11_hash1_part11_p1 <= bank11_h3_43;
+    bank11_hash1_part12_p1 <= bank11_h3_44;
+    bank11_hash1_part13_p1 <= bank11_h3_45;
+    bank11_hash1_part14_p1 <= bank11_h3_46;
+    bank11_hash1_part15_p1 <= bank11_h3_47;
+    bank11_hash1_part16_p1 <= bank11_h3_48;
+    bank11_hash1_part17_p1 <= bank11_h3_49;
+    bank11_hash1_part18_p1 <= bank11_h3_50;
+    bank11_hash1_part19_p1 <= bank11_h3_51;
+    bank11_hash1_part20_p1 <= bank11_h3_52;
+    bank11_hash1_part21_p1 <= bank11_h3_53;
+    bank11_hash1_part22_p1 <= bank11_h3_54;
+    bank11_hash1_part23_p1 <= bank11_h3_55;
+    bank11_hash1_part24_p1 <= bank11_h3_56;
+    bank11_hash1_part25_p1 <= bank11_h3_57;
+    bank11_hash1_part26_p1 <= bank11_h3_58;
+    bank11_hash1_part27_p1 <= bank11_h3_59;
+    bank11_hash1_part28_p1 <= bank11_h3_60;
+    bank11_hash1_part29_p1 <= bank11_h3_61;
+    bank11_hash1_part30_p1 <= bank11_h3_62;
+    bank11_hash1_part31_p1 <= bank11_h3_63;
     bank11_hash_p1 <= bank11_cat_0;
     if (rst) bank11_clr_issue_p1 <= 1'h0;
     else bank11_clr_issue_p1 <= bank11_or_0;
@@ -6870,9 +11020,9 @@ module apbbf_k3_l8_b512_4_large (
     else s8_valid_p1 <= s7_valid_p1;
     s8_tag_p1 <= s7_tag_p1;
     if (rst) rq_wp <= 5'h0;
-    else rq_wp <= mux_70;
+    else rq_wp <= mux_86;
     if (rst) rq_rp <= 5'h0;
-    else rq_rp <= mux_71;
+    else rq_rp <= mux_87;
     if (and_57) rq_entry0 <= cat_10;
     if (and_58) rq_entry1 <= cat_11;
     if (and_59) rq_entry2 <= cat_12;

@@ -273,20 +273,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank0_hash0_part2_p1 = 32'h0;
   wire [31:0] bank0_h3_3;
   reg [31:0] bank0_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank0_h3_4;
+  reg [31:0] bank0_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank0_h3_5;
+  reg [31:0] bank0_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank0_h3_6;
+  reg [31:0] bank0_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank0_h3_7;
+  reg [31:0] bank0_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank0_h3_8;
+  reg [31:0] bank0_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank0_h3_9;
+  reg [31:0] bank0_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank0_h3_10;
+  reg [31:0] bank0_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank0_h3_11;
+  reg [31:0] bank0_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank0_h3_12;
+  reg [31:0] bank0_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank0_h3_13;
+  reg [31:0] bank0_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank0_h3_14;
+  reg [31:0] bank0_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank0_h3_15;
+  reg [31:0] bank0_hash0_part15_p1 = 32'h0;
   wire [31:0] bank0_xor_0;
   wire [31:0] bank0_xor_1;
   wire [31:0] bank0_xor_2;
-  wire [21:0] bank0_h3_4;
+  wire [31:0] bank0_xor_3;
+  wire [31:0] bank0_xor_4;
+  wire [31:0] bank0_xor_5;
+  wire [31:0] bank0_xor_6;
+  wire [31:0] bank0_xor_7;
+  wire [31:0] bank0_xor_8;
+  wire [31:0] bank0_xor_9;
+  wire [31:0] bank0_xor_10;
+  wire [31:0] bank0_xor_11;
+  wire [31:0] bank0_xor_12;
+  wire [31:0] bank0_xor_13;
+  wire [31:0] bank0_xor_14;
+  wire [21:0] bank0_h3_16;
   reg [21:0] bank0_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank0_h3_5;
+  wire [21:0] bank0_h3_17;
   reg [21:0] bank0_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank0_h3_6;
+  wire [21:0] bank0_h3_18;
   reg [21:0] bank0_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank0_h3_7;
+  wire [21:0] bank0_h3_19;
   reg [21:0] bank0_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank0_xor_3;
-  wire [21:0] bank0_xor_4;
-  wire [21:0] bank0_xor_5;
+  wire [21:0] bank0_h3_20;
+  reg [21:0] bank0_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank0_h3_21;
+  reg [21:0] bank0_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank0_h3_22;
+  reg [21:0] bank0_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank0_h3_23;
+  reg [21:0] bank0_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank0_h3_24;
+  reg [21:0] bank0_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank0_h3_25;
+  reg [21:0] bank0_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank0_h3_26;
+  reg [21:0] bank0_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank0_h3_27;
+  reg [21:0] bank0_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank0_h3_28;
+  reg [21:0] bank0_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank0_h3_29;
+  reg [21:0] bank0_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank0_h3_30;
+  reg [21:0] bank0_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank0_h3_31;
+  reg [21:0] bank0_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank0_xor_15;
+  wire [21:0] bank0_xor_16;
+  wire [21:0] bank0_xor_17;
+  wire [21:0] bank0_xor_18;
+  wire [21:0] bank0_xor_19;
+  wire [21:0] bank0_xor_20;
+  wire [21:0] bank0_xor_21;
+  wire [21:0] bank0_xor_22;
+  wire [21:0] bank0_xor_23;
+  wire [21:0] bank0_xor_24;
+  wire [21:0] bank0_xor_25;
+  wire [21:0] bank0_xor_26;
+  wire [21:0] bank0_xor_27;
+  wire [21:0] bank0_xor_28;
+  wire [21:0] bank0_xor_29;
   wire [53:0] bank0_cat_0;
   reg [53:0] bank0_hash_p1 = 54'h0;
   wire [5:0] bank0_slice_0;
@@ -603,20 +675,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank1_hash0_part2_p1 = 32'h0;
   wire [31:0] bank1_h3_3;
   reg [31:0] bank1_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank1_h3_4;
+  reg [31:0] bank1_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank1_h3_5;
+  reg [31:0] bank1_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank1_h3_6;
+  reg [31:0] bank1_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank1_h3_7;
+  reg [31:0] bank1_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank1_h3_8;
+  reg [31:0] bank1_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank1_h3_9;
+  reg [31:0] bank1_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank1_h3_10;
+  reg [31:0] bank1_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank1_h3_11;
+  reg [31:0] bank1_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank1_h3_12;
+  reg [31:0] bank1_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank1_h3_13;
+  reg [31:0] bank1_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank1_h3_14;
+  reg [31:0] bank1_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank1_h3_15;
+  reg [31:0] bank1_hash0_part15_p1 = 32'h0;
   wire [31:0] bank1_xor_0;
   wire [31:0] bank1_xor_1;
   wire [31:0] bank1_xor_2;
-  wire [21:0] bank1_h3_4;
+  wire [31:0] bank1_xor_3;
+  wire [31:0] bank1_xor_4;
+  wire [31:0] bank1_xor_5;
+  wire [31:0] bank1_xor_6;
+  wire [31:0] bank1_xor_7;
+  wire [31:0] bank1_xor_8;
+  wire [31:0] bank1_xor_9;
+  wire [31:0] bank1_xor_10;
+  wire [31:0] bank1_xor_11;
+  wire [31:0] bank1_xor_12;
+  wire [31:0] bank1_xor_13;
+  wire [31:0] bank1_xor_14;
+  wire [21:0] bank1_h3_16;
   reg [21:0] bank1_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank1_h3_5;
+  wire [21:0] bank1_h3_17;
   reg [21:0] bank1_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank1_h3_6;
+  wire [21:0] bank1_h3_18;
   reg [21:0] bank1_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank1_h3_7;
+  wire [21:0] bank1_h3_19;
   reg [21:0] bank1_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank1_xor_3;
-  wire [21:0] bank1_xor_4;
-  wire [21:0] bank1_xor_5;
+  wire [21:0] bank1_h3_20;
+  reg [21:0] bank1_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank1_h3_21;
+  reg [21:0] bank1_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank1_h3_22;
+  reg [21:0] bank1_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank1_h3_23;
+  reg [21:0] bank1_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank1_h3_24;
+  reg [21:0] bank1_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank1_h3_25;
+  reg [21:0] bank1_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank1_h3_26;
+  reg [21:0] bank1_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank1_h3_27;
+  reg [21:0] bank1_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank1_h3_28;
+  reg [21:0] bank1_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank1_h3_29;
+  reg [21:0] bank1_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank1_h3_30;
+  reg [21:0] bank1_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank1_h3_31;
+  reg [21:0] bank1_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank1_xor_15;
+  wire [21:0] bank1_xor_16;
+  wire [21:0] bank1_xor_17;
+  wire [21:0] bank1_xor_18;
+  wire [21:0] bank1_xor_19;
+  wire [21:0] bank1_xor_20;
+  wire [21:0] bank1_xor_21;
+  wire [21:0] bank1_xor_22;
+  wire [21:0] bank1_xor_23;
+  wire [21:0] bank1_xor_24;
+  wire [21:0] bank1_xor_25;
+  wire [21:0] bank1_xor_26;
+  wire [21:0] bank1_xor_27;
+  wire [21:0] bank1_xor_28;
+  wire [21:0] bank1_xor_29;
   wire [53:0] bank1_cat_0;
   reg [53:0] bank1_hash_p1 = 54'h0;
   wire [5:0] bank1_slice_0;
@@ -933,20 +1077,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank2_hash0_part2_p1 = 32'h0;
   wire [31:0] bank2_h3_3;
   reg [31:0] bank2_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank2_h3_4;
+  reg [31:0] bank2_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank2_h3_5;
+  reg [31:0] bank2_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank2_h3_6;
+  reg [31:0] bank2_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank2_h3_7;
+  reg [31:0] bank2_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank2_h3_8;
+  reg [31:0] bank2_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank2_h3_9;
+  reg [31:0] bank2_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank2_h3_10;
+  reg [31:0] bank2_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank2_h3_11;
+  reg [31:0] bank2_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank2_h3_12;
+  reg [31:0] bank2_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank2_h3_13;
+  reg [31:0] bank2_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank2_h3_14;
+  reg [31:0] bank2_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank2_h3_15;
+  reg [31:0] bank2_hash0_part15_p1 = 32'h0;
   wire [31:0] bank2_xor_0;
   wire [31:0] bank2_xor_1;
   wire [31:0] bank2_xor_2;
-  wire [21:0] bank2_h3_4;
+  wire [31:0] bank2_xor_3;
+  wire [31:0] bank2_xor_4;
+  wire [31:0] bank2_xor_5;
+  wire [31:0] bank2_xor_6;
+  wire [31:0] bank2_xor_7;
+  wire [31:0] bank2_xor_8;
+  wire [31:0] bank2_xor_9;
+  wire [31:0] bank2_xor_10;
+  wire [31:0] bank2_xor_11;
+  wire [31:0] bank2_xor_12;
+  wire [31:0] bank2_xor_13;
+  wire [31:0] bank2_xor_14;
+  wire [21:0] bank2_h3_16;
   reg [21:0] bank2_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank2_h3_5;
+  wire [21:0] bank2_h3_17;
   reg [21:0] bank2_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank2_h3_6;
+  wire [21:0] bank2_h3_18;
   reg [21:0] bank2_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank2_h3_7;
+  wire [21:0] bank2_h3_19;
   reg [21:0] bank2_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank2_xor_3;
-  wire [21:0] bank2_xor_4;
-  wire [21:0] bank2_xor_5;
+  wire [21:0] bank2_h3_20;
+  reg [21:0] bank2_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank2_h3_21;
+  reg [21:0] bank2_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank2_h3_22;
+  reg [21:0] bank2_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank2_h3_23;
+  reg [21:0] bank2_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank2_h3_24;
+  reg [21:0] bank2_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank2_h3_25;
+  reg [21:0] bank2_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank2_h3_26;
+  reg [21:0] bank2_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank2_h3_27;
+  reg [21:0] bank2_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank2_h3_28;
+  reg [21:0] bank2_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank2_h3_29;
+  reg [21:0] bank2_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank2_h3_30;
+  reg [21:0] bank2_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank2_h3_31;
+  reg [21:0] bank2_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank2_xor_15;
+  wire [21:0] bank2_xor_16;
+  wire [21:0] bank2_xor_17;
+  wire [21:0] bank2_xor_18;
+  wire [21:0] bank2_xor_19;
+  wire [21:0] bank2_xor_20;
+  wire [21:0] bank2_xor_21;
+  wire [21:0] bank2_xor_22;
+  wire [21:0] bank2_xor_23;
+  wire [21:0] bank2_xor_24;
+  wire [21:0] bank2_xor_25;
+  wire [21:0] bank2_xor_26;
+  wire [21:0] bank2_xor_27;
+  wire [21:0] bank2_xor_28;
+  wire [21:0] bank2_xor_29;
   wire [53:0] bank2_cat_0;
   reg [53:0] bank2_hash_p1 = 54'h0;
   wire [5:0] bank2_slice_0;
@@ -1263,20 +1479,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank3_hash0_part2_p1 = 32'h0;
   wire [31:0] bank3_h3_3;
   reg [31:0] bank3_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank3_h3_4;
+  reg [31:0] bank3_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank3_h3_5;
+  reg [31:0] bank3_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank3_h3_6;
+  reg [31:0] bank3_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank3_h3_7;
+  reg [31:0] bank3_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank3_h3_8;
+  reg [31:0] bank3_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank3_h3_9;
+  reg [31:0] bank3_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank3_h3_10;
+  reg [31:0] bank3_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank3_h3_11;
+  reg [31:0] bank3_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank3_h3_12;
+  reg [31:0] bank3_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank3_h3_13;
+  reg [31:0] bank3_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank3_h3_14;
+  reg [31:0] bank3_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank3_h3_15;
+  reg [31:0] bank3_hash0_part15_p1 = 32'h0;
   wire [31:0] bank3_xor_0;
   wire [31:0] bank3_xor_1;
   wire [31:0] bank3_xor_2;
-  wire [21:0] bank3_h3_4;
+  wire [31:0] bank3_xor_3;
+  wire [31:0] bank3_xor_4;
+  wire [31:0] bank3_xor_5;
+  wire [31:0] bank3_xor_6;
+  wire [31:0] bank3_xor_7;
+  wire [31:0] bank3_xor_8;
+  wire [31:0] bank3_xor_9;
+  wire [31:0] bank3_xor_10;
+  wire [31:0] bank3_xor_11;
+  wire [31:0] bank3_xor_12;
+  wire [31:0] bank3_xor_13;
+  wire [31:0] bank3_xor_14;
+  wire [21:0] bank3_h3_16;
   reg [21:0] bank3_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank3_h3_5;
+  wire [21:0] bank3_h3_17;
   reg [21:0] bank3_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank3_h3_6;
+  wire [21:0] bank3_h3_18;
   reg [21:0] bank3_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank3_h3_7;
+  wire [21:0] bank3_h3_19;
   reg [21:0] bank3_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank3_xor_3;
-  wire [21:0] bank3_xor_4;
-  wire [21:0] bank3_xor_5;
+  wire [21:0] bank3_h3_20;
+  reg [21:0] bank3_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank3_h3_21;
+  reg [21:0] bank3_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank3_h3_22;
+  reg [21:0] bank3_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank3_h3_23;
+  reg [21:0] bank3_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank3_h3_24;
+  reg [21:0] bank3_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank3_h3_25;
+  reg [21:0] bank3_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank3_h3_26;
+  reg [21:0] bank3_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank3_h3_27;
+  reg [21:0] bank3_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank3_h3_28;
+  reg [21:0] bank3_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank3_h3_29;
+  reg [21:0] bank3_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank3_h3_30;
+  reg [21:0] bank3_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank3_h3_31;
+  reg [21:0] bank3_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank3_xor_15;
+  wire [21:0] bank3_xor_16;
+  wire [21:0] bank3_xor_17;
+  wire [21:0] bank3_xor_18;
+  wire [21:0] bank3_xor_19;
+  wire [21:0] bank3_xor_20;
+  wire [21:0] bank3_xor_21;
+  wire [21:0] bank3_xor_22;
+  wire [21:0] bank3_xor_23;
+  wire [21:0] bank3_xor_24;
+  wire [21:0] bank3_xor_25;
+  wire [21:0] bank3_xor_26;
+  wire [21:0] bank3_xor_27;
+  wire [21:0] bank3_xor_28;
+  wire [21:0] bank3_xor_29;
   wire [53:0] bank3_cat_0;
   reg [53:0] bank3_hash_p1 = 54'h0;
   wire [5:0] bank3_slice_0;
@@ -1593,20 +1881,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank4_hash0_part2_p1 = 32'h0;
   wire [31:0] bank4_h3_3;
   reg [31:0] bank4_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank4_h3_4;
+  reg [31:0] bank4_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank4_h3_5;
+  reg [31:0] bank4_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank4_h3_6;
+  reg [31:0] bank4_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank4_h3_7;
+  reg [31:0] bank4_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank4_h3_8;
+  reg [31:0] bank4_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank4_h3_9;
+  reg [31:0] bank4_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank4_h3_10;
+  reg [31:0] bank4_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank4_h3_11;
+  reg [31:0] bank4_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank4_h3_12;
+  reg [31:0] bank4_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank4_h3_13;
+  reg [31:0] bank4_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank4_h3_14;
+  reg [31:0] bank4_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank4_h3_15;
+  reg [31:0] bank4_hash0_part15_p1 = 32'h0;
   wire [31:0] bank4_xor_0;
   wire [31:0] bank4_xor_1;
   wire [31:0] bank4_xor_2;
-  wire [21:0] bank4_h3_4;
+  wire [31:0] bank4_xor_3;
+  wire [31:0] bank4_xor_4;
+  wire [31:0] bank4_xor_5;
+  wire [31:0] bank4_xor_6;
+  wire [31:0] bank4_xor_7;
+  wire [31:0] bank4_xor_8;
+  wire [31:0] bank4_xor_9;
+  wire [31:0] bank4_xor_10;
+  wire [31:0] bank4_xor_11;
+  wire [31:0] bank4_xor_12;
+  wire [31:0] bank4_xor_13;
+  wire [31:0] bank4_xor_14;
+  wire [21:0] bank4_h3_16;
   reg [21:0] bank4_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank4_h3_5;
+  wire [21:0] bank4_h3_17;
   reg [21:0] bank4_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank4_h3_6;
+  wire [21:0] bank4_h3_18;
   reg [21:0] bank4_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank4_h3_7;
+  wire [21:0] bank4_h3_19;
   reg [21:0] bank4_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank4_xor_3;
-  wire [21:0] bank4_xor_4;
-  wire [21:0] bank4_xor_5;
+  wire [21:0] bank4_h3_20;
+  reg [21:0] bank4_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank4_h3_21;
+  reg [21:0] bank4_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank4_h3_22;
+  reg [21:0] bank4_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank4_h3_23;
+  reg [21:0] bank4_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank4_h3_24;
+  reg [21:0] bank4_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank4_h3_25;
+  reg [21:0] bank4_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank4_h3_26;
+  reg [21:0] bank4_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank4_h3_27;
+  reg [21:0] bank4_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank4_h3_28;
+  reg [21:0] bank4_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank4_h3_29;
+  reg [21:0] bank4_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank4_h3_30;
+  reg [21:0] bank4_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank4_h3_31;
+  reg [21:0] bank4_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank4_xor_15;
+  wire [21:0] bank4_xor_16;
+  wire [21:0] bank4_xor_17;
+  wire [21:0] bank4_xor_18;
+  wire [21:0] bank4_xor_19;
+  wire [21:0] bank4_xor_20;
+  wire [21:0] bank4_xor_21;
+  wire [21:0] bank4_xor_22;
+  wire [21:0] bank4_xor_23;
+  wire [21:0] bank4_xor_24;
+  wire [21:0] bank4_xor_25;
+  wire [21:0] bank4_xor_26;
+  wire [21:0] bank4_xor_27;
+  wire [21:0] bank4_xor_28;
+  wire [21:0] bank4_xor_29;
   wire [53:0] bank4_cat_0;
   reg [53:0] bank4_hash_p1 = 54'h0;
   wire [5:0] bank4_slice_0;
@@ -1923,20 +2283,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank5_hash0_part2_p1 = 32'h0;
   wire [31:0] bank5_h3_3;
   reg [31:0] bank5_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank5_h3_4;
+  reg [31:0] bank5_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank5_h3_5;
+  reg [31:0] bank5_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank5_h3_6;
+  reg [31:0] bank5_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank5_h3_7;
+  reg [31:0] bank5_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank5_h3_8;
+  reg [31:0] bank5_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank5_h3_9;
+  reg [31:0] bank5_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank5_h3_10;
+  reg [31:0] bank5_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank5_h3_11;
+  reg [31:0] bank5_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank5_h3_12;
+  reg [31:0] bank5_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank5_h3_13;
+  reg [31:0] bank5_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank5_h3_14;
+  reg [31:0] bank5_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank5_h3_15;
+  reg [31:0] bank5_hash0_part15_p1 = 32'h0;
   wire [31:0] bank5_xor_0;
   wire [31:0] bank5_xor_1;
   wire [31:0] bank5_xor_2;
-  wire [21:0] bank5_h3_4;
+  wire [31:0] bank5_xor_3;
+  wire [31:0] bank5_xor_4;
+  wire [31:0] bank5_xor_5;
+  wire [31:0] bank5_xor_6;
+  wire [31:0] bank5_xor_7;
+  wire [31:0] bank5_xor_8;
+  wire [31:0] bank5_xor_9;
+  wire [31:0] bank5_xor_10;
+  wire [31:0] bank5_xor_11;
+  wire [31:0] bank5_xor_12;
+  wire [31:0] bank5_xor_13;
+  wire [31:0] bank5_xor_14;
+  wire [21:0] bank5_h3_16;
   reg [21:0] bank5_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank5_h3_5;
+  wire [21:0] bank5_h3_17;
   reg [21:0] bank5_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank5_h3_6;
+  wire [21:0] bank5_h3_18;
   reg [21:0] bank5_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank5_h3_7;
+  wire [21:0] bank5_h3_19;
   reg [21:0] bank5_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank5_xor_3;
-  wire [21:0] bank5_xor_4;
-  wire [21:0] bank5_xor_5;
+  wire [21:0] bank5_h3_20;
+  reg [21:0] bank5_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank5_h3_21;
+  reg [21:0] bank5_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank5_h3_22;
+  reg [21:0] bank5_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank5_h3_23;
+  reg [21:0] bank5_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank5_h3_24;
+  reg [21:0] bank5_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank5_h3_25;
+  reg [21:0] bank5_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank5_h3_26;
+  reg [21:0] bank5_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank5_h3_27;
+  reg [21:0] bank5_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank5_h3_28;
+  reg [21:0] bank5_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank5_h3_29;
+  reg [21:0] bank5_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank5_h3_30;
+  reg [21:0] bank5_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank5_h3_31;
+  reg [21:0] bank5_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank5_xor_15;
+  wire [21:0] bank5_xor_16;
+  wire [21:0] bank5_xor_17;
+  wire [21:0] bank5_xor_18;
+  wire [21:0] bank5_xor_19;
+  wire [21:0] bank5_xor_20;
+  wire [21:0] bank5_xor_21;
+  wire [21:0] bank5_xor_22;
+  wire [21:0] bank5_xor_23;
+  wire [21:0] bank5_xor_24;
+  wire [21:0] bank5_xor_25;
+  wire [21:0] bank5_xor_26;
+  wire [21:0] bank5_xor_27;
+  wire [21:0] bank5_xor_28;
+  wire [21:0] bank5_xor_29;
   wire [53:0] bank5_cat_0;
   reg [53:0] bank5_hash_p1 = 54'h0;
   wire [5:0] bank5_slice_0;
@@ -2253,20 +2685,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank6_hash0_part2_p1 = 32'h0;
   wire [31:0] bank6_h3_3;
   reg [31:0] bank6_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank6_h3_4;
+  reg [31:0] bank6_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank6_h3_5;
+  reg [31:0] bank6_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank6_h3_6;
+  reg [31:0] bank6_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank6_h3_7;
+  reg [31:0] bank6_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank6_h3_8;
+  reg [31:0] bank6_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank6_h3_9;
+  reg [31:0] bank6_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank6_h3_10;
+  reg [31:0] bank6_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank6_h3_11;
+  reg [31:0] bank6_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank6_h3_12;
+  reg [31:0] bank6_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank6_h3_13;
+  reg [31:0] bank6_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank6_h3_14;
+  reg [31:0] bank6_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank6_h3_15;
+  reg [31:0] bank6_hash0_part15_p1 = 32'h0;
   wire [31:0] bank6_xor_0;
   wire [31:0] bank6_xor_1;
   wire [31:0] bank6_xor_2;
-  wire [21:0] bank6_h3_4;
+  wire [31:0] bank6_xor_3;
+  wire [31:0] bank6_xor_4;
+  wire [31:0] bank6_xor_5;
+  wire [31:0] bank6_xor_6;
+  wire [31:0] bank6_xor_7;
+  wire [31:0] bank6_xor_8;
+  wire [31:0] bank6_xor_9;
+  wire [31:0] bank6_xor_10;
+  wire [31:0] bank6_xor_11;
+  wire [31:0] bank6_xor_12;
+  wire [31:0] bank6_xor_13;
+  wire [31:0] bank6_xor_14;
+  wire [21:0] bank6_h3_16;
   reg [21:0] bank6_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank6_h3_5;
+  wire [21:0] bank6_h3_17;
   reg [21:0] bank6_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank6_h3_6;
+  wire [21:0] bank6_h3_18;
   reg [21:0] bank6_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank6_h3_7;
+  wire [21:0] bank6_h3_19;
   reg [21:0] bank6_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank6_xor_3;
-  wire [21:0] bank6_xor_4;
-  wire [21:0] bank6_xor_5;
+  wire [21:0] bank6_h3_20;
+  reg [21:0] bank6_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank6_h3_21;
+  reg [21:0] bank6_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank6_h3_22;
+  reg [21:0] bank6_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank6_h3_23;
+  reg [21:0] bank6_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank6_h3_24;
+  reg [21:0] bank6_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank6_h3_25;
+  reg [21:0] bank6_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank6_h3_26;
+  reg [21:0] bank6_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank6_h3_27;
+  reg [21:0] bank6_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank6_h3_28;
+  reg [21:0] bank6_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank6_h3_29;
+  reg [21:0] bank6_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank6_h3_30;
+  reg [21:0] bank6_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank6_h3_31;
+  reg [21:0] bank6_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank6_xor_15;
+  wire [21:0] bank6_xor_16;
+  wire [21:0] bank6_xor_17;
+  wire [21:0] bank6_xor_18;
+  wire [21:0] bank6_xor_19;
+  wire [21:0] bank6_xor_20;
+  wire [21:0] bank6_xor_21;
+  wire [21:0] bank6_xor_22;
+  wire [21:0] bank6_xor_23;
+  wire [21:0] bank6_xor_24;
+  wire [21:0] bank6_xor_25;
+  wire [21:0] bank6_xor_26;
+  wire [21:0] bank6_xor_27;
+  wire [21:0] bank6_xor_28;
+  wire [21:0] bank6_xor_29;
   wire [53:0] bank6_cat_0;
   reg [53:0] bank6_hash_p1 = 54'h0;
   wire [5:0] bank6_slice_0;
@@ -2583,20 +3087,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank7_hash0_part2_p1 = 32'h0;
   wire [31:0] bank7_h3_3;
   reg [31:0] bank7_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank7_h3_4;
+  reg [31:0] bank7_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank7_h3_5;
+  reg [31:0] bank7_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank7_h3_6;
+  reg [31:0] bank7_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank7_h3_7;
+  reg [31:0] bank7_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank7_h3_8;
+  reg [31:0] bank7_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank7_h3_9;
+  reg [31:0] bank7_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank7_h3_10;
+  reg [31:0] bank7_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank7_h3_11;
+  reg [31:0] bank7_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank7_h3_12;
+  reg [31:0] bank7_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank7_h3_13;
+  reg [31:0] bank7_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank7_h3_14;
+  reg [31:0] bank7_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank7_h3_15;
+  reg [31:0] bank7_hash0_part15_p1 = 32'h0;
   wire [31:0] bank7_xor_0;
   wire [31:0] bank7_xor_1;
   wire [31:0] bank7_xor_2;
-  wire [21:0] bank7_h3_4;
+  wire [31:0] bank7_xor_3;
+  wire [31:0] bank7_xor_4;
+  wire [31:0] bank7_xor_5;
+  wire [31:0] bank7_xor_6;
+  wire [31:0] bank7_xor_7;
+  wire [31:0] bank7_xor_8;
+  wire [31:0] bank7_xor_9;
+  wire [31:0] bank7_xor_10;
+  wire [31:0] bank7_xor_11;
+  wire [31:0] bank7_xor_12;
+  wire [31:0] bank7_xor_13;
+  wire [31:0] bank7_xor_14;
+  wire [21:0] bank7_h3_16;
   reg [21:0] bank7_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank7_h3_5;
+  wire [21:0] bank7_h3_17;
   reg [21:0] bank7_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank7_h3_6;
+  wire [21:0] bank7_h3_18;
   reg [21:0] bank7_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank7_h3_7;
+  wire [21:0] bank7_h3_19;
   reg [21:0] bank7_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank7_xor_3;
-  wire [21:0] bank7_xor_4;
-  wire [21:0] bank7_xor_5;
+  wire [21:0] bank7_h3_20;
+  reg [21:0] bank7_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank7_h3_21;
+  reg [21:0] bank7_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank7_h3_22;
+  reg [21:0] bank7_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank7_h3_23;
+  reg [21:0] bank7_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank7_h3_24;
+  reg [21:0] bank7_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank7_h3_25;
+  reg [21:0] bank7_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank7_h3_26;
+  reg [21:0] bank7_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank7_h3_27;
+  reg [21:0] bank7_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank7_h3_28;
+  reg [21:0] bank7_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank7_h3_29;
+  reg [21:0] bank7_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank7_h3_30;
+  reg [21:0] bank7_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank7_h3_31;
+  reg [21:0] bank7_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank7_xor_15;
+  wire [21:0] bank7_xor_16;
+  wire [21:0] bank7_xor_17;
+  wire [21:0] bank7_xor_18;
+  wire [21:0] bank7_xor_19;
+  wire [21:0] bank7_xor_20;
+  wire [21:0] bank7_xor_21;
+  wire [21:0] bank7_xor_22;
+  wire [21:0] bank7_xor_23;
+  wire [21:0] bank7_xor_24;
+  wire [21:0] bank7_xor_25;
+  wire [21:0] bank7_xor_26;
+  wire [21:0] bank7_xor_27;
+  wire [21:0] bank7_xor_28;
+  wire [21:0] bank7_xor_29;
   wire [53:0] bank7_cat_0;
   reg [53:0] bank7_hash_p1 = 54'h0;
   wire [5:0] bank7_slice_0;
@@ -2913,20 +3489,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank8_hash0_part2_p1 = 32'h0;
   wire [31:0] bank8_h3_3;
   reg [31:0] bank8_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank8_h3_4;
+  reg [31:0] bank8_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank8_h3_5;
+  reg [31:0] bank8_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank8_h3_6;
+  reg [31:0] bank8_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank8_h3_7;
+  reg [31:0] bank8_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank8_h3_8;
+  reg [31:0] bank8_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank8_h3_9;
+  reg [31:0] bank8_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank8_h3_10;
+  reg [31:0] bank8_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank8_h3_11;
+  reg [31:0] bank8_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank8_h3_12;
+  reg [31:0] bank8_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank8_h3_13;
+  reg [31:0] bank8_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank8_h3_14;
+  reg [31:0] bank8_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank8_h3_15;
+  reg [31:0] bank8_hash0_part15_p1 = 32'h0;
   wire [31:0] bank8_xor_0;
   wire [31:0] bank8_xor_1;
   wire [31:0] bank8_xor_2;
-  wire [21:0] bank8_h3_4;
+  wire [31:0] bank8_xor_3;
+  wire [31:0] bank8_xor_4;
+  wire [31:0] bank8_xor_5;
+  wire [31:0] bank8_xor_6;
+  wire [31:0] bank8_xor_7;
+  wire [31:0] bank8_xor_8;
+  wire [31:0] bank8_xor_9;
+  wire [31:0] bank8_xor_10;
+  wire [31:0] bank8_xor_11;
+  wire [31:0] bank8_xor_12;
+  wire [31:0] bank8_xor_13;
+  wire [31:0] bank8_xor_14;
+  wire [21:0] bank8_h3_16;
   reg [21:0] bank8_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank8_h3_5;
+  wire [21:0] bank8_h3_17;
   reg [21:0] bank8_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank8_h3_6;
+  wire [21:0] bank8_h3_18;
   reg [21:0] bank8_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank8_h3_7;
+  wire [21:0] bank8_h3_19;
   reg [21:0] bank8_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank8_xor_3;
-  wire [21:0] bank8_xor_4;
-  wire [21:0] bank8_xor_5;
+  wire [21:0] bank8_h3_20;
+  reg [21:0] bank8_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank8_h3_21;
+  reg [21:0] bank8_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank8_h3_22;
+  reg [21:0] bank8_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank8_h3_23;
+  reg [21:0] bank8_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank8_h3_24;
+  reg [21:0] bank8_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank8_h3_25;
+  reg [21:0] bank8_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank8_h3_26;
+  reg [21:0] bank8_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank8_h3_27;
+  reg [21:0] bank8_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank8_h3_28;
+  reg [21:0] bank8_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank8_h3_29;
+  reg [21:0] bank8_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank8_h3_30;
+  reg [21:0] bank8_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank8_h3_31;
+  reg [21:0] bank8_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank8_xor_15;
+  wire [21:0] bank8_xor_16;
+  wire [21:0] bank8_xor_17;
+  wire [21:0] bank8_xor_18;
+  wire [21:0] bank8_xor_19;
+  wire [21:0] bank8_xor_20;
+  wire [21:0] bank8_xor_21;
+  wire [21:0] bank8_xor_22;
+  wire [21:0] bank8_xor_23;
+  wire [21:0] bank8_xor_24;
+  wire [21:0] bank8_xor_25;
+  wire [21:0] bank8_xor_26;
+  wire [21:0] bank8_xor_27;
+  wire [21:0] bank8_xor_28;
+  wire [21:0] bank8_xor_29;
   wire [53:0] bank8_cat_0;
   reg [53:0] bank8_hash_p1 = 54'h0;
   wire [5:0] bank8_slice_0;
@@ -3243,20 +3891,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank9_hash0_part2_p1 = 32'h0;
   wire [31:0] bank9_h3_3;
   reg [31:0] bank9_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank9_h3_4;
+  reg [31:0] bank9_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank9_h3_5;
+  reg [31:0] bank9_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank9_h3_6;
+  reg [31:0] bank9_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank9_h3_7;
+  reg [31:0] bank9_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank9_h3_8;
+  reg [31:0] bank9_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank9_h3_9;
+  reg [31:0] bank9_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank9_h3_10;
+  reg [31:0] bank9_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank9_h3_11;
+  reg [31:0] bank9_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank9_h3_12;
+  reg [31:0] bank9_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank9_h3_13;
+  reg [31:0] bank9_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank9_h3_14;
+  reg [31:0] bank9_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank9_h3_15;
+  reg [31:0] bank9_hash0_part15_p1 = 32'h0;
   wire [31:0] bank9_xor_0;
   wire [31:0] bank9_xor_1;
   wire [31:0] bank9_xor_2;
-  wire [21:0] bank9_h3_4;
+  wire [31:0] bank9_xor_3;
+  wire [31:0] bank9_xor_4;
+  wire [31:0] bank9_xor_5;
+  wire [31:0] bank9_xor_6;
+  wire [31:0] bank9_xor_7;
+  wire [31:0] bank9_xor_8;
+  wire [31:0] bank9_xor_9;
+  wire [31:0] bank9_xor_10;
+  wire [31:0] bank9_xor_11;
+  wire [31:0] bank9_xor_12;
+  wire [31:0] bank9_xor_13;
+  wire [31:0] bank9_xor_14;
+  wire [21:0] bank9_h3_16;
   reg [21:0] bank9_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank9_h3_5;
+  wire [21:0] bank9_h3_17;
   reg [21:0] bank9_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank9_h3_6;
+  wire [21:0] bank9_h3_18;
   reg [21:0] bank9_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank9_h3_7;
+  wire [21:0] bank9_h3_19;
   reg [21:0] bank9_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank9_xor_3;
-  wire [21:0] bank9_xor_4;
-  wire [21:0] bank9_xor_5;
+  wire [21:0] bank9_h3_20;
+  reg [21:0] bank9_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank9_h3_21;
+  reg [21:0] bank9_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank9_h3_22;
+  reg [21:0] bank9_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank9_h3_23;
+  reg [21:0] bank9_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank9_h3_24;
+  reg [21:0] bank9_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank9_h3_25;
+  reg [21:0] bank9_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank9_h3_26;
+  reg [21:0] bank9_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank9_h3_27;
+  reg [21:0] bank9_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank9_h3_28;
+  reg [21:0] bank9_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank9_h3_29;
+  reg [21:0] bank9_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank9_h3_30;
+  reg [21:0] bank9_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank9_h3_31;
+  reg [21:0] bank9_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank9_xor_15;
+  wire [21:0] bank9_xor_16;
+  wire [21:0] bank9_xor_17;
+  wire [21:0] bank9_xor_18;
+  wire [21:0] bank9_xor_19;
+  wire [21:0] bank9_xor_20;
+  wire [21:0] bank9_xor_21;
+  wire [21:0] bank9_xor_22;
+  wire [21:0] bank9_xor_23;
+  wire [21:0] bank9_xor_24;
+  wire [21:0] bank9_xor_25;
+  wire [21:0] bank9_xor_26;
+  wire [21:0] bank9_xor_27;
+  wire [21:0] bank9_xor_28;
+  wire [21:0] bank9_xor_29;
   wire [53:0] bank9_cat_0;
   reg [53:0] bank9_hash_p1 = 54'h0;
   wire [5:0] bank9_slice_0;
@@ -3573,20 +4293,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank10_hash0_part2_p1 = 32'h0;
   wire [31:0] bank10_h3_3;
   reg [31:0] bank10_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank10_h3_4;
+  reg [31:0] bank10_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank10_h3_5;
+  reg [31:0] bank10_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank10_h3_6;
+  reg [31:0] bank10_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank10_h3_7;
+  reg [31:0] bank10_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank10_h3_8;
+  reg [31:0] bank10_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank10_h3_9;
+  reg [31:0] bank10_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank10_h3_10;
+  reg [31:0] bank10_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank10_h3_11;
+  reg [31:0] bank10_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank10_h3_12;
+  reg [31:0] bank10_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank10_h3_13;
+  reg [31:0] bank10_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank10_h3_14;
+  reg [31:0] bank10_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank10_h3_15;
+  reg [31:0] bank10_hash0_part15_p1 = 32'h0;
   wire [31:0] bank10_xor_0;
   wire [31:0] bank10_xor_1;
   wire [31:0] bank10_xor_2;
-  wire [21:0] bank10_h3_4;
+  wire [31:0] bank10_xor_3;
+  wire [31:0] bank10_xor_4;
+  wire [31:0] bank10_xor_5;
+  wire [31:0] bank10_xor_6;
+  wire [31:0] bank10_xor_7;
+  wire [31:0] bank10_xor_8;
+  wire [31:0] bank10_xor_9;
+  wire [31:0] bank10_xor_10;
+  wire [31:0] bank10_xor_11;
+  wire [31:0] bank10_xor_12;
+  wire [31:0] bank10_xor_13;
+  wire [31:0] bank10_xor_14;
+  wire [21:0] bank10_h3_16;
   reg [21:0] bank10_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank10_h3_5;
+  wire [21:0] bank10_h3_17;
   reg [21:0] bank10_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank10_h3_6;
+  wire [21:0] bank10_h3_18;
   reg [21:0] bank10_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank10_h3_7;
+  wire [21:0] bank10_h3_19;
   reg [21:0] bank10_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank10_xor_3;
-  wire [21:0] bank10_xor_4;
-  wire [21:0] bank10_xor_5;
+  wire [21:0] bank10_h3_20;
+  reg [21:0] bank10_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank10_h3_21;
+  reg [21:0] bank10_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank10_h3_22;
+  reg [21:0] bank10_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank10_h3_23;
+  reg [21:0] bank10_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank10_h3_24;
+  reg [21:0] bank10_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank10_h3_25;
+  reg [21:0] bank10_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank10_h3_26;
+  reg [21:0] bank10_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank10_h3_27;
+  reg [21:0] bank10_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank10_h3_28;
+  reg [21:0] bank10_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank10_h3_29;
+  reg [21:0] bank10_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank10_h3_30;
+  reg [21:0] bank10_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank10_h3_31;
+  reg [21:0] bank10_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank10_xor_15;
+  wire [21:0] bank10_xor_16;
+  wire [21:0] bank10_xor_17;
+  wire [21:0] bank10_xor_18;
+  wire [21:0] bank10_xor_19;
+  wire [21:0] bank10_xor_20;
+  wire [21:0] bank10_xor_21;
+  wire [21:0] bank10_xor_22;
+  wire [21:0] bank10_xor_23;
+  wire [21:0] bank10_xor_24;
+  wire [21:0] bank10_xor_25;
+  wire [21:0] bank10_xor_26;
+  wire [21:0] bank10_xor_27;
+  wire [21:0] bank10_xor_28;
+  wire [21:0] bank10_xor_29;
   wire [53:0] bank10_cat_0;
   reg [53:0] bank10_hash_p1 = 54'h0;
   wire [5:0] bank10_slice_0;
@@ -3903,20 +4695,92 @@ module apbbf_k3_l8_b512_8 (
   reg [31:0] bank11_hash0_part2_p1 = 32'h0;
   wire [31:0] bank11_h3_3;
   reg [31:0] bank11_hash0_part3_p1 = 32'h0;
+  wire [31:0] bank11_h3_4;
+  reg [31:0] bank11_hash0_part4_p1 = 32'h0;
+  wire [31:0] bank11_h3_5;
+  reg [31:0] bank11_hash0_part5_p1 = 32'h0;
+  wire [31:0] bank11_h3_6;
+  reg [31:0] bank11_hash0_part6_p1 = 32'h0;
+  wire [31:0] bank11_h3_7;
+  reg [31:0] bank11_hash0_part7_p1 = 32'h0;
+  wire [31:0] bank11_h3_8;
+  reg [31:0] bank11_hash0_part8_p1 = 32'h0;
+  wire [31:0] bank11_h3_9;
+  reg [31:0] bank11_hash0_part9_p1 = 32'h0;
+  wire [31:0] bank11_h3_10;
+  reg [31:0] bank11_hash0_part10_p1 = 32'h0;
+  wire [31:0] bank11_h3_11;
+  reg [31:0] bank11_hash0_part11_p1 = 32'h0;
+  wire [31:0] bank11_h3_12;
+  reg [31:0] bank11_hash0_part12_p1 = 32'h0;
+  wire [31:0] bank11_h3_13;
+  reg [31:0] bank11_hash0_part13_p1 = 32'h0;
+  wire [31:0] bank11_h3_14;
+  reg [31:0] bank11_hash0_part14_p1 = 32'h0;
+  wire [31:0] bank11_h3_15;
+  reg [31:0] bank11_hash0_part15_p1 = 32'h0;
   wire [31:0] bank11_xor_0;
   wire [31:0] bank11_xor_1;
   wire [31:0] bank11_xor_2;
-  wire [21:0] bank11_h3_4;
+  wire [31:0] bank11_xor_3;
+  wire [31:0] bank11_xor_4;
+  wire [31:0] bank11_xor_5;
+  wire [31:0] bank11_xor_6;
+  wire [31:0] bank11_xor_7;
+  wire [31:0] bank11_xor_8;
+  wire [31:0] bank11_xor_9;
+  wire [31:0] bank11_xor_10;
+  wire [31:0] bank11_xor_11;
+  wire [31:0] bank11_xor_12;
+  wire [31:0] bank11_xor_13;
+  wire [31:0] bank11_xor_14;
+  wire [21:0] bank11_h3_16;
   reg [21:0] bank11_hash1_part0_p1 = 22'h0;
-  wire [21:0] bank11_h3_5;
+  wire [21:0] bank11_h3_17;
   reg [21:0] bank11_hash1_part1_p1 = 22'h0;
-  wire [21:0] bank11_h3_6;
+  wire [21:0] bank11_h3_18;
   reg [21:0] bank11_hash1_part2_p1 = 22'h0;
-  wire [21:0] bank11_h3_7;
+  wire [21:0] bank11_h3_19;
   reg [21:0] bank11_hash1_part3_p1 = 22'h0;
-  wire [21:0] bank11_xor_3;
-  wire [21:0] bank11_xor_4;
-  wire [21:0] bank11_xor_5;
+  wire [21:0] bank11_h3_20;
+  reg [21:0] bank11_hash1_part4_p1 = 22'h0;
+  wire [21:0] bank11_h3_21;
+  reg [21:0] bank11_hash1_part5_p1 = 22'h0;
+  wire [21:0] bank11_h3_22;
+  reg [21:0] bank11_hash1_part6_p1 = 22'h0;
+  wire [21:0] bank11_h3_23;
+  reg [21:0] bank11_hash1_part7_p1 = 22'h0;
+  wire [21:0] bank11_h3_24;
+  reg [21:0] bank11_hash1_part8_p1 = 22'h0;
+  wire [21:0] bank11_h3_25;
+  reg [21:0] bank11_hash1_part9_p1 = 22'h0;
+  wire [21:0] bank11_h3_26;
+  reg [21:0] bank11_hash1_part10_p1 = 22'h0;
+  wire [21:0] bank11_h3_27;
+  reg [21:0] bank11_hash1_part11_p1 = 22'h0;
+  wire [21:0] bank11_h3_28;
+  reg [21:0] bank11_hash1_part12_p1 = 22'h0;
+  wire [21:0] bank11_h3_29;
+  reg [21:0] bank11_hash1_part13_p1 = 22'h0;
+  wire [21:0] bank11_h3_30;
+  reg [21:0] bank11_hash1_part14_p1 = 22'h0;
+  wire [21:0] bank11_h3_31;
+  reg [21:0] bank11_hash1_part15_p1 = 22'h0;
+  wire [21:0] bank11_xor_15;
+  wire [21:0] bank11_xor_16;
+  wire [21:0] bank11_xor_17;
+  wire [21:0] bank11_xor_18;
+  wire [21:0] bank11_xor_19;
+  wire [21:0] bank11_xor_20;
+  wire [21:0] bank11_xor_21;
+  wire [21:0] bank11_xor_22;
+  wire [21:0] bank11_xor_23;
+  wire [21:0] bank11_xor_24;
+  wire [21:0] bank11_xor_25;
+  wire [21:0] bank11_xor_26;
+  wire [21:0] bank11_xor_27;
+  wire [21:0] bank11_xor_28;
+  wire [21:0] bank11_xor_29;
   wire [53:0] bank11_cat_0;
   reg [53:0] bank11_hash_p1 = 54'h0;
   wire [5:0] bank11_slice_0;
@@ -4425,223 +5289,282 @@ module apbbf_k3_l8_b512_8 (
   reg [15:0] rq_count = 16'h0;
   wire slice_85;
   wire and_73;
-  wire not_8;
-  wire and_74;
-  wire not_9;
-  wire and_75;
   wire const_55;
   wire slice_86;
   wire slice_87;
   wire mux_38;
-  wire mux_39;
   wire slice_88;
+  wire mux_39;
+  wire mux_40;
   wire slice_89;
   wire slice_90;
-  wire mux_40;
-  wire mux_41;
   wire slice_91;
+  wire mux_41;
   wire slice_92;
-  wire slice_93;
   wire mux_42;
   wire mux_43;
+  wire slice_93;
   wire slice_94;
   wire slice_95;
-  wire slice_96;
   wire mux_44;
+  wire slice_96;
   wire mux_45;
+  wire mux_46;
   wire slice_97;
   wire slice_98;
   wire slice_99;
-  wire mux_46;
   wire mux_47;
   wire slice_100;
-  wire slice_101;
-  wire slice_102;
   wire mux_48;
   wire mux_49;
+  wire slice_101;
+  wire slice_102;
   wire slice_103;
-  wire slice_104;
-  wire slice_105;
   wire mux_50;
+  wire slice_104;
   wire mux_51;
+  wire mux_52;
+  wire slice_105;
   wire slice_106;
   wire slice_107;
-  wire slice_108;
-  wire mux_52;
   wire mux_53;
+  wire slice_108;
+  wire mux_54;
+  wire mux_55;
   wire slice_109;
   wire slice_110;
   wire slice_111;
-  wire mux_54;
-  wire mux_55;
+  wire mux_56;
   wire slice_112;
+  wire mux_57;
+  wire mux_58;
   wire slice_113;
   wire slice_114;
-  wire mux_56;
-  wire mux_57;
   wire slice_115;
-  wire slice_116;
-  wire slice_117;
-  wire mux_58;
   wire mux_59;
-  wire slice_118;
-  wire slice_119;
-  wire slice_120;
+  wire slice_116;
   wire mux_60;
   wire mux_61;
+  wire slice_117;
+  wire slice_118;
+  wire slice_119;
+  wire mux_62;
+  wire slice_120;
+  wire mux_63;
+  wire mux_64;
   wire slice_121;
   wire slice_122;
   wire slice_123;
-  wire mux_62;
-  wire mux_63;
-  wire slice_124;
-  wire slice_125;
-  wire slice_126;
-  wire mux_64;
   wire mux_65;
-  wire slice_127;
-  wire slice_128;
-  wire slice_129;
+  wire slice_124;
   wire mux_66;
   wire mux_67;
-  wire slice_130;
-  wire const_56;
-  wire slice_131;
+  wire slice_125;
+  wire slice_126;
+  wire slice_127;
   wire mux_68;
+  wire slice_128;
   wire mux_69;
+  wire mux_70;
+  wire slice_129;
+  wire slice_130;
+  wire slice_131;
+  wire mux_71;
+  wire slice_132;
+  wire mux_72;
+  wire mux_73;
+  wire slice_133;
+  wire slice_134;
+  wire slice_135;
+  wire mux_74;
+  wire slice_136;
+  wire mux_75;
+  wire mux_76;
+  wire slice_137;
+  wire slice_138;
+  wire slice_139;
+  wire mux_77;
+  wire slice_140;
+  wire mux_78;
+  wire mux_79;
+  wire slice_141;
+  wire slice_142;
+  wire slice_143;
+  wire mux_80;
+  wire slice_144;
+  wire mux_81;
+  wire mux_82;
+  wire slice_145;
+  wire const_56;
+  wire slice_146;
+  wire mux_83;
+  wire slice_147;
+  wire mux_84;
+  wire mux_85;
   wire [15:0] cat_26;
   wire [4:0] const_57;
   wire [4:0] add_3;
-  wire [4:0] mux_70;
+  wire [4:0] mux_86;
   wire [4:0] const_58;
   wire [4:0] add_4;
-  wire [4:0] mux_71;
-  wire [3:0] slice_132;
-  wire slice_133;
-  wire [8:0] mux_72;
-  wire slice_134;
-  wire [8:0] mux_73;
-  wire slice_135;
-  wire [8:0] mux_74;
-  wire slice_136;
-  wire [8:0] mux_75;
-  wire slice_137;
-  wire [8:0] mux_76;
-  wire slice_138;
-  wire [8:0] mux_77;
-  wire slice_139;
-  wire [8:0] mux_78;
-  wire slice_140;
-  wire [8:0] mux_79;
-  wire slice_141;
-  wire [8:0] mux_80;
-  wire slice_142;
-  wire [8:0] mux_81;
-  wire slice_143;
-  wire [8:0] mux_82;
-  wire slice_144;
-  wire [8:0] mux_83;
-  wire slice_145;
-  wire [8:0] mux_84;
-  wire slice_146;
-  wire [8:0] mux_85;
-  wire slice_147;
-  wire [8:0] mux_86;
-  wire [7:0] slice_148;
+  wire [4:0] mux_87;
+  wire [3:0] slice_148;
   wire slice_149;
-  wire not_10;
-  wire and_76;
-  wire not_11;
-  wire and_77;
-  wire const_59;
+  wire [8:0] mux_88;
   wire slice_150;
+  wire [8:0] mux_89;
   wire slice_151;
-  wire mux_87;
-  wire mux_88;
+  wire [8:0] mux_90;
   wire slice_152;
+  wire [8:0] mux_91;
   wire slice_153;
+  wire [8:0] mux_92;
   wire slice_154;
-  wire mux_89;
-  wire mux_90;
+  wire [8:0] mux_93;
   wire slice_155;
+  wire [8:0] mux_94;
   wire slice_156;
+  wire [8:0] mux_95;
   wire slice_157;
-  wire mux_91;
-  wire mux_92;
+  wire [8:0] mux_96;
   wire slice_158;
+  wire [8:0] mux_97;
   wire slice_159;
+  wire [8:0] mux_98;
   wire slice_160;
-  wire mux_93;
-  wire mux_94;
+  wire [8:0] mux_99;
   wire slice_161;
+  wire [8:0] mux_100;
   wire slice_162;
+  wire [8:0] mux_101;
   wire slice_163;
-  wire mux_95;
-  wire mux_96;
-  wire slice_164;
+  wire [8:0] mux_102;
+  wire [7:0] slice_164;
   wire slice_165;
+  wire const_59;
   wire slice_166;
-  wire mux_97;
-  wire mux_98;
   wire slice_167;
+  wire mux_103;
   wire slice_168;
+  wire mux_104;
+  wire mux_105;
   wire slice_169;
-  wire mux_99;
-  wire mux_100;
   wire slice_170;
   wire slice_171;
+  wire mux_106;
   wire slice_172;
-  wire mux_101;
-  wire mux_102;
+  wire mux_107;
+  wire mux_108;
   wire slice_173;
   wire slice_174;
   wire slice_175;
-  wire mux_103;
-  wire mux_104;
+  wire mux_109;
   wire slice_176;
+  wire mux_110;
+  wire mux_111;
   wire slice_177;
   wire slice_178;
-  wire mux_105;
-  wire mux_106;
   wire slice_179;
+  wire mux_112;
   wire slice_180;
+  wire mux_113;
+  wire mux_114;
   wire slice_181;
-  wire mux_107;
-  wire mux_108;
   wire slice_182;
   wire slice_183;
+  wire mux_115;
   wire slice_184;
-  wire mux_109;
-  wire mux_110;
+  wire mux_116;
+  wire mux_117;
   wire slice_185;
   wire slice_186;
   wire slice_187;
-  wire mux_111;
-  wire mux_112;
+  wire mux_118;
   wire slice_188;
+  wire mux_119;
+  wire mux_120;
   wire slice_189;
   wire slice_190;
-  wire mux_113;
-  wire mux_114;
   wire slice_191;
+  wire mux_121;
   wire slice_192;
+  wire mux_122;
+  wire mux_123;
   wire slice_193;
-  wire mux_115;
-  wire mux_116;
   wire slice_194;
-  wire const_60;
   wire slice_195;
-  wire mux_117;
-  wire mux_118;
-  wire [15:0] cat_27;
+  wire mux_124;
   wire slice_196;
+  wire mux_125;
+  wire mux_126;
+  wire slice_197;
+  wire slice_198;
+  wire slice_199;
+  wire mux_127;
+  wire slice_200;
+  wire mux_128;
+  wire mux_129;
+  wire slice_201;
+  wire slice_202;
+  wire slice_203;
+  wire mux_130;
+  wire slice_204;
+  wire mux_131;
+  wire mux_132;
+  wire slice_205;
+  wire slice_206;
+  wire slice_207;
+  wire mux_133;
+  wire slice_208;
+  wire mux_134;
+  wire mux_135;
+  wire slice_209;
+  wire slice_210;
+  wire slice_211;
+  wire mux_136;
+  wire slice_212;
+  wire mux_137;
+  wire mux_138;
+  wire slice_213;
+  wire slice_214;
+  wire slice_215;
+  wire mux_139;
+  wire slice_216;
+  wire mux_140;
+  wire mux_141;
+  wire slice_217;
+  wire slice_218;
+  wire slice_219;
+  wire mux_142;
+  wire slice_220;
+  wire mux_143;
+  wire mux_144;
+  wire slice_221;
+  wire slice_222;
+  wire slice_223;
+  wire mux_145;
+  wire slice_224;
+  wire mux_146;
+  wire mux_147;
+  wire slice_225;
+  wire const_60;
+  wire slice_226;
+  wire mux_148;
+  wire slice_227;
+  wire mux_149;
+  wire mux_150;
+  wire [15:0] cat_27;
+  wire slice_228;
+  wire slice_229;
+  wire and_74;
   wire or_10;
-  wire not_12;
-  wire and_78;
+  wire or_11;
+  wire not_8;
+  wire and_75;
   assign in_ready = in_ready_q;
   assign out_valid = slice_85;
-  assign out_tag = slice_148;
-  assign out_hit = slice_149;
+  assign out_tag = slice_164;
+  assign out_hit = slice_165;
   assign and_0 = in_valid & in_ready_q;
   assign const_0 = 3'h1;
   assign eq_0 = in_op == const_0;
@@ -4807,28 +5730,100 @@ module apbbf_k3_l8_b512_8 (
   assign const_38 = 8'h0;
   assign mux_37 = and_8 ? const_38 : mux_36;
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_0 = {^(s1_key_p1 & 64'h3913), ^(s1_key_p1 & 64'hd85a), ^(s1_key_p1 & 64'h9da8), ^(s1_key_p1 & 64'hce4d), ^(s1_key_p1 & 64'h22d8), ^(s1_key_p1 & 64'hdc31), ^(s1_key_p1 & 64'hb6a4), ^(s1_key_p1 & 64'h7e66), ^(s1_key_p1 & 64'h7a61), ^(s1_key_p1 & 64'h8605), ^(s1_key_p1 & 64'h775e), ^(s1_key_p1 & 64'he887), ^(s1_key_p1 & 64'h72bd), ^(s1_key_p1 & 64'h4f67), ^(s1_key_p1 & 64'he4e), ^(s1_key_p1 & 64'hf60), ^(s1_key_p1 & 64'h2190), ^(s1_key_p1 & 64'hf939), ^(s1_key_p1 & 64'hfd9f), ^(s1_key_p1 & 64'h350d), ^(s1_key_p1 & 64'hf08c), ^(s1_key_p1 & 64'h38f3), ^(s1_key_p1 & 64'hb341), ^(s1_key_p1 & 64'h9b1d), ^(s1_key_p1 & 64'hce07), ^(s1_key_p1 & 64'h5bb5), ^(s1_key_p1 & 64'h681e), ^(s1_key_p1 & 64'ha637), ^(s1_key_p1 & 64'h516e), ^(s1_key_p1 & 64'h42d0), ^(s1_key_p1 & 64'h16c8), ^(s1_key_p1 & 64'h1d51)};
+  assign bank0_h3_0 = {^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h1)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_1 = {^(s1_key_p1 & 64'h8f040000), ^(s1_key_p1 & 64'h3b320000), ^(s1_key_p1 & 64'h755d0000), ^(s1_key_p1 & 64'h9bdf0000), ^(s1_key_p1 & 64'he9910000), ^(s1_key_p1 & 64'h7a7a0000), ^(s1_key_p1 & 64'h95e0000), ^(s1_key_p1 & 64'h5d630000), ^(s1_key_p1 & 64'h4afd0000), ^(s1_key_p1 & 64'hc49a0000), ^(s1_key_p1 & 64'h89c10000), ^(s1_key_p1 & 64'hc9df0000), ^(s1_key_p1 & 64'h14f60000), ^(s1_key_p1 & 64'h26f30000), ^(s1_key_p1 & 64'h41d90000), ^(s1_key_p1 & 64'h69f50000), ^(s1_key_p1 & 64'hbc150000), ^(s1_key_p1 & 64'h1140000), ^(s1_key_p1 & 64'h3a5f0000), ^(s1_key_p1 & 64'h298d0000), ^(s1_key_p1 & 64'hefaf0000), ^(s1_key_p1 & 64'hd5300000), ^(s1_key_p1 & 64'h90f60000), ^(s1_key_p1 & 64'hd1220000), ^(s1_key_p1 & 64'h93620000), ^(s1_key_p1 & 64'h5810000), ^(s1_key_p1 & 64'h171d0000), ^(s1_key_p1 & 64'h9c2c0000), ^(s1_key_p1 & 64'h2bb70000), ^(s1_key_p1 & 64'h27320000), ^(s1_key_p1 & 64'hf1b30000), ^(s1_key_p1 & 64'h5dd60000)};
+  assign bank0_h3_1 = {^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h50)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_2 = {^(s1_key_p1 & 64'h632a00000000), ^(s1_key_p1 & 64'h22b100000000), ^(s1_key_p1 & 64'h708800000000), ^(s1_key_p1 & 64'h394800000000), ^(s1_key_p1 & 64'he43800000000), ^(s1_key_p1 & 64'h499f00000000), ^(s1_key_p1 & 64'h265f00000000), ^(s1_key_p1 & 64'h15d900000000), ^(s1_key_p1 & 64'h140400000000), ^(s1_key_p1 & 64'h30fb00000000), ^(s1_key_p1 & 64'h624800000000), ^(s1_key_p1 & 64'h2dc500000000), ^(s1_key_p1 & 64'hd33d00000000), ^(s1_key_p1 & 64'he83400000000), ^(s1_key_p1 & 64'hca7800000000), ^(s1_key_p1 & 64'h33c500000000), ^(s1_key_p1 & 64'h7f7d00000000), ^(s1_key_p1 & 64'h207400000000), ^(s1_key_p1 & 64'hf68700000000), ^(s1_key_p1 & 64'hd89100000000), ^(s1_key_p1 & 64'habc300000000), ^(s1_key_p1 & 64'hdcc000000000), ^(s1_key_p1 & 64'h5e0c00000000), ^(s1_key_p1 & 64'hbfdb00000000), ^(s1_key_p1 & 64'h59fd00000000), ^(s1_key_p1 & 64'h82da00000000), ^(s1_key_p1 & 64'h1ab500000000), ^(s1_key_p1 & 64'h891400000000), ^(s1_key_p1 & 64'h7d200000000), ^(s1_key_p1 & 64'he84500000000), ^(s1_key_p1 & 64'h65c000000000), ^(s1_key_p1 & 64'h94ac00000000)};
+  assign bank0_h3_2 = {^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hd00)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_3 = {^(s1_key_p1 & 64'h57d3000000000000), ^(s1_key_p1 & 64'ha2fc000000000000), ^(s1_key_p1 & 64'h429e000000000000), ^(s1_key_p1 & 64'h8a94000000000000), ^(s1_key_p1 & 64'hc17f000000000000), ^(s1_key_p1 & 64'hcb19000000000000), ^(s1_key_p1 & 64'h2152000000000000), ^(s1_key_p1 & 64'hcc7b000000000000), ^(s1_key_p1 & 64'h95d8000000000000), ^(s1_key_p1 & 64'h5499000000000000), ^(s1_key_p1 & 64'h6f3000000000000), ^(s1_key_p1 & 64'ha2f4000000000000), ^(s1_key_p1 & 64'hf57000000000000), ^(s1_key_p1 & 64'h5d58000000000000), ^(s1_key_p1 & 64'h7175000000000000), ^(s1_key_p1 & 64'hfe48000000000000), ^(s1_key_p1 & 64'hb48b000000000000), ^(s1_key_p1 & 64'h4899000000000000), ^(s1_key_p1 & 64'h66f1000000000000), ^(s1_key_p1 & 64'he87a000000000000), ^(s1_key_p1 & 64'hf6d8000000000000), ^(s1_key_p1 & 64'h6307000000000000), ^(s1_key_p1 & 64'h9ac6000000000000), ^(s1_key_p1 & 64'hb374000000000000), ^(s1_key_p1 & 64'hc034000000000000), ^(s1_key_p1 & 64'h3096000000000000), ^(s1_key_p1 & 64'h2a5a000000000000), ^(s1_key_p1 & 64'h7e91000000000000), ^(s1_key_p1 & 64'h4b6f000000000000), ^(s1_key_p1 & 64'h8159000000000000), ^(s1_key_p1 & 64'he303000000000000), ^(s1_key_p1 & 64'h7bd2000000000000)};
+  assign bank0_h3_3 = {^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h1000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_4 = {^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h60000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_5 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hd00000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_6 = {^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hd000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_7 = {^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h50000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_8 = {^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_9 = {^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'ha000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_10 = {^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h40000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_11 = {^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h900000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_12 = {^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h2000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_13 = {^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_14 = {^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'hb00000000000000)};
+  // H3 hash, seed 1, salt 0
+  assign bank0_h3_15 = {^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h7000000000000000)};
   assign bank0_xor_0 = bank0_hash0_part0_p1 ^ bank0_hash0_part1_p1;
   assign bank0_xor_1 = bank0_xor_0 ^ bank0_hash0_part2_p1;
   assign bank0_xor_2 = bank0_xor_1 ^ bank0_hash0_part3_p1;
+  assign bank0_xor_3 = bank0_xor_2 ^ bank0_hash0_part4_p1;
+  assign bank0_xor_4 = bank0_xor_3 ^ bank0_hash0_part5_p1;
+  assign bank0_xor_5 = bank0_xor_4 ^ bank0_hash0_part6_p1;
+  assign bank0_xor_6 = bank0_xor_5 ^ bank0_hash0_part7_p1;
+  assign bank0_xor_7 = bank0_xor_6 ^ bank0_hash0_part8_p1;
+  assign bank0_xor_8 = bank0_xor_7 ^ bank0_hash0_part9_p1;
+  assign bank0_xor_9 = bank0_xor_8 ^ bank0_hash0_part10_p1;
+  assign bank0_xor_10 = bank0_xor_9 ^ bank0_hash0_part11_p1;
+  assign bank0_xor_11 = bank0_xor_10 ^ bank0_hash0_part12_p1;
+  assign bank0_xor_12 = bank0_xor_11 ^ bank0_hash0_part13_p1;
+  assign bank0_xor_13 = bank0_xor_12 ^ bank0_hash0_part14_p1;
+  assign bank0_xor_14 = bank0_xor_13 ^ bank0_hash0_part15_p1;
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_4 = {^(s1_key_p1 & 64'h33d4), ^(s1_key_p1 & 64'h5662), ^(s1_key_p1 & 64'h658f), ^(s1_key_p1 & 64'h699), ^(s1_key_p1 & 64'h3cc1), ^(s1_key_p1 & 64'h12a3), ^(s1_key_p1 & 64'haf57), ^(s1_key_p1 & 64'hd142), ^(s1_key_p1 & 64'h8fb0), ^(s1_key_p1 & 64'hbb18), ^(s1_key_p1 & 64'hdfef), ^(s1_key_p1 & 64'hb6a5), ^(s1_key_p1 & 64'hfda1), ^(s1_key_p1 & 64'ha899), ^(s1_key_p1 & 64'h7822), ^(s1_key_p1 & 64'h4091), ^(s1_key_p1 & 64'h44f5), ^(s1_key_p1 & 64'hfbd8), ^(s1_key_p1 & 64'h2f6a), ^(s1_key_p1 & 64'ha9e9), ^(s1_key_p1 & 64'h5048), ^(s1_key_p1 & 64'h21a4)};
+  assign bank0_h3_16 = {^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h4)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_5 = {^(s1_key_p1 & 64'hfe470000), ^(s1_key_p1 & 64'h90450000), ^(s1_key_p1 & 64'h6c070000), ^(s1_key_p1 & 64'h5aca0000), ^(s1_key_p1 & 64'h5ef00000), ^(s1_key_p1 & 64'hbc0f0000), ^(s1_key_p1 & 64'hb59e0000), ^(s1_key_p1 & 64'h9f680000), ^(s1_key_p1 & 64'hcbe20000), ^(s1_key_p1 & 64'h3c500000), ^(s1_key_p1 & 64'h98d80000), ^(s1_key_p1 & 64'h661a0000), ^(s1_key_p1 & 64'hb1d0000), ^(s1_key_p1 & 64'h80710000), ^(s1_key_p1 & 64'h4a1c0000), ^(s1_key_p1 & 64'hd85b0000), ^(s1_key_p1 & 64'h570c0000), ^(s1_key_p1 & 64'hea2d0000), ^(s1_key_p1 & 64'hd9ab0000), ^(s1_key_p1 & 64'h1df10000), ^(s1_key_p1 & 64'hfbb70000), ^(s1_key_p1 & 64'h545e0000)};
+  assign bank0_h3_17 = {^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'ha0)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_6 = {^(s1_key_p1 & 64'h2bf200000000), ^(s1_key_p1 & 64'h651400000000), ^(s1_key_p1 & 64'h1c5300000000), ^(s1_key_p1 & 64'hd1e600000000), ^(s1_key_p1 & 64'h75e400000000), ^(s1_key_p1 & 64'hab8200000000), ^(s1_key_p1 & 64'hfd1b00000000), ^(s1_key_p1 & 64'h614800000000), ^(s1_key_p1 & 64'ha55900000000), ^(s1_key_p1 & 64'hb14600000000), ^(s1_key_p1 & 64'h60a900000000), ^(s1_key_p1 & 64'hfcc000000000), ^(s1_key_p1 & 64'h298d00000000), ^(s1_key_p1 & 64'hc21200000000), ^(s1_key_p1 & 64'hcc800000000), ^(s1_key_p1 & 64'h61be00000000), ^(s1_key_p1 & 64'h73ae00000000), ^(s1_key_p1 & 64'ha4b200000000), ^(s1_key_p1 & 64'hbca600000000), ^(s1_key_p1 & 64'h38a000000000), ^(s1_key_p1 & 64'h8d9000000000), ^(s1_key_p1 & 64'h6f4e00000000)};
+  assign bank0_h3_18 = {^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100)};
   // H3 hash, seed 1, salt 1
-  assign bank0_h3_7 = {^(s1_key_p1 & 64'h6ccc000000000000), ^(s1_key_p1 & 64'h5761000000000000), ^(s1_key_p1 & 64'h4df9000000000000), ^(s1_key_p1 & 64'h105000000000000), ^(s1_key_p1 & 64'h797d000000000000), ^(s1_key_p1 & 64'hc1f8000000000000), ^(s1_key_p1 & 64'hb546000000000000), ^(s1_key_p1 & 64'hfa60000000000000), ^(s1_key_p1 & 64'h4856000000000000), ^(s1_key_p1 & 64'h2dcb000000000000), ^(s1_key_p1 & 64'hee4c000000000000), ^(s1_key_p1 & 64'h1cfe000000000000), ^(s1_key_p1 & 64'h84cf000000000000), ^(s1_key_p1 & 64'h8da8000000000000), ^(s1_key_p1 & 64'h41cb000000000000), ^(s1_key_p1 & 64'hd3f0000000000000), ^(s1_key_p1 & 64'h9df8000000000000), ^(s1_key_p1 & 64'h2e06000000000000), ^(s1_key_p1 & 64'h15f000000000000), ^(s1_key_p1 & 64'h4320000000000000), ^(s1_key_p1 & 64'h3eb0000000000000), ^(s1_key_p1 & 64'h8a37000000000000)};
-  assign bank0_xor_3 = bank0_hash1_part0_p1 ^ bank0_hash1_part1_p1;
-  assign bank0_xor_4 = bank0_xor_3 ^ bank0_hash1_part2_p1;
-  assign bank0_xor_5 = bank0_xor_4 ^ bank0_hash1_part3_p1;
-  assign bank0_cat_0 = {bank0_xor_5, bank0_xor_2};
+  assign bank0_h3_19 = {^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h2000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_20 = {^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'he0000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_21 = {^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h500000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_22 = {^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h4000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_23 = {^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h50000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_24 = {^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_25 = {^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h4000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_26 = {^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hf0000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_27 = {^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h600000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_28 = {^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_29 = {^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h30000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_30 = {^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'ha00000000000000)};
+  // H3 hash, seed 1, salt 1
+  assign bank0_h3_31 = {^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h8000000000000000)};
+  assign bank0_xor_15 = bank0_hash1_part0_p1 ^ bank0_hash1_part1_p1;
+  assign bank0_xor_16 = bank0_xor_15 ^ bank0_hash1_part2_p1;
+  assign bank0_xor_17 = bank0_xor_16 ^ bank0_hash1_part3_p1;
+  assign bank0_xor_18 = bank0_xor_17 ^ bank0_hash1_part4_p1;
+  assign bank0_xor_19 = bank0_xor_18 ^ bank0_hash1_part5_p1;
+  assign bank0_xor_20 = bank0_xor_19 ^ bank0_hash1_part6_p1;
+  assign bank0_xor_21 = bank0_xor_20 ^ bank0_hash1_part7_p1;
+  assign bank0_xor_22 = bank0_xor_21 ^ bank0_hash1_part8_p1;
+  assign bank0_xor_23 = bank0_xor_22 ^ bank0_hash1_part9_p1;
+  assign bank0_xor_24 = bank0_xor_23 ^ bank0_hash1_part10_p1;
+  assign bank0_xor_25 = bank0_xor_24 ^ bank0_hash1_part11_p1;
+  assign bank0_xor_26 = bank0_xor_25 ^ bank0_hash1_part12_p1;
+  assign bank0_xor_27 = bank0_xor_26 ^ bank0_hash1_part13_p1;
+  assign bank0_xor_28 = bank0_xor_27 ^ bank0_hash1_part14_p1;
+  assign bank0_xor_29 = bank0_xor_28 ^ bank0_hash1_part15_p1;
+  assign bank0_cat_0 = {bank0_xor_29, bank0_xor_14};
   assign bank0_slice_0 = bank0_hash_p1[53:48];
   assign bank0_slice_1 = clr0_target[0];
   assign bank0_and_0 = clr0_active & bank0_slice_1;
@@ -5034,28 +6029,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank0_and_8 = bank0_and_7 & bank0_col6_s6_match_p1;
   assign bank0_and_9 = bank0_and_8 & bank0_col7_s6_match_p1;
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_0 = {^(s1_key_p1 & 64'hc90f), ^(s1_key_p1 & 64'h4992), ^(s1_key_p1 & 64'h3b8f), ^(s1_key_p1 & 64'hda75), ^(s1_key_p1 & 64'h6a12), ^(s1_key_p1 & 64'hb535), ^(s1_key_p1 & 64'hd3f4), ^(s1_key_p1 & 64'h8255), ^(s1_key_p1 & 64'h3bfb), ^(s1_key_p1 & 64'h3ed7), ^(s1_key_p1 & 64'hf39b), ^(s1_key_p1 & 64'hbf31), ^(s1_key_p1 & 64'h1ec7), ^(s1_key_p1 & 64'h880e), ^(s1_key_p1 & 64'h45ea), ^(s1_key_p1 & 64'ha4f5), ^(s1_key_p1 & 64'h4a28), ^(s1_key_p1 & 64'h8997), ^(s1_key_p1 & 64'h2df7), ^(s1_key_p1 & 64'h12d4), ^(s1_key_p1 & 64'hea42), ^(s1_key_p1 & 64'hff6a), ^(s1_key_p1 & 64'haa39), ^(s1_key_p1 & 64'hfa86), ^(s1_key_p1 & 64'head3), ^(s1_key_p1 & 64'h606f), ^(s1_key_p1 & 64'h2dee), ^(s1_key_p1 & 64'h8356), ^(s1_key_p1 & 64'h4082), ^(s1_key_p1 & 64'h3b4e), ^(s1_key_p1 & 64'hc51c), ^(s1_key_p1 & 64'he02b)};
+  assign bank1_h3_0 = {^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hb)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_1 = {^(s1_key_p1 & 64'h7f790000), ^(s1_key_p1 & 64'h52290000), ^(s1_key_p1 & 64'h44940000), ^(s1_key_p1 & 64'h83bd0000), ^(s1_key_p1 & 64'hb3ce0000), ^(s1_key_p1 & 64'h79430000), ^(s1_key_p1 & 64'hae1f0000), ^(s1_key_p1 & 64'hb3d80000), ^(s1_key_p1 & 64'hf2f00000), ^(s1_key_p1 & 64'h2e680000), ^(s1_key_p1 & 64'h3cfb0000), ^(s1_key_p1 & 64'hfdac0000), ^(s1_key_p1 & 64'h42550000), ^(s1_key_p1 & 64'hc9d00000), ^(s1_key_p1 & 64'h338b0000), ^(s1_key_p1 & 64'h2ebd0000), ^(s1_key_p1 & 64'hb5a30000), ^(s1_key_p1 & 64'h49830000), ^(s1_key_p1 & 64'h1a9a0000), ^(s1_key_p1 & 64'he3710000), ^(s1_key_p1 & 64'h9ddd0000), ^(s1_key_p1 & 64'h783c0000), ^(s1_key_p1 & 64'h32d30000), ^(s1_key_p1 & 64'ha9520000), ^(s1_key_p1 & 64'hffc0000), ^(s1_key_p1 & 64'h8c790000), ^(s1_key_p1 & 64'hab1c0000), ^(s1_key_p1 & 64'h2b390000), ^(s1_key_p1 & 64'h8b080000), ^(s1_key_p1 & 64'h4d000000), ^(s1_key_p1 & 64'h59320000), ^(s1_key_p1 & 64'h607c0000)};
+  assign bank1_h3_1 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h20)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_2 = {^(s1_key_p1 & 64'h524b00000000), ^(s1_key_p1 & 64'h3dbb00000000), ^(s1_key_p1 & 64'haeec00000000), ^(s1_key_p1 & 64'h78700000000), ^(s1_key_p1 & 64'ha78300000000), ^(s1_key_p1 & 64'hcbe000000000), ^(s1_key_p1 & 64'hf52400000000), ^(s1_key_p1 & 64'h6bcd00000000), ^(s1_key_p1 & 64'h5e2900000000), ^(s1_key_p1 & 64'hae0d00000000), ^(s1_key_p1 & 64'h1dea00000000), ^(s1_key_p1 & 64'he3ce00000000), ^(s1_key_p1 & 64'h3f8000000000), ^(s1_key_p1 & 64'hbced00000000), ^(s1_key_p1 & 64'hc8d600000000), ^(s1_key_p1 & 64'hb9e400000000), ^(s1_key_p1 & 64'he68300000000), ^(s1_key_p1 & 64'h78aa00000000), ^(s1_key_p1 & 64'he45700000000), ^(s1_key_p1 & 64'he6f800000000), ^(s1_key_p1 & 64'he2b800000000), ^(s1_key_p1 & 64'h894d00000000), ^(s1_key_p1 & 64'h506c00000000), ^(s1_key_p1 & 64'had6600000000), ^(s1_key_p1 & 64'hf30900000000), ^(s1_key_p1 & 64'h780800000000), ^(s1_key_p1 & 64'h8c2500000000), ^(s1_key_p1 & 64'hd83300000000), ^(s1_key_p1 & 64'h580500000000), ^(s1_key_p1 & 64'hc16f00000000), ^(s1_key_p1 & 64'hb29100000000), ^(s1_key_p1 & 64'h751400000000)};
+  assign bank1_h3_2 = {^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h0)};
   // H3 hash, seed 1, salt 64
-  assign bank1_h3_3 = {^(s1_key_p1 & 64'he775000000000000), ^(s1_key_p1 & 64'he488000000000000), ^(s1_key_p1 & 64'h676f000000000000), ^(s1_key_p1 & 64'hbf51000000000000), ^(s1_key_p1 & 64'ha8b3000000000000), ^(s1_key_p1 & 64'h4665000000000000), ^(s1_key_p1 & 64'h140a000000000000), ^(s1_key_p1 & 64'h3ce0000000000000), ^(s1_key_p1 & 64'h4919000000000000), ^(s1_key_p1 & 64'h2277000000000000), ^(s1_key_p1 & 64'h8097000000000000), ^(s1_key_p1 & 64'he06d000000000000), ^(s1_key_p1 & 64'he030000000000000), ^(s1_key_p1 & 64'hd65c000000000000), ^(s1_key_p1 & 64'he874000000000000), ^(s1_key_p1 & 64'h57d9000000000000), ^(s1_key_p1 & 64'h3761000000000000), ^(s1_key_p1 & 64'h2227000000000000), ^(s1_key_p1 & 64'h1303000000000000), ^(s1_key_p1 & 64'h8e6000000000000), ^(s1_key_p1 & 64'h60a3000000000000), ^(s1_key_p1 & 64'h724f000000000000), ^(s1_key_p1 & 64'hf69f000000000000), ^(s1_key_p1 & 64'h38b8000000000000), ^(s1_key_p1 & 64'hc4ee000000000000), ^(s1_key_p1 & 64'h8e4000000000000), ^(s1_key_p1 & 64'h9fb4000000000000), ^(s1_key_p1 & 64'he232000000000000), ^(s1_key_p1 & 64'h24ae000000000000), ^(s1_key_p1 & 64'h7617000000000000), ^(s1_key_p1 & 64'hd299000000000000), ^(s1_key_p1 & 64'hb923000000000000)};
+  assign bank1_h3_3 = {^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'he000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_4 = {^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hc0000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_5 = {^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h700000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_6 = {^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_7 = {^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h60000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_8 = {^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h400000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_9 = {^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h1000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_10 = {^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h50000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_11 = {^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h700000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_12 = {^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h3000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_13 = {^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h20000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_14 = {^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h900000000000000)};
+  // H3 hash, seed 1, salt 64
+  assign bank1_h3_15 = {^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'hb000000000000000)};
   assign bank1_xor_0 = bank1_hash0_part0_p1 ^ bank1_hash0_part1_p1;
   assign bank1_xor_1 = bank1_xor_0 ^ bank1_hash0_part2_p1;
   assign bank1_xor_2 = bank1_xor_1 ^ bank1_hash0_part3_p1;
+  assign bank1_xor_3 = bank1_xor_2 ^ bank1_hash0_part4_p1;
+  assign bank1_xor_4 = bank1_xor_3 ^ bank1_hash0_part5_p1;
+  assign bank1_xor_5 = bank1_xor_4 ^ bank1_hash0_part6_p1;
+  assign bank1_xor_6 = bank1_xor_5 ^ bank1_hash0_part7_p1;
+  assign bank1_xor_7 = bank1_xor_6 ^ bank1_hash0_part8_p1;
+  assign bank1_xor_8 = bank1_xor_7 ^ bank1_hash0_part9_p1;
+  assign bank1_xor_9 = bank1_xor_8 ^ bank1_hash0_part10_p1;
+  assign bank1_xor_10 = bank1_xor_9 ^ bank1_hash0_part11_p1;
+  assign bank1_xor_11 = bank1_xor_10 ^ bank1_hash0_part12_p1;
+  assign bank1_xor_12 = bank1_xor_11 ^ bank1_hash0_part13_p1;
+  assign bank1_xor_13 = bank1_xor_12 ^ bank1_hash0_part14_p1;
+  assign bank1_xor_14 = bank1_xor_13 ^ bank1_hash0_part15_p1;
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_4 = {^(s1_key_p1 & 64'h3e6a), ^(s1_key_p1 & 64'hbb21), ^(s1_key_p1 & 64'h89a1), ^(s1_key_p1 & 64'h7555), ^(s1_key_p1 & 64'h9dc), ^(s1_key_p1 & 64'h751f), ^(s1_key_p1 & 64'hc168), ^(s1_key_p1 & 64'hd753), ^(s1_key_p1 & 64'h5398), ^(s1_key_p1 & 64'hd579), ^(s1_key_p1 & 64'hd0d1), ^(s1_key_p1 & 64'hdc17), ^(s1_key_p1 & 64'h7df2), ^(s1_key_p1 & 64'h8fca), ^(s1_key_p1 & 64'hf56c), ^(s1_key_p1 & 64'ha58d), ^(s1_key_p1 & 64'hffe0), ^(s1_key_p1 & 64'h849f), ^(s1_key_p1 & 64'hf33), ^(s1_key_p1 & 64'hd32d), ^(s1_key_p1 & 64'h8801), ^(s1_key_p1 & 64'hb223)};
+  assign bank1_h3_16 = {^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h3)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_5 = {^(s1_key_p1 & 64'h55660000), ^(s1_key_p1 & 64'h1fb10000), ^(s1_key_p1 & 64'hc9d20000), ^(s1_key_p1 & 64'hf27e0000), ^(s1_key_p1 & 64'h7450000), ^(s1_key_p1 & 64'h1ac90000), ^(s1_key_p1 & 64'hd1630000), ^(s1_key_p1 & 64'hdd190000), ^(s1_key_p1 & 64'h80af0000), ^(s1_key_p1 & 64'h7d290000), ^(s1_key_p1 & 64'he14d0000), ^(s1_key_p1 & 64'h20950000), ^(s1_key_p1 & 64'hf8e70000), ^(s1_key_p1 & 64'h13d00000), ^(s1_key_p1 & 64'ha0e30000), ^(s1_key_p1 & 64'hc450000), ^(s1_key_p1 & 64'hbc380000), ^(s1_key_p1 & 64'h12570000), ^(s1_key_p1 & 64'h29e0000), ^(s1_key_p1 & 64'hf7750000), ^(s1_key_p1 & 64'hc74f0000), ^(s1_key_p1 & 64'hdc3a0000)};
+  assign bank1_h3_17 = {^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_6 = {^(s1_key_p1 & 64'hdd1100000000), ^(s1_key_p1 & 64'hafa600000000), ^(s1_key_p1 & 64'h8f7400000000), ^(s1_key_p1 & 64'he04b00000000), ^(s1_key_p1 & 64'habb800000000), ^(s1_key_p1 & 64'h77f500000000), ^(s1_key_p1 & 64'hdb3900000000), ^(s1_key_p1 & 64'hb3c700000000), ^(s1_key_p1 & 64'h35000000000), ^(s1_key_p1 & 64'h6f1f00000000), ^(s1_key_p1 & 64'hf04500000000), ^(s1_key_p1 & 64'h755900000000), ^(s1_key_p1 & 64'h2c7a00000000), ^(s1_key_p1 & 64'hebbe00000000), ^(s1_key_p1 & 64'hdde00000000), ^(s1_key_p1 & 64'hd47e00000000), ^(s1_key_p1 & 64'hf04d00000000), ^(s1_key_p1 & 64'h274200000000), ^(s1_key_p1 & 64'h8ead00000000), ^(s1_key_p1 & 64'haf3f00000000), ^(s1_key_p1 & 64'h329a00000000), ^(s1_key_p1 & 64'h617e00000000)};
+  assign bank1_h3_18 = {^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h200)};
   // H3 hash, seed 1, salt 65
-  assign bank1_h3_7 = {^(s1_key_p1 & 64'h5495000000000000), ^(s1_key_p1 & 64'h1fc000000000000), ^(s1_key_p1 & 64'hf3c3000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hb922000000000000), ^(s1_key_p1 & 64'hd8b5000000000000), ^(s1_key_p1 & 64'hece1000000000000), ^(s1_key_p1 & 64'h451a000000000000), ^(s1_key_p1 & 64'hdf6a000000000000), ^(s1_key_p1 & 64'h2aaa000000000000), ^(s1_key_p1 & 64'hb647000000000000), ^(s1_key_p1 & 64'h9edb000000000000), ^(s1_key_p1 & 64'hfec0000000000000), ^(s1_key_p1 & 64'h6269000000000000), ^(s1_key_p1 & 64'h751c000000000000), ^(s1_key_p1 & 64'hdc11000000000000), ^(s1_key_p1 & 64'hdd7c000000000000), ^(s1_key_p1 & 64'ha798000000000000), ^(s1_key_p1 & 64'hdfff000000000000), ^(s1_key_p1 & 64'h2595000000000000), ^(s1_key_p1 & 64'ha49f000000000000), ^(s1_key_p1 & 64'hddba000000000000)};
-  assign bank1_xor_3 = bank1_hash1_part0_p1 ^ bank1_hash1_part1_p1;
-  assign bank1_xor_4 = bank1_xor_3 ^ bank1_hash1_part2_p1;
-  assign bank1_xor_5 = bank1_xor_4 ^ bank1_hash1_part3_p1;
-  assign bank1_cat_0 = {bank1_xor_5, bank1_xor_2};
+  assign bank1_h3_19 = {^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hb000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_20 = {^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'ha0000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_21 = {^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_22 = {^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hc000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_23 = {^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hd0000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_24 = {^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'he00000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_25 = {^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h7000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_26 = {^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h10000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_27 = {^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h600000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_28 = {^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'ha000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_29 = {^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hb0000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_30 = {^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hd00000000000000)};
+  // H3 hash, seed 1, salt 65
+  assign bank1_h3_31 = {^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hd000000000000000)};
+  assign bank1_xor_15 = bank1_hash1_part0_p1 ^ bank1_hash1_part1_p1;
+  assign bank1_xor_16 = bank1_xor_15 ^ bank1_hash1_part2_p1;
+  assign bank1_xor_17 = bank1_xor_16 ^ bank1_hash1_part3_p1;
+  assign bank1_xor_18 = bank1_xor_17 ^ bank1_hash1_part4_p1;
+  assign bank1_xor_19 = bank1_xor_18 ^ bank1_hash1_part5_p1;
+  assign bank1_xor_20 = bank1_xor_19 ^ bank1_hash1_part6_p1;
+  assign bank1_xor_21 = bank1_xor_20 ^ bank1_hash1_part7_p1;
+  assign bank1_xor_22 = bank1_xor_21 ^ bank1_hash1_part8_p1;
+  assign bank1_xor_23 = bank1_xor_22 ^ bank1_hash1_part9_p1;
+  assign bank1_xor_24 = bank1_xor_23 ^ bank1_hash1_part10_p1;
+  assign bank1_xor_25 = bank1_xor_24 ^ bank1_hash1_part11_p1;
+  assign bank1_xor_26 = bank1_xor_25 ^ bank1_hash1_part12_p1;
+  assign bank1_xor_27 = bank1_xor_26 ^ bank1_hash1_part13_p1;
+  assign bank1_xor_28 = bank1_xor_27 ^ bank1_hash1_part14_p1;
+  assign bank1_xor_29 = bank1_xor_28 ^ bank1_hash1_part15_p1;
+  assign bank1_cat_0 = {bank1_xor_29, bank1_xor_14};
   assign bank1_slice_0 = bank1_hash_p1[53:48];
   assign bank1_slice_1 = clr0_target[1];
   assign bank1_and_0 = clr0_active & bank1_slice_1;
@@ -5261,28 +6328,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank1_and_8 = bank1_and_7 & bank1_col6_s6_match_p1;
   assign bank1_and_9 = bank1_and_8 & bank1_col7_s6_match_p1;
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_0 = {^(s1_key_p1 & 64'h3676), ^(s1_key_p1 & 64'he6d1), ^(s1_key_p1 & 64'h34f1), ^(s1_key_p1 & 64'h8d8b), ^(s1_key_p1 & 64'h9fb4), ^(s1_key_p1 & 64'h83e0), ^(s1_key_p1 & 64'hb6e2), ^(s1_key_p1 & 64'h5d9d), ^(s1_key_p1 & 64'h7ea1), ^(s1_key_p1 & 64'hf2a1), ^(s1_key_p1 & 64'h9c75), ^(s1_key_p1 & 64'h4995), ^(s1_key_p1 & 64'h9d56), ^(s1_key_p1 & 64'h21ee), ^(s1_key_p1 & 64'h5307), ^(s1_key_p1 & 64'h477c), ^(s1_key_p1 & 64'hc145), ^(s1_key_p1 & 64'h4efd), ^(s1_key_p1 & 64'h315c), ^(s1_key_p1 & 64'h4a5f), ^(s1_key_p1 & 64'h2584), ^(s1_key_p1 & 64'h9ec3), ^(s1_key_p1 & 64'he16), ^(s1_key_p1 & 64'hb0f8), ^(s1_key_p1 & 64'h3b71), ^(s1_key_p1 & 64'hc1a3), ^(s1_key_p1 & 64'h9431), ^(s1_key_p1 & 64'he4c9), ^(s1_key_p1 & 64'h6cc3), ^(s1_key_p1 & 64'h2afd), ^(s1_key_p1 & 64'h7d23), ^(s1_key_p1 & 64'h285)};
+  assign bank2_h3_0 = {^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h5)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_1 = {^(s1_key_p1 & 64'hc7f10000), ^(s1_key_p1 & 64'hc7c00000), ^(s1_key_p1 & 64'h88470000), ^(s1_key_p1 & 64'hca500000), ^(s1_key_p1 & 64'h35e10000), ^(s1_key_p1 & 64'ha0030000), ^(s1_key_p1 & 64'h98be0000), ^(s1_key_p1 & 64'hbc660000), ^(s1_key_p1 & 64'hd4310000), ^(s1_key_p1 & 64'h93450000), ^(s1_key_p1 & 64'hc13c0000), ^(s1_key_p1 & 64'h6c070000), ^(s1_key_p1 & 64'h355d0000), ^(s1_key_p1 & 64'h39140000), ^(s1_key_p1 & 64'h264f0000), ^(s1_key_p1 & 64'h27340000), ^(s1_key_p1 & 64'h7fc90000), ^(s1_key_p1 & 64'h9a5b0000), ^(s1_key_p1 & 64'hf1ab0000), ^(s1_key_p1 & 64'hd7570000), ^(s1_key_p1 & 64'hb040000), ^(s1_key_p1 & 64'hfc930000), ^(s1_key_p1 & 64'h74b70000), ^(s1_key_p1 & 64'h44a40000), ^(s1_key_p1 & 64'hc07a0000), ^(s1_key_p1 & 64'h86390000), ^(s1_key_p1 & 64'h3c870000), ^(s1_key_p1 & 64'hfcb40000), ^(s1_key_p1 & 64'haf0f0000), ^(s1_key_p1 & 64'hade20000), ^(s1_key_p1 & 64'h7f020000), ^(s1_key_p1 & 64'h25650000)};
+  assign bank2_h3_1 = {^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h80)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_2 = {^(s1_key_p1 & 64'h5aba00000000), ^(s1_key_p1 & 64'ha81500000000), ^(s1_key_p1 & 64'h8e8600000000), ^(s1_key_p1 & 64'h834500000000), ^(s1_key_p1 & 64'h5be800000000), ^(s1_key_p1 & 64'hc8f900000000), ^(s1_key_p1 & 64'h3e2b00000000), ^(s1_key_p1 & 64'hf90000000000), ^(s1_key_p1 & 64'haec900000000), ^(s1_key_p1 & 64'hf9dc00000000), ^(s1_key_p1 & 64'h11e100000000), ^(s1_key_p1 & 64'h50600000000), ^(s1_key_p1 & 64'h4d8d00000000), ^(s1_key_p1 & 64'h5f7300000000), ^(s1_key_p1 & 64'h467a00000000), ^(s1_key_p1 & 64'hdaa400000000), ^(s1_key_p1 & 64'h3cb200000000), ^(s1_key_p1 & 64'h8b0900000000), ^(s1_key_p1 & 64'h407a00000000), ^(s1_key_p1 & 64'hf3e000000000), ^(s1_key_p1 & 64'hfbbe00000000), ^(s1_key_p1 & 64'h462700000000), ^(s1_key_p1 & 64'h8d9300000000), ^(s1_key_p1 & 64'he49c00000000), ^(s1_key_p1 & 64'ha18a00000000), ^(s1_key_p1 & 64'hdf2d00000000), ^(s1_key_p1 & 64'h1f4e00000000), ^(s1_key_p1 & 64'h84f500000000), ^(s1_key_p1 & 64'h413300000000), ^(s1_key_p1 & 64'hde3100000000), ^(s1_key_p1 & 64'h6f6c00000000), ^(s1_key_p1 & 64'hb9bb00000000)};
+  assign bank2_h3_2 = {^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h200)};
   // H3 hash, seed 1, salt 128
-  assign bank2_h3_3 = {^(s1_key_p1 & 64'h9f3b000000000000), ^(s1_key_p1 & 64'h4331000000000000), ^(s1_key_p1 & 64'hfd5d000000000000), ^(s1_key_p1 & 64'h182000000000000), ^(s1_key_p1 & 64'h325b000000000000), ^(s1_key_p1 & 64'hbc77000000000000), ^(s1_key_p1 & 64'h442e000000000000), ^(s1_key_p1 & 64'h7d5c000000000000), ^(s1_key_p1 & 64'hc27e000000000000), ^(s1_key_p1 & 64'h3fe6000000000000), ^(s1_key_p1 & 64'ha734000000000000), ^(s1_key_p1 & 64'hc754000000000000), ^(s1_key_p1 & 64'hf7d0000000000000), ^(s1_key_p1 & 64'h7372000000000000), ^(s1_key_p1 & 64'h70e9000000000000), ^(s1_key_p1 & 64'h413c000000000000), ^(s1_key_p1 & 64'he94e000000000000), ^(s1_key_p1 & 64'hc89b000000000000), ^(s1_key_p1 & 64'hb8dc000000000000), ^(s1_key_p1 & 64'h334d000000000000), ^(s1_key_p1 & 64'h9748000000000000), ^(s1_key_p1 & 64'ha476000000000000), ^(s1_key_p1 & 64'he749000000000000), ^(s1_key_p1 & 64'hd85e000000000000), ^(s1_key_p1 & 64'h7046000000000000), ^(s1_key_p1 & 64'h16f6000000000000), ^(s1_key_p1 & 64'hdbbc000000000000), ^(s1_key_p1 & 64'h3984000000000000), ^(s1_key_p1 & 64'h82a9000000000000), ^(s1_key_p1 & 64'h2fb8000000000000), ^(s1_key_p1 & 64'hc6eb000000000000), ^(s1_key_p1 & 64'h5cc0000000000000)};
+  assign bank2_h3_3 = {^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_4 = {^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h50000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_5 = {^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_6 = {^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h5000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_7 = {^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h20000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_8 = {^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hb00000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_9 = {^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hb000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_10 = {^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h90000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_11 = {^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'hb00000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_12 = {^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_13 = {^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hc0000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_14 = {^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hc00000000000000)};
+  // H3 hash, seed 1, salt 128
+  assign bank2_h3_15 = {^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h5000000000000000)};
   assign bank2_xor_0 = bank2_hash0_part0_p1 ^ bank2_hash0_part1_p1;
   assign bank2_xor_1 = bank2_xor_0 ^ bank2_hash0_part2_p1;
   assign bank2_xor_2 = bank2_xor_1 ^ bank2_hash0_part3_p1;
+  assign bank2_xor_3 = bank2_xor_2 ^ bank2_hash0_part4_p1;
+  assign bank2_xor_4 = bank2_xor_3 ^ bank2_hash0_part5_p1;
+  assign bank2_xor_5 = bank2_xor_4 ^ bank2_hash0_part6_p1;
+  assign bank2_xor_6 = bank2_xor_5 ^ bank2_hash0_part7_p1;
+  assign bank2_xor_7 = bank2_xor_6 ^ bank2_hash0_part8_p1;
+  assign bank2_xor_8 = bank2_xor_7 ^ bank2_hash0_part9_p1;
+  assign bank2_xor_9 = bank2_xor_8 ^ bank2_hash0_part10_p1;
+  assign bank2_xor_10 = bank2_xor_9 ^ bank2_hash0_part11_p1;
+  assign bank2_xor_11 = bank2_xor_10 ^ bank2_hash0_part12_p1;
+  assign bank2_xor_12 = bank2_xor_11 ^ bank2_hash0_part13_p1;
+  assign bank2_xor_13 = bank2_xor_12 ^ bank2_hash0_part14_p1;
+  assign bank2_xor_14 = bank2_xor_13 ^ bank2_hash0_part15_p1;
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_4 = {^(s1_key_p1 & 64'haf27), ^(s1_key_p1 & 64'ha849), ^(s1_key_p1 & 64'h6e1a), ^(s1_key_p1 & 64'h9100), ^(s1_key_p1 & 64'h66ef), ^(s1_key_p1 & 64'h5a03), ^(s1_key_p1 & 64'hca6), ^(s1_key_p1 & 64'h2a64), ^(s1_key_p1 & 64'ha085), ^(s1_key_p1 & 64'h98a5), ^(s1_key_p1 & 64'h5069), ^(s1_key_p1 & 64'h9f55), ^(s1_key_p1 & 64'ha450), ^(s1_key_p1 & 64'hd086), ^(s1_key_p1 & 64'h4bbb), ^(s1_key_p1 & 64'ha1f0), ^(s1_key_p1 & 64'h3001), ^(s1_key_p1 & 64'h684b), ^(s1_key_p1 & 64'h68eb), ^(s1_key_p1 & 64'h1f0d), ^(s1_key_p1 & 64'h8023), ^(s1_key_p1 & 64'had3b)};
+  assign bank2_h3_16 = {^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hb)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_5 = {^(s1_key_p1 & 64'h86960000), ^(s1_key_p1 & 64'haf710000), ^(s1_key_p1 & 64'hbd1c0000), ^(s1_key_p1 & 64'hd9e40000), ^(s1_key_p1 & 64'hde440000), ^(s1_key_p1 & 64'h672b0000), ^(s1_key_p1 & 64'h68200000), ^(s1_key_p1 & 64'h292a0000), ^(s1_key_p1 & 64'hbaab0000), ^(s1_key_p1 & 64'hafe70000), ^(s1_key_p1 & 64'ha6620000), ^(s1_key_p1 & 64'h1cf40000), ^(s1_key_p1 & 64'h38100000), ^(s1_key_p1 & 64'hb9560000), ^(s1_key_p1 & 64'h4bdd0000), ^(s1_key_p1 & 64'hc0ee0000), ^(s1_key_p1 & 64'h47780000), ^(s1_key_p1 & 64'h48010000), ^(s1_key_p1 & 64'h2030000), ^(s1_key_p1 & 64'hf23c0000), ^(s1_key_p1 & 64'ha6580000), ^(s1_key_p1 & 64'h4e390000)};
+  assign bank2_h3_17 = {^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h30)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_6 = {^(s1_key_p1 & 64'h82900000000), ^(s1_key_p1 & 64'h9c5b00000000), ^(s1_key_p1 & 64'h93f900000000), ^(s1_key_p1 & 64'h414600000000), ^(s1_key_p1 & 64'h304600000000), ^(s1_key_p1 & 64'h1b6c00000000), ^(s1_key_p1 & 64'h36fb00000000), ^(s1_key_p1 & 64'h2e3900000000), ^(s1_key_p1 & 64'h1f0c00000000), ^(s1_key_p1 & 64'h32bf00000000), ^(s1_key_p1 & 64'hf79c00000000), ^(s1_key_p1 & 64'hda8f00000000), ^(s1_key_p1 & 64'h37bb00000000), ^(s1_key_p1 & 64'h370c00000000), ^(s1_key_p1 & 64'hd61100000000), ^(s1_key_p1 & 64'h36ad00000000), ^(s1_key_p1 & 64'h61a200000000), ^(s1_key_p1 & 64'h529f00000000), ^(s1_key_p1 & 64'hcb2200000000), ^(s1_key_p1 & 64'h9e2a00000000), ^(s1_key_p1 & 64'h34c200000000), ^(s1_key_p1 & 64'h25cd00000000)};
+  assign bank2_h3_18 = {^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00)};
   // H3 hash, seed 1, salt 129
-  assign bank2_h3_7 = {^(s1_key_p1 & 64'h9410000000000000), ^(s1_key_p1 & 64'h3ab7000000000000), ^(s1_key_p1 & 64'h8a2a000000000000), ^(s1_key_p1 & 64'h894b000000000000), ^(s1_key_p1 & 64'hd985000000000000), ^(s1_key_p1 & 64'h9a2e000000000000), ^(s1_key_p1 & 64'h5aaf000000000000), ^(s1_key_p1 & 64'h3b41000000000000), ^(s1_key_p1 & 64'h2ee0000000000000), ^(s1_key_p1 & 64'h1519000000000000), ^(s1_key_p1 & 64'h7cdb000000000000), ^(s1_key_p1 & 64'h572d000000000000), ^(s1_key_p1 & 64'h503b000000000000), ^(s1_key_p1 & 64'ha434000000000000), ^(s1_key_p1 & 64'h12d2000000000000), ^(s1_key_p1 & 64'hc79d000000000000), ^(s1_key_p1 & 64'h1c9f000000000000), ^(s1_key_p1 & 64'hcd8b000000000000), ^(s1_key_p1 & 64'h852b000000000000), ^(s1_key_p1 & 64'ha7ec000000000000), ^(s1_key_p1 & 64'h7476000000000000), ^(s1_key_p1 & 64'h7fa9000000000000)};
-  assign bank2_xor_3 = bank2_hash1_part0_p1 ^ bank2_hash1_part1_p1;
-  assign bank2_xor_4 = bank2_xor_3 ^ bank2_hash1_part2_p1;
-  assign bank2_xor_5 = bank2_xor_4 ^ bank2_hash1_part3_p1;
-  assign bank2_cat_0 = {bank2_xor_5, bank2_xor_2};
+  assign bank2_h3_19 = {^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'ha000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_20 = {^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h90000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_21 = {^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h300000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_22 = {^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'he000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_23 = {^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h40000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_24 = {^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'hd00000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_25 = {^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hc000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_26 = {^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h50000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_27 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h200000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_28 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h9000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_29 = {^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'ha0000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_30 = {^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hf00000000000000)};
+  // H3 hash, seed 1, salt 129
+  assign bank2_h3_31 = {^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h7000000000000000)};
+  assign bank2_xor_15 = bank2_hash1_part0_p1 ^ bank2_hash1_part1_p1;
+  assign bank2_xor_16 = bank2_xor_15 ^ bank2_hash1_part2_p1;
+  assign bank2_xor_17 = bank2_xor_16 ^ bank2_hash1_part3_p1;
+  assign bank2_xor_18 = bank2_xor_17 ^ bank2_hash1_part4_p1;
+  assign bank2_xor_19 = bank2_xor_18 ^ bank2_hash1_part5_p1;
+  assign bank2_xor_20 = bank2_xor_19 ^ bank2_hash1_part6_p1;
+  assign bank2_xor_21 = bank2_xor_20 ^ bank2_hash1_part7_p1;
+  assign bank2_xor_22 = bank2_xor_21 ^ bank2_hash1_part8_p1;
+  assign bank2_xor_23 = bank2_xor_22 ^ bank2_hash1_part9_p1;
+  assign bank2_xor_24 = bank2_xor_23 ^ bank2_hash1_part10_p1;
+  assign bank2_xor_25 = bank2_xor_24 ^ bank2_hash1_part11_p1;
+  assign bank2_xor_26 = bank2_xor_25 ^ bank2_hash1_part12_p1;
+  assign bank2_xor_27 = bank2_xor_26 ^ bank2_hash1_part13_p1;
+  assign bank2_xor_28 = bank2_xor_27 ^ bank2_hash1_part14_p1;
+  assign bank2_xor_29 = bank2_xor_28 ^ bank2_hash1_part15_p1;
+  assign bank2_cat_0 = {bank2_xor_29, bank2_xor_14};
   assign bank2_slice_0 = bank2_hash_p1[53:48];
   assign bank2_slice_1 = clr0_target[2];
   assign bank2_and_0 = clr0_active & bank2_slice_1;
@@ -5488,28 +6627,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank2_and_8 = bank2_and_7 & bank2_col6_s6_match_p1;
   assign bank2_and_9 = bank2_and_8 & bank2_col7_s6_match_p1;
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_0 = {^(s1_key_p1 & 64'h77cf), ^(s1_key_p1 & 64'h27c4), ^(s1_key_p1 & 64'h3cc3), ^(s1_key_p1 & 64'h4e37), ^(s1_key_p1 & 64'h85af), ^(s1_key_p1 & 64'haa63), ^(s1_key_p1 & 64'h1dfb), ^(s1_key_p1 & 64'hfea1), ^(s1_key_p1 & 64'h516a), ^(s1_key_p1 & 64'h10a8), ^(s1_key_p1 & 64'h2c1b), ^(s1_key_p1 & 64'hd2e5), ^(s1_key_p1 & 64'hdd64), ^(s1_key_p1 & 64'hce8f), ^(s1_key_p1 & 64'hc920), ^(s1_key_p1 & 64'ha23d), ^(s1_key_p1 & 64'he52e), ^(s1_key_p1 & 64'hb355), ^(s1_key_p1 & 64'h6afc), ^(s1_key_p1 & 64'hc5c5), ^(s1_key_p1 & 64'h1a60), ^(s1_key_p1 & 64'hc8cc), ^(s1_key_p1 & 64'hb667), ^(s1_key_p1 & 64'hb56d), ^(s1_key_p1 & 64'h3d85), ^(s1_key_p1 & 64'h9ca7), ^(s1_key_p1 & 64'h6be8), ^(s1_key_p1 & 64'h911c), ^(s1_key_p1 & 64'h3d99), ^(s1_key_p1 & 64'h8e4d), ^(s1_key_p1 & 64'h2007), ^(s1_key_p1 & 64'h1d8f)};
+  assign bank3_h3_0 = {^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hf)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_1 = {^(s1_key_p1 & 64'h70690000), ^(s1_key_p1 & 64'h435f0000), ^(s1_key_p1 & 64'h17270000), ^(s1_key_p1 & 64'h22d30000), ^(s1_key_p1 & 64'h459a0000), ^(s1_key_p1 & 64'h57ae0000), ^(s1_key_p1 & 64'h787e0000), ^(s1_key_p1 & 64'hb21b0000), ^(s1_key_p1 & 64'h67320000), ^(s1_key_p1 & 64'hdf840000), ^(s1_key_p1 & 64'hd3180000), ^(s1_key_p1 & 64'hba810000), ^(s1_key_p1 & 64'h57370000), ^(s1_key_p1 & 64'h5cbf0000), ^(s1_key_p1 & 64'hdb0b0000), ^(s1_key_p1 & 64'h7bc90000), ^(s1_key_p1 & 64'h5ed30000), ^(s1_key_p1 & 64'h162c0000), ^(s1_key_p1 & 64'hebe80000), ^(s1_key_p1 & 64'h81970000), ^(s1_key_p1 & 64'h65060000), ^(s1_key_p1 & 64'hc3df0000), ^(s1_key_p1 & 64'h8ffd0000), ^(s1_key_p1 & 64'h14b30000), ^(s1_key_p1 & 64'h8d1e0000), ^(s1_key_p1 & 64'h81460000), ^(s1_key_p1 & 64'h9a0b0000), ^(s1_key_p1 & 64'h33950000), ^(s1_key_p1 & 64'hd1970000), ^(s1_key_p1 & 64'he96f0000), ^(s1_key_p1 & 64'h388d0000), ^(s1_key_p1 & 64'hbf7a0000)};
+  assign bank3_h3_1 = {^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_2 = {^(s1_key_p1 & 64'hfd4d00000000), ^(s1_key_p1 & 64'h802700000000), ^(s1_key_p1 & 64'hd7ee00000000), ^(s1_key_p1 & 64'h348300000000), ^(s1_key_p1 & 64'h717b00000000), ^(s1_key_p1 & 64'ha47600000000), ^(s1_key_p1 & 64'h5d700000000), ^(s1_key_p1 & 64'ha05b00000000), ^(s1_key_p1 & 64'h578c00000000), ^(s1_key_p1 & 64'hbfd600000000), ^(s1_key_p1 & 64'h15f400000000), ^(s1_key_p1 & 64'hb0a300000000), ^(s1_key_p1 & 64'h8c4500000000), ^(s1_key_p1 & 64'h55d900000000), ^(s1_key_p1 & 64'h2de500000000), ^(s1_key_p1 & 64'h934f00000000), ^(s1_key_p1 & 64'h46fd00000000), ^(s1_key_p1 & 64'h1bce00000000), ^(s1_key_p1 & 64'he58700000000), ^(s1_key_p1 & 64'h443d00000000), ^(s1_key_p1 & 64'haf9700000000), ^(s1_key_p1 & 64'h9cdb00000000), ^(s1_key_p1 & 64'haf1a00000000), ^(s1_key_p1 & 64'hdae800000000), ^(s1_key_p1 & 64'h1afc00000000), ^(s1_key_p1 & 64'h9de400000000), ^(s1_key_p1 & 64'h1cc500000000), ^(s1_key_p1 & 64'hf9200000000), ^(s1_key_p1 & 64'h8f5600000000), ^(s1_key_p1 & 64'he5100000000), ^(s1_key_p1 & 64'ha6b600000000), ^(s1_key_p1 & 64'hb7b00000000)};
+  assign bank3_h3_2 = {^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00)};
   // H3 hash, seed 1, salt 192
-  assign bank3_h3_3 = {^(s1_key_p1 & 64'h47df000000000000), ^(s1_key_p1 & 64'hb165000000000000), ^(s1_key_p1 & 64'hd538000000000000), ^(s1_key_p1 & 64'h92e4000000000000), ^(s1_key_p1 & 64'h371f000000000000), ^(s1_key_p1 & 64'h525c000000000000), ^(s1_key_p1 & 64'hb8cc000000000000), ^(s1_key_p1 & 64'h8244000000000000), ^(s1_key_p1 & 64'ha4e0000000000000), ^(s1_key_p1 & 64'h6da3000000000000), ^(s1_key_p1 & 64'ha027000000000000), ^(s1_key_p1 & 64'h6f7000000000000), ^(s1_key_p1 & 64'hbb43000000000000), ^(s1_key_p1 & 64'h6c0d000000000000), ^(s1_key_p1 & 64'h50cf000000000000), ^(s1_key_p1 & 64'h4f75000000000000), ^(s1_key_p1 & 64'h6301000000000000), ^(s1_key_p1 & 64'h7101000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h7dbe000000000000), ^(s1_key_p1 & 64'hade9000000000000), ^(s1_key_p1 & 64'h7913000000000000), ^(s1_key_p1 & 64'h8126000000000000), ^(s1_key_p1 & 64'h430a000000000000), ^(s1_key_p1 & 64'h48ac000000000000), ^(s1_key_p1 & 64'hf88f000000000000), ^(s1_key_p1 & 64'hb6d0000000000000), ^(s1_key_p1 & 64'h6ec3000000000000), ^(s1_key_p1 & 64'hdb20000000000000), ^(s1_key_p1 & 64'had24000000000000), ^(s1_key_p1 & 64'h2c97000000000000), ^(s1_key_p1 & 64'hdaa7000000000000)};
+  assign bank3_h3_3 = {^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h1000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_4 = {^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'ha0000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_5 = {^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h700000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_6 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'hf000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_7 = {^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hb0000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_8 = {^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hb00000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_9 = {^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h7000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_10 = {^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'hb0000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_11 = {^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_12 = {^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h7000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_13 = {^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'ha0000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_14 = {^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'ha00000000000000)};
+  // H3 hash, seed 1, salt 192
+  assign bank3_h3_15 = {^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hd000000000000000)};
   assign bank3_xor_0 = bank3_hash0_part0_p1 ^ bank3_hash0_part1_p1;
   assign bank3_xor_1 = bank3_xor_0 ^ bank3_hash0_part2_p1;
   assign bank3_xor_2 = bank3_xor_1 ^ bank3_hash0_part3_p1;
+  assign bank3_xor_3 = bank3_xor_2 ^ bank3_hash0_part4_p1;
+  assign bank3_xor_4 = bank3_xor_3 ^ bank3_hash0_part5_p1;
+  assign bank3_xor_5 = bank3_xor_4 ^ bank3_hash0_part6_p1;
+  assign bank3_xor_6 = bank3_xor_5 ^ bank3_hash0_part7_p1;
+  assign bank3_xor_7 = bank3_xor_6 ^ bank3_hash0_part8_p1;
+  assign bank3_xor_8 = bank3_xor_7 ^ bank3_hash0_part9_p1;
+  assign bank3_xor_9 = bank3_xor_8 ^ bank3_hash0_part10_p1;
+  assign bank3_xor_10 = bank3_xor_9 ^ bank3_hash0_part11_p1;
+  assign bank3_xor_11 = bank3_xor_10 ^ bank3_hash0_part12_p1;
+  assign bank3_xor_12 = bank3_xor_11 ^ bank3_hash0_part13_p1;
+  assign bank3_xor_13 = bank3_xor_12 ^ bank3_hash0_part14_p1;
+  assign bank3_xor_14 = bank3_xor_13 ^ bank3_hash0_part15_p1;
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_4 = {^(s1_key_p1 & 64'hb7ba), ^(s1_key_p1 & 64'h244e), ^(s1_key_p1 & 64'hf2d8), ^(s1_key_p1 & 64'ha853), ^(s1_key_p1 & 64'hd364), ^(s1_key_p1 & 64'h12a0), ^(s1_key_p1 & 64'h9366), ^(s1_key_p1 & 64'h4a93), ^(s1_key_p1 & 64'hd67e), ^(s1_key_p1 & 64'h1a14), ^(s1_key_p1 & 64'h66c1), ^(s1_key_p1 & 64'hfd18), ^(s1_key_p1 & 64'h552f), ^(s1_key_p1 & 64'h460a), ^(s1_key_p1 & 64'hb84d), ^(s1_key_p1 & 64'h1caa), ^(s1_key_p1 & 64'h703e), ^(s1_key_p1 & 64'h522d), ^(s1_key_p1 & 64'hd6fa), ^(s1_key_p1 & 64'ha8fb), ^(s1_key_p1 & 64'h1840), ^(s1_key_p1 & 64'hb65b)};
+  assign bank3_h3_16 = {^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_5 = {^(s1_key_p1 & 64'h3660000), ^(s1_key_p1 & 64'hb5840000), ^(s1_key_p1 & 64'h68540000), ^(s1_key_p1 & 64'h185b0000), ^(s1_key_p1 & 64'h11b40000), ^(s1_key_p1 & 64'hedb20000), ^(s1_key_p1 & 64'h54840000), ^(s1_key_p1 & 64'he7b90000), ^(s1_key_p1 & 64'hf11b0000), ^(s1_key_p1 & 64'h9aba0000), ^(s1_key_p1 & 64'h49160000), ^(s1_key_p1 & 64'h26b0000), ^(s1_key_p1 & 64'h6e930000), ^(s1_key_p1 & 64'h91730000), ^(s1_key_p1 & 64'he7560000), ^(s1_key_p1 & 64'hd0770000), ^(s1_key_p1 & 64'h15480000), ^(s1_key_p1 & 64'h60070000), ^(s1_key_p1 & 64'hfc5d0000), ^(s1_key_p1 & 64'hadc70000), ^(s1_key_p1 & 64'hdd450000), ^(s1_key_p1 & 64'h25500000)};
+  assign bank3_h3_17 = {^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h50)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_6 = {^(s1_key_p1 & 64'h8de600000000), ^(s1_key_p1 & 64'hbfb700000000), ^(s1_key_p1 & 64'h49fd00000000), ^(s1_key_p1 & 64'h72b700000000), ^(s1_key_p1 & 64'h704500000000), ^(s1_key_p1 & 64'h520800000000), ^(s1_key_p1 & 64'ha55c00000000), ^(s1_key_p1 & 64'h21d800000000), ^(s1_key_p1 & 64'h8b2000000000), ^(s1_key_p1 & 64'h80cd00000000), ^(s1_key_p1 & 64'h4d500000000), ^(s1_key_p1 & 64'hf29700000000), ^(s1_key_p1 & 64'haf3300000000), ^(s1_key_p1 & 64'h85100000000), ^(s1_key_p1 & 64'hec3c00000000), ^(s1_key_p1 & 64'h4e4100000000), ^(s1_key_p1 & 64'h182100000000), ^(s1_key_p1 & 64'hf1f00000000), ^(s1_key_p1 & 64'h4b7d00000000), ^(s1_key_p1 & 64'h6f6b00000000), ^(s1_key_p1 & 64'hf33b00000000), ^(s1_key_p1 & 64'hc84c00000000)};
+  assign bank3_h3_18 = {^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h600)};
   // H3 hash, seed 1, salt 193
-  assign bank3_h3_7 = {^(s1_key_p1 & 64'h6460000000000000), ^(s1_key_p1 & 64'h1c53000000000000), ^(s1_key_p1 & 64'h40a7000000000000), ^(s1_key_p1 & 64'h44cb000000000000), ^(s1_key_p1 & 64'hbe97000000000000), ^(s1_key_p1 & 64'h4403000000000000), ^(s1_key_p1 & 64'h3a69000000000000), ^(s1_key_p1 & 64'h43b2000000000000), ^(s1_key_p1 & 64'h14a4000000000000), ^(s1_key_p1 & 64'h83e7000000000000), ^(s1_key_p1 & 64'h52c6000000000000), ^(s1_key_p1 & 64'h3f9b000000000000), ^(s1_key_p1 & 64'hcad4000000000000), ^(s1_key_p1 & 64'hcbad000000000000), ^(s1_key_p1 & 64'h9596000000000000), ^(s1_key_p1 & 64'h9495000000000000), ^(s1_key_p1 & 64'h41e1000000000000), ^(s1_key_p1 & 64'h1488000000000000), ^(s1_key_p1 & 64'h9766000000000000), ^(s1_key_p1 & 64'h21eb000000000000), ^(s1_key_p1 & 64'he22e000000000000), ^(s1_key_p1 & 64'h3e59000000000000)};
-  assign bank3_xor_3 = bank3_hash1_part0_p1 ^ bank3_hash1_part1_p1;
-  assign bank3_xor_4 = bank3_xor_3 ^ bank3_hash1_part2_p1;
-  assign bank3_xor_5 = bank3_xor_4 ^ bank3_hash1_part3_p1;
-  assign bank3_cat_0 = {bank3_xor_5, bank3_xor_2};
+  assign bank3_h3_19 = {^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hb000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_20 = {^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_21 = {^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h500000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_22 = {^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h5000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_23 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h20000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_24 = {^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_25 = {^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h4000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_26 = {^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h80000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_27 = {^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hc00000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_28 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h9000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_29 = {^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h50000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_30 = {^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'he00000000000000)};
+  // H3 hash, seed 1, salt 193
+  assign bank3_h3_31 = {^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h3000000000000000)};
+  assign bank3_xor_15 = bank3_hash1_part0_p1 ^ bank3_hash1_part1_p1;
+  assign bank3_xor_16 = bank3_xor_15 ^ bank3_hash1_part2_p1;
+  assign bank3_xor_17 = bank3_xor_16 ^ bank3_hash1_part3_p1;
+  assign bank3_xor_18 = bank3_xor_17 ^ bank3_hash1_part4_p1;
+  assign bank3_xor_19 = bank3_xor_18 ^ bank3_hash1_part5_p1;
+  assign bank3_xor_20 = bank3_xor_19 ^ bank3_hash1_part6_p1;
+  assign bank3_xor_21 = bank3_xor_20 ^ bank3_hash1_part7_p1;
+  assign bank3_xor_22 = bank3_xor_21 ^ bank3_hash1_part8_p1;
+  assign bank3_xor_23 = bank3_xor_22 ^ bank3_hash1_part9_p1;
+  assign bank3_xor_24 = bank3_xor_23 ^ bank3_hash1_part10_p1;
+  assign bank3_xor_25 = bank3_xor_24 ^ bank3_hash1_part11_p1;
+  assign bank3_xor_26 = bank3_xor_25 ^ bank3_hash1_part12_p1;
+  assign bank3_xor_27 = bank3_xor_26 ^ bank3_hash1_part13_p1;
+  assign bank3_xor_28 = bank3_xor_27 ^ bank3_hash1_part14_p1;
+  assign bank3_xor_29 = bank3_xor_28 ^ bank3_hash1_part15_p1;
+  assign bank3_cat_0 = {bank3_xor_29, bank3_xor_14};
   assign bank3_slice_0 = bank3_hash_p1[53:48];
   assign bank3_slice_1 = clr0_target[3];
   assign bank3_and_0 = clr0_active & bank3_slice_1;
@@ -5715,28 +6926,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank3_and_8 = bank3_and_7 & bank3_col6_s6_match_p1;
   assign bank3_and_9 = bank3_and_8 & bank3_col7_s6_match_p1;
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_0 = {^(s1_key_p1 & 64'h66e6), ^(s1_key_p1 & 64'hdd4f), ^(s1_key_p1 & 64'h5236), ^(s1_key_p1 & 64'he4), ^(s1_key_p1 & 64'h96c0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hd44), ^(s1_key_p1 & 64'hfeb7), ^(s1_key_p1 & 64'h61ea), ^(s1_key_p1 & 64'h8525), ^(s1_key_p1 & 64'h6b3e), ^(s1_key_p1 & 64'hb6d7), ^(s1_key_p1 & 64'hf94d), ^(s1_key_p1 & 64'hd2fc), ^(s1_key_p1 & 64'he0cb), ^(s1_key_p1 & 64'h2ed5), ^(s1_key_p1 & 64'h5296), ^(s1_key_p1 & 64'h84b3), ^(s1_key_p1 & 64'h2131), ^(s1_key_p1 & 64'hb2b6), ^(s1_key_p1 & 64'he893), ^(s1_key_p1 & 64'hb776), ^(s1_key_p1 & 64'h9655), ^(s1_key_p1 & 64'he229), ^(s1_key_p1 & 64'hb49d), ^(s1_key_p1 & 64'h2ea3), ^(s1_key_p1 & 64'h2211), ^(s1_key_p1 & 64'h9aa3), ^(s1_key_p1 & 64'h2e47), ^(s1_key_p1 & 64'he9fd), ^(s1_key_p1 & 64'hfb13), ^(s1_key_p1 & 64'hffd3)};
+  assign bank4_h3_0 = {^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h3)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_1 = {^(s1_key_p1 & 64'h3f7f0000), ^(s1_key_p1 & 64'h1b1a0000), ^(s1_key_p1 & 64'h4aa20000), ^(s1_key_p1 & 64'h32720000), ^(s1_key_p1 & 64'h795b0000), ^(s1_key_p1 & 64'h690b0000), ^(s1_key_p1 & 64'h7bf10000), ^(s1_key_p1 & 64'h31060000), ^(s1_key_p1 & 64'h822c0000), ^(s1_key_p1 & 64'h339b0000), ^(s1_key_p1 & 64'hf0180000), ^(s1_key_p1 & 64'hb2940000), ^(s1_key_p1 & 64'h140e0000), ^(s1_key_p1 & 64'h7b8b0000), ^(s1_key_p1 & 64'h5ca80000), ^(s1_key_p1 & 64'hf7ea0000), ^(s1_key_p1 & 64'h84140000), ^(s1_key_p1 & 64'he7b50000), ^(s1_key_p1 & 64'h31cf0000), ^(s1_key_p1 & 64'ha3de0000), ^(s1_key_p1 & 64'h66a80000), ^(s1_key_p1 & 64'ha1650000), ^(s1_key_p1 & 64'h10ae0000), ^(s1_key_p1 & 64'he4c0000), ^(s1_key_p1 & 64'h8b370000), ^(s1_key_p1 & 64'hd3960000), ^(s1_key_p1 & 64'hc7b30000), ^(s1_key_p1 & 64'hb3410000), ^(s1_key_p1 & 64'ha4b60000), ^(s1_key_p1 & 64'h9cf70000), ^(s1_key_p1 & 64'h82300000), ^(s1_key_p1 & 64'h88740000)};
+  assign bank4_h3_1 = {^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hd0)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_2 = {^(s1_key_p1 & 64'h6c0300000000), ^(s1_key_p1 & 64'habda00000000), ^(s1_key_p1 & 64'h92bb00000000), ^(s1_key_p1 & 64'h1c9b00000000), ^(s1_key_p1 & 64'h179d00000000), ^(s1_key_p1 & 64'h259c00000000), ^(s1_key_p1 & 64'h521f00000000), ^(s1_key_p1 & 64'h788a00000000), ^(s1_key_p1 & 64'h5d300000000), ^(s1_key_p1 & 64'h308600000000), ^(s1_key_p1 & 64'hb89200000000), ^(s1_key_p1 & 64'h9f4500000000), ^(s1_key_p1 & 64'hdb3800000000), ^(s1_key_p1 & 64'h249f00000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'ha10a00000000), ^(s1_key_p1 & 64'hb4f000000000), ^(s1_key_p1 & 64'hb14200000000), ^(s1_key_p1 & 64'h90b600000000), ^(s1_key_p1 & 64'h2b8e00000000), ^(s1_key_p1 & 64'h59bc00000000), ^(s1_key_p1 & 64'hd49100000000), ^(s1_key_p1 & 64'h981200000000), ^(s1_key_p1 & 64'hfce00000000), ^(s1_key_p1 & 64'h777700000000), ^(s1_key_p1 & 64'h81a300000000), ^(s1_key_p1 & 64'h906200000000), ^(s1_key_p1 & 64'h38d900000000), ^(s1_key_p1 & 64'ha70800000000), ^(s1_key_p1 & 64'h631d00000000), ^(s1_key_p1 & 64'h7c5d00000000), ^(s1_key_p1 & 64'hf8b600000000)};
+  assign bank4_h3_2 = {^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hf00)};
   // H3 hash, seed 1, salt 256
-  assign bank4_h3_3 = {^(s1_key_p1 & 64'h8d52000000000000), ^(s1_key_p1 & 64'hcf4c000000000000), ^(s1_key_p1 & 64'hb87d000000000000), ^(s1_key_p1 & 64'h67e7000000000000), ^(s1_key_p1 & 64'hf34e000000000000), ^(s1_key_p1 & 64'hf7b7000000000000), ^(s1_key_p1 & 64'hfa31000000000000), ^(s1_key_p1 & 64'h3a13000000000000), ^(s1_key_p1 & 64'hae9e000000000000), ^(s1_key_p1 & 64'hdf70000000000000), ^(s1_key_p1 & 64'h63eb000000000000), ^(s1_key_p1 & 64'h512f000000000000), ^(s1_key_p1 & 64'hd281000000000000), ^(s1_key_p1 & 64'h1bb9000000000000), ^(s1_key_p1 & 64'h5930000000000000), ^(s1_key_p1 & 64'h954a000000000000), ^(s1_key_p1 & 64'ha96a000000000000), ^(s1_key_p1 & 64'h89fc000000000000), ^(s1_key_p1 & 64'he582000000000000), ^(s1_key_p1 & 64'h5668000000000000), ^(s1_key_p1 & 64'hb619000000000000), ^(s1_key_p1 & 64'h7e7a000000000000), ^(s1_key_p1 & 64'h6326000000000000), ^(s1_key_p1 & 64'hcbd9000000000000), ^(s1_key_p1 & 64'h4cac000000000000), ^(s1_key_p1 & 64'he7e9000000000000), ^(s1_key_p1 & 64'ha712000000000000), ^(s1_key_p1 & 64'hc36d000000000000), ^(s1_key_p1 & 64'h5824000000000000), ^(s1_key_p1 & 64'h1e61000000000000), ^(s1_key_p1 & 64'h7448000000000000), ^(s1_key_p1 & 64'h73bf000000000000)};
+  assign bank4_h3_3 = {^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'hf000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_4 = {^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_5 = {^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h700000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_6 = {^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h8000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_7 = {^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h80000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_8 = {^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h600000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_9 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hb000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_10 = {^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h80000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_11 = {^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hf00000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_12 = {^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hf000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_13 = {^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hb0000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_14 = {^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h300000000000000)};
+  // H3 hash, seed 1, salt 256
+  assign bank4_h3_15 = {^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h7000000000000000)};
   assign bank4_xor_0 = bank4_hash0_part0_p1 ^ bank4_hash0_part1_p1;
   assign bank4_xor_1 = bank4_xor_0 ^ bank4_hash0_part2_p1;
   assign bank4_xor_2 = bank4_xor_1 ^ bank4_hash0_part3_p1;
+  assign bank4_xor_3 = bank4_xor_2 ^ bank4_hash0_part4_p1;
+  assign bank4_xor_4 = bank4_xor_3 ^ bank4_hash0_part5_p1;
+  assign bank4_xor_5 = bank4_xor_4 ^ bank4_hash0_part6_p1;
+  assign bank4_xor_6 = bank4_xor_5 ^ bank4_hash0_part7_p1;
+  assign bank4_xor_7 = bank4_xor_6 ^ bank4_hash0_part8_p1;
+  assign bank4_xor_8 = bank4_xor_7 ^ bank4_hash0_part9_p1;
+  assign bank4_xor_9 = bank4_xor_8 ^ bank4_hash0_part10_p1;
+  assign bank4_xor_10 = bank4_xor_9 ^ bank4_hash0_part11_p1;
+  assign bank4_xor_11 = bank4_xor_10 ^ bank4_hash0_part12_p1;
+  assign bank4_xor_12 = bank4_xor_11 ^ bank4_hash0_part13_p1;
+  assign bank4_xor_13 = bank4_xor_12 ^ bank4_hash0_part14_p1;
+  assign bank4_xor_14 = bank4_xor_13 ^ bank4_hash0_part15_p1;
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_4 = {^(s1_key_p1 & 64'hbe33), ^(s1_key_p1 & 64'h7c0b), ^(s1_key_p1 & 64'hfe5d), ^(s1_key_p1 & 64'he361), ^(s1_key_p1 & 64'hc713), ^(s1_key_p1 & 64'h6baa), ^(s1_key_p1 & 64'hee15), ^(s1_key_p1 & 64'he439), ^(s1_key_p1 & 64'h9f15), ^(s1_key_p1 & 64'ha43d), ^(s1_key_p1 & 64'h1586), ^(s1_key_p1 & 64'ha448), ^(s1_key_p1 & 64'ha7e8), ^(s1_key_p1 & 64'h46c5), ^(s1_key_p1 & 64'h770), ^(s1_key_p1 & 64'hb3d4), ^(s1_key_p1 & 64'h7217), ^(s1_key_p1 & 64'h7a49), ^(s1_key_p1 & 64'hef07), ^(s1_key_p1 & 64'hc0c9), ^(s1_key_p1 & 64'hcca0), ^(s1_key_p1 & 64'h53b3)};
+  assign bank4_h3_16 = {^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_5 = {^(s1_key_p1 & 64'h72a80000), ^(s1_key_p1 & 64'ha3d0000), ^(s1_key_p1 & 64'h464f0000), ^(s1_key_p1 & 64'h24a60000), ^(s1_key_p1 & 64'h6e280000), ^(s1_key_p1 & 64'h898d0000), ^(s1_key_p1 & 64'h9cb10000), ^(s1_key_p1 & 64'h2dcd0000), ^(s1_key_p1 & 64'h40a60000), ^(s1_key_p1 & 64'hde2d0000), ^(s1_key_p1 & 64'h5c760000), ^(s1_key_p1 & 64'h74920000), ^(s1_key_p1 & 64'h1d0f0000), ^(s1_key_p1 & 64'h5b500000), ^(s1_key_p1 & 64'h22f60000), ^(s1_key_p1 & 64'h36cf0000), ^(s1_key_p1 & 64'ha9b90000), ^(s1_key_p1 & 64'hc0d30000), ^(s1_key_p1 & 64'h97420000), ^(s1_key_p1 & 64'h694e0000), ^(s1_key_p1 & 64'h916d0000), ^(s1_key_p1 & 64'he0440000)};
+  assign bank4_h3_17 = {^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'hb0)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_6 = {^(s1_key_p1 & 64'ha77100000000), ^(s1_key_p1 & 64'h519a00000000), ^(s1_key_p1 & 64'h69500000000), ^(s1_key_p1 & 64'h63df00000000), ^(s1_key_p1 & 64'h907c00000000), ^(s1_key_p1 & 64'h97dd00000000), ^(s1_key_p1 & 64'hab9e00000000), ^(s1_key_p1 & 64'h1cce00000000), ^(s1_key_p1 & 64'h3a300000000), ^(s1_key_p1 & 64'hc1b900000000), ^(s1_key_p1 & 64'h3bc600000000), ^(s1_key_p1 & 64'h80e600000000), ^(s1_key_p1 & 64'h260b00000000), ^(s1_key_p1 & 64'haef300000000), ^(s1_key_p1 & 64'ha42700000000), ^(s1_key_p1 & 64'hc3b300000000), ^(s1_key_p1 & 64'hf78400000000), ^(s1_key_p1 & 64'h43900000000), ^(s1_key_p1 & 64'he7df00000000), ^(s1_key_p1 & 64'h22fd00000000), ^(s1_key_p1 & 64'h11700000000), ^(s1_key_p1 & 64'hfc4f00000000)};
+  assign bank4_h3_18 = {^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h300)};
   // H3 hash, seed 1, salt 257
-  assign bank4_h3_7 = {^(s1_key_p1 & 64'h16fa000000000000), ^(s1_key_p1 & 64'h1e27000000000000), ^(s1_key_p1 & 64'h869e000000000000), ^(s1_key_p1 & 64'h697a000000000000), ^(s1_key_p1 & 64'h98a9000000000000), ^(s1_key_p1 & 64'h70a1000000000000), ^(s1_key_p1 & 64'h69bb000000000000), ^(s1_key_p1 & 64'h60e4000000000000), ^(s1_key_p1 & 64'hf611000000000000), ^(s1_key_p1 & 64'h1d70000000000000), ^(s1_key_p1 & 64'h9b8000000000000), ^(s1_key_p1 & 64'hc13000000000000), ^(s1_key_p1 & 64'h5426000000000000), ^(s1_key_p1 & 64'hccb8000000000000), ^(s1_key_p1 & 64'h8e54000000000000), ^(s1_key_p1 & 64'hd604000000000000), ^(s1_key_p1 & 64'hc193000000000000), ^(s1_key_p1 & 64'hdf0b000000000000), ^(s1_key_p1 & 64'h28fc000000000000), ^(s1_key_p1 & 64'h542e000000000000), ^(s1_key_p1 & 64'hbc95000000000000), ^(s1_key_p1 & 64'hd2e7000000000000)};
-  assign bank4_xor_3 = bank4_hash1_part0_p1 ^ bank4_hash1_part1_p1;
-  assign bank4_xor_4 = bank4_xor_3 ^ bank4_hash1_part2_p1;
-  assign bank4_xor_5 = bank4_xor_4 ^ bank4_hash1_part3_p1;
-  assign bank4_cat_0 = {bank4_xor_5, bank4_xor_2};
+  assign bank4_h3_19 = {^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h5000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_20 = {^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h40000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_21 = {^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h400000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_22 = {^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_23 = {^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'he0000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_24 = {^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hf00000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_25 = {^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h4000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_26 = {^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hc0000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_27 = {^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_28 = {^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h7000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_29 = {^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'he0000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_30 = {^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h200000000000000)};
+  // H3 hash, seed 1, salt 257
+  assign bank4_h3_31 = {^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hd000000000000000)};
+  assign bank4_xor_15 = bank4_hash1_part0_p1 ^ bank4_hash1_part1_p1;
+  assign bank4_xor_16 = bank4_xor_15 ^ bank4_hash1_part2_p1;
+  assign bank4_xor_17 = bank4_xor_16 ^ bank4_hash1_part3_p1;
+  assign bank4_xor_18 = bank4_xor_17 ^ bank4_hash1_part4_p1;
+  assign bank4_xor_19 = bank4_xor_18 ^ bank4_hash1_part5_p1;
+  assign bank4_xor_20 = bank4_xor_19 ^ bank4_hash1_part6_p1;
+  assign bank4_xor_21 = bank4_xor_20 ^ bank4_hash1_part7_p1;
+  assign bank4_xor_22 = bank4_xor_21 ^ bank4_hash1_part8_p1;
+  assign bank4_xor_23 = bank4_xor_22 ^ bank4_hash1_part9_p1;
+  assign bank4_xor_24 = bank4_xor_23 ^ bank4_hash1_part10_p1;
+  assign bank4_xor_25 = bank4_xor_24 ^ bank4_hash1_part11_p1;
+  assign bank4_xor_26 = bank4_xor_25 ^ bank4_hash1_part12_p1;
+  assign bank4_xor_27 = bank4_xor_26 ^ bank4_hash1_part13_p1;
+  assign bank4_xor_28 = bank4_xor_27 ^ bank4_hash1_part14_p1;
+  assign bank4_xor_29 = bank4_xor_28 ^ bank4_hash1_part15_p1;
+  assign bank4_cat_0 = {bank4_xor_29, bank4_xor_14};
   assign bank4_slice_0 = bank4_hash_p1[53:48];
   assign bank4_slice_1 = clr0_target[4];
   assign bank4_and_0 = clr0_active & bank4_slice_1;
@@ -5942,28 +7225,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank4_and_8 = bank4_and_7 & bank4_col6_s6_match_p1;
   assign bank4_and_9 = bank4_and_8 & bank4_col7_s6_match_p1;
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_0 = {^(s1_key_p1 & 64'he760), ^(s1_key_p1 & 64'he485), ^(s1_key_p1 & 64'hf06e), ^(s1_key_p1 & 64'h63b6), ^(s1_key_p1 & 64'h9ea7), ^(s1_key_p1 & 64'h512c), ^(s1_key_p1 & 64'hfbed), ^(s1_key_p1 & 64'h9a4c), ^(s1_key_p1 & 64'hc5e7), ^(s1_key_p1 & 64'hfc44), ^(s1_key_p1 & 64'he1db), ^(s1_key_p1 & 64'h1e9b), ^(s1_key_p1 & 64'h76c3), ^(s1_key_p1 & 64'ha285), ^(s1_key_p1 & 64'ha970), ^(s1_key_p1 & 64'hdc08), ^(s1_key_p1 & 64'ha256), ^(s1_key_p1 & 64'hc739), ^(s1_key_p1 & 64'hee12), ^(s1_key_p1 & 64'h8820), ^(s1_key_p1 & 64'h8779), ^(s1_key_p1 & 64'hc9a3), ^(s1_key_p1 & 64'h1379), ^(s1_key_p1 & 64'hcea0), ^(s1_key_p1 & 64'h9d16), ^(s1_key_p1 & 64'h960d), ^(s1_key_p1 & 64'hc4a9), ^(s1_key_p1 & 64'h21be), ^(s1_key_p1 & 64'h4280), ^(s1_key_p1 & 64'hc9d3), ^(s1_key_p1 & 64'haeda), ^(s1_key_p1 & 64'h1ecb)};
+  assign bank5_h3_0 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hb)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_1 = {^(s1_key_p1 & 64'h2a840000), ^(s1_key_p1 & 64'hb7090000), ^(s1_key_p1 & 64'h83fc0000), ^(s1_key_p1 & 64'h6ef00000), ^(s1_key_p1 & 64'h48ca0000), ^(s1_key_p1 & 64'hfc260000), ^(s1_key_p1 & 64'h61de0000), ^(s1_key_p1 & 64'hfe880000), ^(s1_key_p1 & 64'h6b9d0000), ^(s1_key_p1 & 64'h6fbd0000), ^(s1_key_p1 & 64'ha4590000), ^(s1_key_p1 & 64'hff270000), ^(s1_key_p1 & 64'h987f0000), ^(s1_key_p1 & 64'h27780000), ^(s1_key_p1 & 64'h573b0000), ^(s1_key_p1 & 64'h548a0000), ^(s1_key_p1 & 64'h26510000), ^(s1_key_p1 & 64'h12740000), ^(s1_key_p1 & 64'hb9510000), ^(s1_key_p1 & 64'he980000), ^(s1_key_p1 & 64'habc00000), ^(s1_key_p1 & 64'h660000), ^(s1_key_p1 & 64'hc0f40000), ^(s1_key_p1 & 64'h5c3a0000), ^(s1_key_p1 & 64'hb2690000), ^(s1_key_p1 & 64'hb2b20000), ^(s1_key_p1 & 64'hbd5b0000), ^(s1_key_p1 & 64'hc6c70000), ^(s1_key_p1 & 64'hd0250000), ^(s1_key_p1 & 64'h11f90000), ^(s1_key_p1 & 64'h246f0000), ^(s1_key_p1 & 64'h28090000)};
+  assign bank5_h3_1 = {^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'hc0)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_2 = {^(s1_key_p1 & 64'h602b00000000), ^(s1_key_p1 & 64'h36fc00000000), ^(s1_key_p1 & 64'hf03300000000), ^(s1_key_p1 & 64'h153900000000), ^(s1_key_p1 & 64'h470300000000), ^(s1_key_p1 & 64'h5b0200000000), ^(s1_key_p1 & 64'he4e00000000), ^(s1_key_p1 & 64'hc9eb00000000), ^(s1_key_p1 & 64'h97d600000000), ^(s1_key_p1 & 64'h77b400000000), ^(s1_key_p1 & 64'h2f2800000000), ^(s1_key_p1 & 64'h97f000000000), ^(s1_key_p1 & 64'h408c00000000), ^(s1_key_p1 & 64'h36b900000000), ^(s1_key_p1 & 64'h8a4400000000), ^(s1_key_p1 & 64'h753900000000), ^(s1_key_p1 & 64'h53f700000000), ^(s1_key_p1 & 64'hcb4f00000000), ^(s1_key_p1 & 64'hff5a00000000), ^(s1_key_p1 & 64'hf26400000000), ^(s1_key_p1 & 64'hb42000000000), ^(s1_key_p1 & 64'h8e4f00000000), ^(s1_key_p1 & 64'h763000000000), ^(s1_key_p1 & 64'hc04600000000), ^(s1_key_p1 & 64'hf99100000000), ^(s1_key_p1 & 64'h383500000000), ^(s1_key_p1 & 64'h6d1100000000), ^(s1_key_p1 & 64'h724100000000), ^(s1_key_p1 & 64'h901400000000), ^(s1_key_p1 & 64'ha4db00000000), ^(s1_key_p1 & 64'h1b1400000000), ^(s1_key_p1 & 64'ha1a200000000)};
+  assign bank5_h3_2 = {^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'he00)};
   // H3 hash, seed 1, salt 320
-  assign bank5_h3_3 = {^(s1_key_p1 & 64'hd57c000000000000), ^(s1_key_p1 & 64'h5e2d000000000000), ^(s1_key_p1 & 64'ha3f8000000000000), ^(s1_key_p1 & 64'h55c6000000000000), ^(s1_key_p1 & 64'h5c1e000000000000), ^(s1_key_p1 & 64'h7548000000000000), ^(s1_key_p1 & 64'h516a000000000000), ^(s1_key_p1 & 64'h782a000000000000), ^(s1_key_p1 & 64'hfbcc000000000000), ^(s1_key_p1 & 64'h2a49000000000000), ^(s1_key_p1 & 64'hfd20000000000000), ^(s1_key_p1 & 64'h35ad000000000000), ^(s1_key_p1 & 64'h4e06000000000000), ^(s1_key_p1 & 64'hb24a000000000000), ^(s1_key_p1 & 64'h2c2e000000000000), ^(s1_key_p1 & 64'h8fb000000000000), ^(s1_key_p1 & 64'he92d000000000000), ^(s1_key_p1 & 64'h2844000000000000), ^(s1_key_p1 & 64'h1e33000000000000), ^(s1_key_p1 & 64'hf5ca000000000000), ^(s1_key_p1 & 64'hd434000000000000), ^(s1_key_p1 & 64'h2341000000000000), ^(s1_key_p1 & 64'h69b9000000000000), ^(s1_key_p1 & 64'ha32d000000000000), ^(s1_key_p1 & 64'hfac1000000000000), ^(s1_key_p1 & 64'haddd000000000000), ^(s1_key_p1 & 64'hf525000000000000), ^(s1_key_p1 & 64'hc18b000000000000), ^(s1_key_p1 & 64'h60b6000000000000), ^(s1_key_p1 & 64'h132c000000000000), ^(s1_key_p1 & 64'hb696000000000000), ^(s1_key_p1 & 64'hd60d000000000000)};
+  assign bank5_h3_3 = {^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h1000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_4 = {^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h90000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_5 = {^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_6 = {^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h8000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_7 = {^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h20000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_8 = {^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h200000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_9 = {^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'ha000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_10 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h10000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_11 = {^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'ha00000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_12 = {^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hd000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_13 = {^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_14 = {^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h600000000000000)};
+  // H3 hash, seed 1, salt 320
+  assign bank5_h3_15 = {^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hd000000000000000)};
   assign bank5_xor_0 = bank5_hash0_part0_p1 ^ bank5_hash0_part1_p1;
   assign bank5_xor_1 = bank5_xor_0 ^ bank5_hash0_part2_p1;
   assign bank5_xor_2 = bank5_xor_1 ^ bank5_hash0_part3_p1;
+  assign bank5_xor_3 = bank5_xor_2 ^ bank5_hash0_part4_p1;
+  assign bank5_xor_4 = bank5_xor_3 ^ bank5_hash0_part5_p1;
+  assign bank5_xor_5 = bank5_xor_4 ^ bank5_hash0_part6_p1;
+  assign bank5_xor_6 = bank5_xor_5 ^ bank5_hash0_part7_p1;
+  assign bank5_xor_7 = bank5_xor_6 ^ bank5_hash0_part8_p1;
+  assign bank5_xor_8 = bank5_xor_7 ^ bank5_hash0_part9_p1;
+  assign bank5_xor_9 = bank5_xor_8 ^ bank5_hash0_part10_p1;
+  assign bank5_xor_10 = bank5_xor_9 ^ bank5_hash0_part11_p1;
+  assign bank5_xor_11 = bank5_xor_10 ^ bank5_hash0_part12_p1;
+  assign bank5_xor_12 = bank5_xor_11 ^ bank5_hash0_part13_p1;
+  assign bank5_xor_13 = bank5_xor_12 ^ bank5_hash0_part14_p1;
+  assign bank5_xor_14 = bank5_xor_13 ^ bank5_hash0_part15_p1;
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_4 = {^(s1_key_p1 & 64'hd77f), ^(s1_key_p1 & 64'h506), ^(s1_key_p1 & 64'hd806), ^(s1_key_p1 & 64'h3d1a), ^(s1_key_p1 & 64'h5255), ^(s1_key_p1 & 64'hb556), ^(s1_key_p1 & 64'h8c62), ^(s1_key_p1 & 64'h30e2), ^(s1_key_p1 & 64'h72fa), ^(s1_key_p1 & 64'h7874), ^(s1_key_p1 & 64'hb77b), ^(s1_key_p1 & 64'hfb18), ^(s1_key_p1 & 64'h8cc), ^(s1_key_p1 & 64'h6850), ^(s1_key_p1 & 64'h91cb), ^(s1_key_p1 & 64'he28b), ^(s1_key_p1 & 64'h284a), ^(s1_key_p1 & 64'haf19), ^(s1_key_p1 & 64'hf0f0), ^(s1_key_p1 & 64'hbdd7), ^(s1_key_p1 & 64'he48c), ^(s1_key_p1 & 64'h613f)};
+  assign bank5_h3_16 = {^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hf)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_5 = {^(s1_key_p1 & 64'h6fda0000), ^(s1_key_p1 & 64'h36fa0000), ^(s1_key_p1 & 64'h76f0000), ^(s1_key_p1 & 64'h7d600000), ^(s1_key_p1 & 64'hf5be0000), ^(s1_key_p1 & 64'hdab80000), ^(s1_key_p1 & 64'h57650000), ^(s1_key_p1 & 64'hfb770000), ^(s1_key_p1 & 64'hd1eb0000), ^(s1_key_p1 & 64'h98320000), ^(s1_key_p1 & 64'hab770000), ^(s1_key_p1 & 64'h63b0000), ^(s1_key_p1 & 64'h76390000), ^(s1_key_p1 & 64'h31230000), ^(s1_key_p1 & 64'hd25f0000), ^(s1_key_p1 & 64'hfc170000), ^(s1_key_p1 & 64'hfbf50000), ^(s1_key_p1 & 64'h47000000), ^(s1_key_p1 & 64'hcc5e0000), ^(s1_key_p1 & 64'ha2b40000), ^(s1_key_p1 & 64'h70980000), ^(s1_key_p1 & 64'h71660000)};
+  assign bank5_h3_17 = {^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h30)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_6 = {^(s1_key_p1 & 64'h854b00000000), ^(s1_key_p1 & 64'h5dac00000000), ^(s1_key_p1 & 64'hacb500000000), ^(s1_key_p1 & 64'hcc6800000000), ^(s1_key_p1 & 64'h138900000000), ^(s1_key_p1 & 64'h86e00000000), ^(s1_key_p1 & 64'h5700000000), ^(s1_key_p1 & 64'h42ee00000000), ^(s1_key_p1 & 64'hb00400000000), ^(s1_key_p1 & 64'hb6fa00000000), ^(s1_key_p1 & 64'heafa00000000), ^(s1_key_p1 & 64'hcb3500000000), ^(s1_key_p1 & 64'h387600000000), ^(s1_key_p1 & 64'hfc4400000000), ^(s1_key_p1 & 64'h47e700000000), ^(s1_key_p1 & 64'he7cf00000000), ^(s1_key_p1 & 64'hab9100000000), ^(s1_key_p1 & 64'h9a5100000000), ^(s1_key_p1 & 64'h6cdb00000000), ^(s1_key_p1 & 64'h66e600000000), ^(s1_key_p1 & 64'h110b00000000), ^(s1_key_p1 & 64'h50c00000000)};
+  assign bank5_h3_18 = {^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h100)};
   // H3 hash, seed 1, salt 321
-  assign bank5_h3_7 = {^(s1_key_p1 & 64'hc6d3000000000000), ^(s1_key_p1 & 64'h3d91000000000000), ^(s1_key_p1 & 64'hae5000000000000), ^(s1_key_p1 & 64'h535b000000000000), ^(s1_key_p1 & 64'h5aa6000000000000), ^(s1_key_p1 & 64'hf1da000000000000), ^(s1_key_p1 & 64'hccc1000000000000), ^(s1_key_p1 & 64'hfee0000000000000), ^(s1_key_p1 & 64'h127a000000000000), ^(s1_key_p1 & 64'h1a07000000000000), ^(s1_key_p1 & 64'h9d8e000000000000), ^(s1_key_p1 & 64'h7e2a000000000000), ^(s1_key_p1 & 64'h81a8000000000000), ^(s1_key_p1 & 64'h43ab000000000000), ^(s1_key_p1 & 64'h7900000000000000), ^(s1_key_p1 & 64'h2d3c000000000000), ^(s1_key_p1 & 64'hfaf1000000000000), ^(s1_key_p1 & 64'h5f58000000000000), ^(s1_key_p1 & 64'h6e92000000000000), ^(s1_key_p1 & 64'h48f3000000000000), ^(s1_key_p1 & 64'h16a2000000000000), ^(s1_key_p1 & 64'h509c000000000000)};
-  assign bank5_xor_3 = bank5_hash1_part0_p1 ^ bank5_hash1_part1_p1;
-  assign bank5_xor_4 = bank5_xor_3 ^ bank5_hash1_part2_p1;
-  assign bank5_xor_5 = bank5_xor_4 ^ bank5_hash1_part3_p1;
-  assign bank5_cat_0 = {bank5_xor_5, bank5_xor_2};
+  assign bank5_h3_19 = {^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h6000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_20 = {^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h60000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_21 = {^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h600000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_22 = {^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_23 = {^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h70000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_24 = {^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_25 = {^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_26 = {^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_27 = {^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_28 = {^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hc000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_29 = {^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h90000000000000)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_30 = {^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 321
+  assign bank5_h3_31 = {^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h5000000000000000)};
+  assign bank5_xor_15 = bank5_hash1_part0_p1 ^ bank5_hash1_part1_p1;
+  assign bank5_xor_16 = bank5_xor_15 ^ bank5_hash1_part2_p1;
+  assign bank5_xor_17 = bank5_xor_16 ^ bank5_hash1_part3_p1;
+  assign bank5_xor_18 = bank5_xor_17 ^ bank5_hash1_part4_p1;
+  assign bank5_xor_19 = bank5_xor_18 ^ bank5_hash1_part5_p1;
+  assign bank5_xor_20 = bank5_xor_19 ^ bank5_hash1_part6_p1;
+  assign bank5_xor_21 = bank5_xor_20 ^ bank5_hash1_part7_p1;
+  assign bank5_xor_22 = bank5_xor_21 ^ bank5_hash1_part8_p1;
+  assign bank5_xor_23 = bank5_xor_22 ^ bank5_hash1_part9_p1;
+  assign bank5_xor_24 = bank5_xor_23 ^ bank5_hash1_part10_p1;
+  assign bank5_xor_25 = bank5_xor_24 ^ bank5_hash1_part11_p1;
+  assign bank5_xor_26 = bank5_xor_25 ^ bank5_hash1_part12_p1;
+  assign bank5_xor_27 = bank5_xor_26 ^ bank5_hash1_part13_p1;
+  assign bank5_xor_28 = bank5_xor_27 ^ bank5_hash1_part14_p1;
+  assign bank5_xor_29 = bank5_xor_28 ^ bank5_hash1_part15_p1;
+  assign bank5_cat_0 = {bank5_xor_29, bank5_xor_14};
   assign bank5_slice_0 = bank5_hash_p1[53:48];
   assign bank5_slice_1 = clr0_target[5];
   assign bank5_and_0 = clr0_active & bank5_slice_1;
@@ -6169,28 +7524,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank5_and_8 = bank5_and_7 & bank5_col6_s6_match_p1;
   assign bank5_and_9 = bank5_and_8 & bank5_col7_s6_match_p1;
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_0 = {^(s1_key_p1 & 64'h4dfd), ^(s1_key_p1 & 64'hd026), ^(s1_key_p1 & 64'h1f71), ^(s1_key_p1 & 64'hceba), ^(s1_key_p1 & 64'hf073), ^(s1_key_p1 & 64'h4cf0), ^(s1_key_p1 & 64'hea05), ^(s1_key_p1 & 64'h9b3a), ^(s1_key_p1 & 64'h4c78), ^(s1_key_p1 & 64'h407c), ^(s1_key_p1 & 64'he866), ^(s1_key_p1 & 64'hdaa), ^(s1_key_p1 & 64'he89e), ^(s1_key_p1 & 64'h5137), ^(s1_key_p1 & 64'hdd67), ^(s1_key_p1 & 64'h453a), ^(s1_key_p1 & 64'hab0b), ^(s1_key_p1 & 64'h3655), ^(s1_key_p1 & 64'h8548), ^(s1_key_p1 & 64'h4638), ^(s1_key_p1 & 64'hceeb), ^(s1_key_p1 & 64'h1da), ^(s1_key_p1 & 64'h101b), ^(s1_key_p1 & 64'h7fe2), ^(s1_key_p1 & 64'h1048), ^(s1_key_p1 & 64'hcd93), ^(s1_key_p1 & 64'h11aa), ^(s1_key_p1 & 64'h7ba6), ^(s1_key_p1 & 64'h1b26), ^(s1_key_p1 & 64'hc346), ^(s1_key_p1 & 64'h4595), ^(s1_key_p1 & 64'hb1ec)};
+  assign bank6_h3_0 = {^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hc)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_1 = {^(s1_key_p1 & 64'h94500000), ^(s1_key_p1 & 64'hd1cc0000), ^(s1_key_p1 & 64'h60750000), ^(s1_key_p1 & 64'hcd710000), ^(s1_key_p1 & 64'hf9ef0000), ^(s1_key_p1 & 64'h71750000), ^(s1_key_p1 & 64'h26210000), ^(s1_key_p1 & 64'ha8bb0000), ^(s1_key_p1 & 64'h9b230000), ^(s1_key_p1 & 64'h52140000), ^(s1_key_p1 & 64'h1e9b0000), ^(s1_key_p1 & 64'h6d600000), ^(s1_key_p1 & 64'h11ba0000), ^(s1_key_p1 & 64'hb0690000), ^(s1_key_p1 & 64'h9e0d0000), ^(s1_key_p1 & 64'h45120000), ^(s1_key_p1 & 64'h7e730000), ^(s1_key_p1 & 64'hb37f0000), ^(s1_key_p1 & 64'h1adb0000), ^(s1_key_p1 & 64'h4ae30000), ^(s1_key_p1 & 64'h373c0000), ^(s1_key_p1 & 64'hc25f0000), ^(s1_key_p1 & 64'h9b620000), ^(s1_key_p1 & 64'h8cdb0000), ^(s1_key_p1 & 64'h76f30000), ^(s1_key_p1 & 64'h4b560000), ^(s1_key_p1 & 64'h69e20000), ^(s1_key_p1 & 64'h35ed0000), ^(s1_key_p1 & 64'h70e50000), ^(s1_key_p1 & 64'hd9620000), ^(s1_key_p1 & 64'hd0ac0000), ^(s1_key_p1 & 64'h15410000)};
+  assign bank6_h3_1 = {^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'he0)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_2 = {^(s1_key_p1 & 64'h933800000000), ^(s1_key_p1 & 64'hfe800000000), ^(s1_key_p1 & 64'h627c00000000), ^(s1_key_p1 & 64'h701b00000000), ^(s1_key_p1 & 64'hbc1a00000000), ^(s1_key_p1 & 64'h6ac300000000), ^(s1_key_p1 & 64'h390b00000000), ^(s1_key_p1 & 64'ha0c900000000), ^(s1_key_p1 & 64'h213700000000), ^(s1_key_p1 & 64'hbe0c00000000), ^(s1_key_p1 & 64'h897b00000000), ^(s1_key_p1 & 64'hc70e00000000), ^(s1_key_p1 & 64'ha91900000000), ^(s1_key_p1 & 64'haa8e00000000), ^(s1_key_p1 & 64'hd05a00000000), ^(s1_key_p1 & 64'hf43d00000000), ^(s1_key_p1 & 64'hb41200000000), ^(s1_key_p1 & 64'hf1b000000000), ^(s1_key_p1 & 64'h41800000000), ^(s1_key_p1 & 64'h121f00000000), ^(s1_key_p1 & 64'hc7c300000000), ^(s1_key_p1 & 64'h644000000000), ^(s1_key_p1 & 64'ha5dc00000000), ^(s1_key_p1 & 64'h52b800000000), ^(s1_key_p1 & 64'h7c800000000), ^(s1_key_p1 & 64'hda4b00000000), ^(s1_key_p1 & 64'h35c600000000), ^(s1_key_p1 & 64'h611300000000), ^(s1_key_p1 & 64'h261d00000000), ^(s1_key_p1 & 64'h86aa00000000), ^(s1_key_p1 & 64'h16000000000), ^(s1_key_p1 & 64'h288b00000000)};
+  assign bank6_h3_2 = {^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h100)};
   // H3 hash, seed 1, salt 384
-  assign bank6_h3_3 = {^(s1_key_p1 & 64'h514b000000000000), ^(s1_key_p1 & 64'hef0c000000000000), ^(s1_key_p1 & 64'h4166000000000000), ^(s1_key_p1 & 64'h6c93000000000000), ^(s1_key_p1 & 64'hce35000000000000), ^(s1_key_p1 & 64'hf8a7000000000000), ^(s1_key_p1 & 64'h28f6000000000000), ^(s1_key_p1 & 64'h6df0000000000000), ^(s1_key_p1 & 64'hbe76000000000000), ^(s1_key_p1 & 64'h382000000000000), ^(s1_key_p1 & 64'h3824000000000000), ^(s1_key_p1 & 64'h7b15000000000000), ^(s1_key_p1 & 64'h6067000000000000), ^(s1_key_p1 & 64'h9d19000000000000), ^(s1_key_p1 & 64'hf68d000000000000), ^(s1_key_p1 & 64'hd036000000000000), ^(s1_key_p1 & 64'h7062000000000000), ^(s1_key_p1 & 64'haceb000000000000), ^(s1_key_p1 & 64'h5051000000000000), ^(s1_key_p1 & 64'haea8000000000000), ^(s1_key_p1 & 64'hcb1c000000000000), ^(s1_key_p1 & 64'h732c000000000000), ^(s1_key_p1 & 64'heaca000000000000), ^(s1_key_p1 & 64'h9540000000000000), ^(s1_key_p1 & 64'h49c8000000000000), ^(s1_key_p1 & 64'h428f000000000000), ^(s1_key_p1 & 64'he466000000000000), ^(s1_key_p1 & 64'h494e000000000000), ^(s1_key_p1 & 64'h4097000000000000), ^(s1_key_p1 & 64'h6e68000000000000), ^(s1_key_p1 & 64'hf3d5000000000000), ^(s1_key_p1 & 64'he0b5000000000000)};
+  assign bank6_h3_3 = {^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hb000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_4 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h10000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_5 = {^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h400000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_6 = {^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_7 = {^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_8 = {^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_9 = {^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h8000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_10 = {^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h80000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_11 = {^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_12 = {^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h5000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_13 = {^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hb0000000000000)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_14 = {^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 384
+  assign bank6_h3_15 = {^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'he000000000000000)};
   assign bank6_xor_0 = bank6_hash0_part0_p1 ^ bank6_hash0_part1_p1;
   assign bank6_xor_1 = bank6_xor_0 ^ bank6_hash0_part2_p1;
   assign bank6_xor_2 = bank6_xor_1 ^ bank6_hash0_part3_p1;
+  assign bank6_xor_3 = bank6_xor_2 ^ bank6_hash0_part4_p1;
+  assign bank6_xor_4 = bank6_xor_3 ^ bank6_hash0_part5_p1;
+  assign bank6_xor_5 = bank6_xor_4 ^ bank6_hash0_part6_p1;
+  assign bank6_xor_6 = bank6_xor_5 ^ bank6_hash0_part7_p1;
+  assign bank6_xor_7 = bank6_xor_6 ^ bank6_hash0_part8_p1;
+  assign bank6_xor_8 = bank6_xor_7 ^ bank6_hash0_part9_p1;
+  assign bank6_xor_9 = bank6_xor_8 ^ bank6_hash0_part10_p1;
+  assign bank6_xor_10 = bank6_xor_9 ^ bank6_hash0_part11_p1;
+  assign bank6_xor_11 = bank6_xor_10 ^ bank6_hash0_part12_p1;
+  assign bank6_xor_12 = bank6_xor_11 ^ bank6_hash0_part13_p1;
+  assign bank6_xor_13 = bank6_xor_12 ^ bank6_hash0_part14_p1;
+  assign bank6_xor_14 = bank6_xor_13 ^ bank6_hash0_part15_p1;
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_4 = {^(s1_key_p1 & 64'h5ced), ^(s1_key_p1 & 64'h1e9a), ^(s1_key_p1 & 64'h9682), ^(s1_key_p1 & 64'hf839), ^(s1_key_p1 & 64'h6455), ^(s1_key_p1 & 64'h4c43), ^(s1_key_p1 & 64'h41c4), ^(s1_key_p1 & 64'h98c3), ^(s1_key_p1 & 64'he4c8), ^(s1_key_p1 & 64'h17e2), ^(s1_key_p1 & 64'he99b), ^(s1_key_p1 & 64'h656e), ^(s1_key_p1 & 64'h3acb), ^(s1_key_p1 & 64'h9b73), ^(s1_key_p1 & 64'h5bed), ^(s1_key_p1 & 64'hc7c2), ^(s1_key_p1 & 64'h2969), ^(s1_key_p1 & 64'h5cd7), ^(s1_key_p1 & 64'h5706), ^(s1_key_p1 & 64'hdd5), ^(s1_key_p1 & 64'h4e93), ^(s1_key_p1 & 64'hce12)};
+  assign bank6_h3_16 = {^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h2)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_5 = {^(s1_key_p1 & 64'h9fd80000), ^(s1_key_p1 & 64'h46160000), ^(s1_key_p1 & 64'hc2930000), ^(s1_key_p1 & 64'hf1610000), ^(s1_key_p1 & 64'h1d930000), ^(s1_key_p1 & 64'h65a50000), ^(s1_key_p1 & 64'hc29c0000), ^(s1_key_p1 & 64'h60e20000), ^(s1_key_p1 & 64'ha9e20000), ^(s1_key_p1 & 64'h6b730000), ^(s1_key_p1 & 64'h94cd0000), ^(s1_key_p1 & 64'h5f160000), ^(s1_key_p1 & 64'hd7210000), ^(s1_key_p1 & 64'h12740000), ^(s1_key_p1 & 64'hc2790000), ^(s1_key_p1 & 64'h7c0000), ^(s1_key_p1 & 64'ha41a0000), ^(s1_key_p1 & 64'he9620000), ^(s1_key_p1 & 64'hd4ee0000), ^(s1_key_p1 & 64'h84f60000), ^(s1_key_p1 & 64'h87030000), ^(s1_key_p1 & 64'h28dd0000)};
+  assign bank6_h3_17 = {^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h10)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_6 = {^(s1_key_p1 & 64'h847c00000000), ^(s1_key_p1 & 64'haebe00000000), ^(s1_key_p1 & 64'hb70600000000), ^(s1_key_p1 & 64'h3c1000000000), ^(s1_key_p1 & 64'heee700000000), ^(s1_key_p1 & 64'h3aa500000000), ^(s1_key_p1 & 64'h8fcd00000000), ^(s1_key_p1 & 64'hddd400000000), ^(s1_key_p1 & 64'h918900000000), ^(s1_key_p1 & 64'h55ae00000000), ^(s1_key_p1 & 64'hd2ee00000000), ^(s1_key_p1 & 64'hf3d00000000), ^(s1_key_p1 & 64'h8c4600000000), ^(s1_key_p1 & 64'hf2e400000000), ^(s1_key_p1 & 64'h256700000000), ^(s1_key_p1 & 64'h2eda00000000), ^(s1_key_p1 & 64'h61bd00000000), ^(s1_key_p1 & 64'ha52a00000000), ^(s1_key_p1 & 64'hbbf600000000), ^(s1_key_p1 & 64'h28ac00000000), ^(s1_key_p1 & 64'hdbb000000000), ^(s1_key_p1 & 64'h56c200000000)};
+  assign bank6_h3_18 = {^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'he00)};
   // H3 hash, seed 1, salt 385
-  assign bank6_h3_7 = {^(s1_key_p1 & 64'hd3cf000000000000), ^(s1_key_p1 & 64'hafe8000000000000), ^(s1_key_p1 & 64'h58cd000000000000), ^(s1_key_p1 & 64'ha58000000000000), ^(s1_key_p1 & 64'h413e000000000000), ^(s1_key_p1 & 64'ha3bb000000000000), ^(s1_key_p1 & 64'hc21b000000000000), ^(s1_key_p1 & 64'h4577000000000000), ^(s1_key_p1 & 64'h4c09000000000000), ^(s1_key_p1 & 64'haad1000000000000), ^(s1_key_p1 & 64'h836a000000000000), ^(s1_key_p1 & 64'h9a41000000000000), ^(s1_key_p1 & 64'hd99e000000000000), ^(s1_key_p1 & 64'hbe8e000000000000), ^(s1_key_p1 & 64'h3807000000000000), ^(s1_key_p1 & 64'h9d9a000000000000), ^(s1_key_p1 & 64'he425000000000000), ^(s1_key_p1 & 64'hc51000000000000), ^(s1_key_p1 & 64'h9225000000000000), ^(s1_key_p1 & 64'h87b7000000000000), ^(s1_key_p1 & 64'h8f38000000000000), ^(s1_key_p1 & 64'hca1d000000000000)};
-  assign bank6_xor_3 = bank6_hash1_part0_p1 ^ bank6_hash1_part1_p1;
-  assign bank6_xor_4 = bank6_xor_3 ^ bank6_hash1_part2_p1;
-  assign bank6_xor_5 = bank6_xor_4 ^ bank6_hash1_part3_p1;
-  assign bank6_cat_0 = {bank6_xor_5, bank6_xor_2};
+  assign bank6_h3_19 = {^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hc000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_20 = {^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hd0000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_21 = {^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_22 = {^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h8000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_23 = {^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h20000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_24 = {^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_25 = {^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hc000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_26 = {^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h60000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_27 = {^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h500000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_28 = {^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hd000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_29 = {^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h10000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_30 = {^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'ha00000000000000)};
+  // H3 hash, seed 1, salt 385
+  assign bank6_h3_31 = {^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hc000000000000000)};
+  assign bank6_xor_15 = bank6_hash1_part0_p1 ^ bank6_hash1_part1_p1;
+  assign bank6_xor_16 = bank6_xor_15 ^ bank6_hash1_part2_p1;
+  assign bank6_xor_17 = bank6_xor_16 ^ bank6_hash1_part3_p1;
+  assign bank6_xor_18 = bank6_xor_17 ^ bank6_hash1_part4_p1;
+  assign bank6_xor_19 = bank6_xor_18 ^ bank6_hash1_part5_p1;
+  assign bank6_xor_20 = bank6_xor_19 ^ bank6_hash1_part6_p1;
+  assign bank6_xor_21 = bank6_xor_20 ^ bank6_hash1_part7_p1;
+  assign bank6_xor_22 = bank6_xor_21 ^ bank6_hash1_part8_p1;
+  assign bank6_xor_23 = bank6_xor_22 ^ bank6_hash1_part9_p1;
+  assign bank6_xor_24 = bank6_xor_23 ^ bank6_hash1_part10_p1;
+  assign bank6_xor_25 = bank6_xor_24 ^ bank6_hash1_part11_p1;
+  assign bank6_xor_26 = bank6_xor_25 ^ bank6_hash1_part12_p1;
+  assign bank6_xor_27 = bank6_xor_26 ^ bank6_hash1_part13_p1;
+  assign bank6_xor_28 = bank6_xor_27 ^ bank6_hash1_part14_p1;
+  assign bank6_xor_29 = bank6_xor_28 ^ bank6_hash1_part15_p1;
+  assign bank6_cat_0 = {bank6_xor_29, bank6_xor_14};
   assign bank6_slice_0 = bank6_hash_p1[53:48];
   assign bank6_slice_1 = clr0_target[6];
   assign bank6_and_0 = clr0_active & bank6_slice_1;
@@ -6396,28 +7823,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank6_and_8 = bank6_and_7 & bank6_col6_s6_match_p1;
   assign bank6_and_9 = bank6_and_8 & bank6_col7_s6_match_p1;
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_0 = {^(s1_key_p1 & 64'h844d), ^(s1_key_p1 & 64'h8e6a), ^(s1_key_p1 & 64'h3103), ^(s1_key_p1 & 64'h9f2b), ^(s1_key_p1 & 64'hd43f), ^(s1_key_p1 & 64'ha90b), ^(s1_key_p1 & 64'h788b), ^(s1_key_p1 & 64'hfa06), ^(s1_key_p1 & 64'h6c83), ^(s1_key_p1 & 64'h8b43), ^(s1_key_p1 & 64'hcae4), ^(s1_key_p1 & 64'ha3a2), ^(s1_key_p1 & 64'h1fbc), ^(s1_key_p1 & 64'h3a9e), ^(s1_key_p1 & 64'h9472), ^(s1_key_p1 & 64'h5994), ^(s1_key_p1 & 64'hd83), ^(s1_key_p1 & 64'h6e34), ^(s1_key_p1 & 64'h1526), ^(s1_key_p1 & 64'h590), ^(s1_key_p1 & 64'h633e), ^(s1_key_p1 & 64'h2fb9), ^(s1_key_p1 & 64'h183a), ^(s1_key_p1 & 64'hecea), ^(s1_key_p1 & 64'h4faf), ^(s1_key_p1 & 64'hf76a), ^(s1_key_p1 & 64'hb0b2), ^(s1_key_p1 & 64'h604c), ^(s1_key_p1 & 64'h2fe2), ^(s1_key_p1 & 64'hceb6), ^(s1_key_p1 & 64'hb703), ^(s1_key_p1 & 64'h4cd0)};
+  assign bank7_h3_0 = {^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h0)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_1 = {^(s1_key_p1 & 64'hfe5e0000), ^(s1_key_p1 & 64'h2e550000), ^(s1_key_p1 & 64'h42db0000), ^(s1_key_p1 & 64'h19840000), ^(s1_key_p1 & 64'h9b070000), ^(s1_key_p1 & 64'hef670000), ^(s1_key_p1 & 64'hc95d0000), ^(s1_key_p1 & 64'hb1c80000), ^(s1_key_p1 & 64'ha5df0000), ^(s1_key_p1 & 64'hd48b0000), ^(s1_key_p1 & 64'h6fa40000), ^(s1_key_p1 & 64'h677c0000), ^(s1_key_p1 & 64'h1ee70000), ^(s1_key_p1 & 64'h6e840000), ^(s1_key_p1 & 64'h8fe60000), ^(s1_key_p1 & 64'h647a0000), ^(s1_key_p1 & 64'h72f50000), ^(s1_key_p1 & 64'h440a0000), ^(s1_key_p1 & 64'hf2ab0000), ^(s1_key_p1 & 64'h57e70000), ^(s1_key_p1 & 64'hd5f10000), ^(s1_key_p1 & 64'h76900000), ^(s1_key_p1 & 64'hcc710000), ^(s1_key_p1 & 64'h5a2b0000), ^(s1_key_p1 & 64'h34540000), ^(s1_key_p1 & 64'h397a0000), ^(s1_key_p1 & 64'h8ed80000), ^(s1_key_p1 & 64'hc6510000), ^(s1_key_p1 & 64'h49530000), ^(s1_key_p1 & 64'h90620000), ^(s1_key_p1 & 64'hb38b0000), ^(s1_key_p1 & 64'h6d820000)};
+  assign bank7_h3_1 = {^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_2 = {^(s1_key_p1 & 64'hc41c00000000), ^(s1_key_p1 & 64'h852000000000), ^(s1_key_p1 & 64'hd10900000000), ^(s1_key_p1 & 64'hef4b00000000), ^(s1_key_p1 & 64'he66600000000), ^(s1_key_p1 & 64'hdc0c00000000), ^(s1_key_p1 & 64'h73b500000000), ^(s1_key_p1 & 64'h7b700000000), ^(s1_key_p1 & 64'h196700000000), ^(s1_key_p1 & 64'h5e7d00000000), ^(s1_key_p1 & 64'hbc000000000), ^(s1_key_p1 & 64'h901a00000000), ^(s1_key_p1 & 64'h874b00000000), ^(s1_key_p1 & 64'ha36300000000), ^(s1_key_p1 & 64'hef1700000000), ^(s1_key_p1 & 64'hbef300000000), ^(s1_key_p1 & 64'h481a00000000), ^(s1_key_p1 & 64'h46ae00000000), ^(s1_key_p1 & 64'h64d900000000), ^(s1_key_p1 & 64'h9ea600000000), ^(s1_key_p1 & 64'hfa8800000000), ^(s1_key_p1 & 64'h6e1700000000), ^(s1_key_p1 & 64'h70f300000000), ^(s1_key_p1 & 64'h558c00000000), ^(s1_key_p1 & 64'hceb900000000), ^(s1_key_p1 & 64'h177300000000), ^(s1_key_p1 & 64'hbe2e00000000), ^(s1_key_p1 & 64'hfdd900000000), ^(s1_key_p1 & 64'hb0d100000000), ^(s1_key_p1 & 64'hbf3f00000000), ^(s1_key_p1 & 64'h747b00000000), ^(s1_key_p1 & 64'h9a2a00000000)};
+  assign bank7_h3_2 = {^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hc00)};
   // H3 hash, seed 1, salt 448
-  assign bank7_h3_3 = {^(s1_key_p1 & 64'h7ac1000000000000), ^(s1_key_p1 & 64'he6a4000000000000), ^(s1_key_p1 & 64'h6d96000000000000), ^(s1_key_p1 & 64'ha7cc000000000000), ^(s1_key_p1 & 64'h1e02000000000000), ^(s1_key_p1 & 64'h154b000000000000), ^(s1_key_p1 & 64'ha90e000000000000), ^(s1_key_p1 & 64'hbb0d000000000000), ^(s1_key_p1 & 64'h9dbc000000000000), ^(s1_key_p1 & 64'hc263000000000000), ^(s1_key_p1 & 64'hd016000000000000), ^(s1_key_p1 & 64'ha8e8000000000000), ^(s1_key_p1 & 64'h246b000000000000), ^(s1_key_p1 & 64'hfa12000000000000), ^(s1_key_p1 & 64'hce7c000000000000), ^(s1_key_p1 & 64'hb877000000000000), ^(s1_key_p1 & 64'h4201000000000000), ^(s1_key_p1 & 64'h65d3000000000000), ^(s1_key_p1 & 64'he394000000000000), ^(s1_key_p1 & 64'h5275000000000000), ^(s1_key_p1 & 64'hb123000000000000), ^(s1_key_p1 & 64'h431f000000000000), ^(s1_key_p1 & 64'h2fe8000000000000), ^(s1_key_p1 & 64'hc6a3000000000000), ^(s1_key_p1 & 64'h63d7000000000000), ^(s1_key_p1 & 64'h87000000000000), ^(s1_key_p1 & 64'h8b78000000000000), ^(s1_key_p1 & 64'hf196000000000000), ^(s1_key_p1 & 64'hc8ac000000000000), ^(s1_key_p1 & 64'ha21a000000000000), ^(s1_key_p1 & 64'hb730000000000000), ^(s1_key_p1 & 64'hbd22000000000000)};
+  assign bank7_h3_3 = {^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h4000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_4 = {^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h20000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_5 = {^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h800000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_6 = {^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'hd000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_7 = {^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h60000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_8 = {^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'ha00000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_9 = {^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h2000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_10 = {^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'ha0000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_11 = {^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h900000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_12 = {^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_13 = {^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h20000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_14 = {^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hd00000000000000)};
+  // H3 hash, seed 1, salt 448
+  assign bank7_h3_15 = {^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hb000000000000000)};
   assign bank7_xor_0 = bank7_hash0_part0_p1 ^ bank7_hash0_part1_p1;
   assign bank7_xor_1 = bank7_xor_0 ^ bank7_hash0_part2_p1;
   assign bank7_xor_2 = bank7_xor_1 ^ bank7_hash0_part3_p1;
+  assign bank7_xor_3 = bank7_xor_2 ^ bank7_hash0_part4_p1;
+  assign bank7_xor_4 = bank7_xor_3 ^ bank7_hash0_part5_p1;
+  assign bank7_xor_5 = bank7_xor_4 ^ bank7_hash0_part6_p1;
+  assign bank7_xor_6 = bank7_xor_5 ^ bank7_hash0_part7_p1;
+  assign bank7_xor_7 = bank7_xor_6 ^ bank7_hash0_part8_p1;
+  assign bank7_xor_8 = bank7_xor_7 ^ bank7_hash0_part9_p1;
+  assign bank7_xor_9 = bank7_xor_8 ^ bank7_hash0_part10_p1;
+  assign bank7_xor_10 = bank7_xor_9 ^ bank7_hash0_part11_p1;
+  assign bank7_xor_11 = bank7_xor_10 ^ bank7_hash0_part12_p1;
+  assign bank7_xor_12 = bank7_xor_11 ^ bank7_hash0_part13_p1;
+  assign bank7_xor_13 = bank7_xor_12 ^ bank7_hash0_part14_p1;
+  assign bank7_xor_14 = bank7_xor_13 ^ bank7_hash0_part15_p1;
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_4 = {^(s1_key_p1 & 64'h4393), ^(s1_key_p1 & 64'h1ed), ^(s1_key_p1 & 64'h350a), ^(s1_key_p1 & 64'h678c), ^(s1_key_p1 & 64'h78c6), ^(s1_key_p1 & 64'h2c0b), ^(s1_key_p1 & 64'h2a50), ^(s1_key_p1 & 64'hd570), ^(s1_key_p1 & 64'hf7d1), ^(s1_key_p1 & 64'h8120), ^(s1_key_p1 & 64'h2d7e), ^(s1_key_p1 & 64'h7eba), ^(s1_key_p1 & 64'hb340), ^(s1_key_p1 & 64'he37a), ^(s1_key_p1 & 64'h21e2), ^(s1_key_p1 & 64'h4eb0), ^(s1_key_p1 & 64'h1cb9), ^(s1_key_p1 & 64'h5be9), ^(s1_key_p1 & 64'ha488), ^(s1_key_p1 & 64'hf907), ^(s1_key_p1 & 64'h416), ^(s1_key_p1 & 64'h467)};
+  assign bank7_h3_16 = {^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h7)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_5 = {^(s1_key_p1 & 64'h54c60000), ^(s1_key_p1 & 64'h22420000), ^(s1_key_p1 & 64'hdfa20000), ^(s1_key_p1 & 64'h8f8d0000), ^(s1_key_p1 & 64'ha75e0000), ^(s1_key_p1 & 64'h96280000), ^(s1_key_p1 & 64'hf0160000), ^(s1_key_p1 & 64'hcda10000), ^(s1_key_p1 & 64'hf6c00000), ^(s1_key_p1 & 64'h1f220000), ^(s1_key_p1 & 64'h9d710000), ^(s1_key_p1 & 64'hebfb0000), ^(s1_key_p1 & 64'h1b920000), ^(s1_key_p1 & 64'h1db30000), ^(s1_key_p1 & 64'h45a90000), ^(s1_key_p1 & 64'h3c4c0000), ^(s1_key_p1 & 64'hc8540000), ^(s1_key_p1 & 64'h88520000), ^(s1_key_p1 & 64'hc5fe0000), ^(s1_key_p1 & 64'h7ac20000), ^(s1_key_p1 & 64'hd6660000), ^(s1_key_p1 & 64'hc9d00000)};
+  assign bank7_h3_17 = {^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h60)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_6 = {^(s1_key_p1 & 64'hac8900000000), ^(s1_key_p1 & 64'hf93800000000), ^(s1_key_p1 & 64'hf59c00000000), ^(s1_key_p1 & 64'hc44900000000), ^(s1_key_p1 & 64'hd1c400000000), ^(s1_key_p1 & 64'hf12400000000), ^(s1_key_p1 & 64'h646300000000), ^(s1_key_p1 & 64'hc7f300000000), ^(s1_key_p1 & 64'h34700000000), ^(s1_key_p1 & 64'h7c2600000000), ^(s1_key_p1 & 64'heff000000000), ^(s1_key_p1 & 64'h9dab00000000), ^(s1_key_p1 & 64'h8e2a00000000), ^(s1_key_p1 & 64'h36400000000), ^(s1_key_p1 & 64'he3c400000000), ^(s1_key_p1 & 64'hf3e200000000), ^(s1_key_p1 & 64'h7d7200000000), ^(s1_key_p1 & 64'h7eaf00000000), ^(s1_key_p1 & 64'h2b1700000000), ^(s1_key_p1 & 64'h53e400000000), ^(s1_key_p1 & 64'h4c6000000000), ^(s1_key_p1 & 64'h3f3500000000)};
+  assign bank7_h3_18 = {^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h400)};
   // H3 hash, seed 1, salt 449
-  assign bank7_h3_7 = {^(s1_key_p1 & 64'h9ed1000000000000), ^(s1_key_p1 & 64'h68cf000000000000), ^(s1_key_p1 & 64'ha1d9000000000000), ^(s1_key_p1 & 64'h9d4c000000000000), ^(s1_key_p1 & 64'hbfa0000000000000), ^(s1_key_p1 & 64'h4a3000000000000), ^(s1_key_p1 & 64'h97ac000000000000), ^(s1_key_p1 & 64'h2f7f000000000000), ^(s1_key_p1 & 64'he24c000000000000), ^(s1_key_p1 & 64'hdf99000000000000), ^(s1_key_p1 & 64'h6014000000000000), ^(s1_key_p1 & 64'h2318000000000000), ^(s1_key_p1 & 64'h866a000000000000), ^(s1_key_p1 & 64'hc289000000000000), ^(s1_key_p1 & 64'h4562000000000000), ^(s1_key_p1 & 64'hff03000000000000), ^(s1_key_p1 & 64'h8b7a000000000000), ^(s1_key_p1 & 64'hbb88000000000000), ^(s1_key_p1 & 64'hc205000000000000), ^(s1_key_p1 & 64'hb413000000000000), ^(s1_key_p1 & 64'h983d000000000000), ^(s1_key_p1 & 64'h369f000000000000)};
-  assign bank7_xor_3 = bank7_hash1_part0_p1 ^ bank7_hash1_part1_p1;
-  assign bank7_xor_4 = bank7_xor_3 ^ bank7_hash1_part2_p1;
-  assign bank7_xor_5 = bank7_xor_4 ^ bank7_hash1_part3_p1;
-  assign bank7_cat_0 = {bank7_xor_5, bank7_xor_2};
+  assign bank7_h3_19 = {^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_20 = {^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_21 = {^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hd00000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_22 = {^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h9000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_23 = {^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hc0000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_24 = {^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_25 = {^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h3000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_26 = {^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hf0000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_27 = {^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h300000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_28 = {^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hf000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_29 = {^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h90000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_30 = {^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h600000000000000)};
+  // H3 hash, seed 1, salt 449
+  assign bank7_h3_31 = {^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h3000000000000000)};
+  assign bank7_xor_15 = bank7_hash1_part0_p1 ^ bank7_hash1_part1_p1;
+  assign bank7_xor_16 = bank7_xor_15 ^ bank7_hash1_part2_p1;
+  assign bank7_xor_17 = bank7_xor_16 ^ bank7_hash1_part3_p1;
+  assign bank7_xor_18 = bank7_xor_17 ^ bank7_hash1_part4_p1;
+  assign bank7_xor_19 = bank7_xor_18 ^ bank7_hash1_part5_p1;
+  assign bank7_xor_20 = bank7_xor_19 ^ bank7_hash1_part6_p1;
+  assign bank7_xor_21 = bank7_xor_20 ^ bank7_hash1_part7_p1;
+  assign bank7_xor_22 = bank7_xor_21 ^ bank7_hash1_part8_p1;
+  assign bank7_xor_23 = bank7_xor_22 ^ bank7_hash1_part9_p1;
+  assign bank7_xor_24 = bank7_xor_23 ^ bank7_hash1_part10_p1;
+  assign bank7_xor_25 = bank7_xor_24 ^ bank7_hash1_part11_p1;
+  assign bank7_xor_26 = bank7_xor_25 ^ bank7_hash1_part12_p1;
+  assign bank7_xor_27 = bank7_xor_26 ^ bank7_hash1_part13_p1;
+  assign bank7_xor_28 = bank7_xor_27 ^ bank7_hash1_part14_p1;
+  assign bank7_xor_29 = bank7_xor_28 ^ bank7_hash1_part15_p1;
+  assign bank7_cat_0 = {bank7_xor_29, bank7_xor_14};
   assign bank7_slice_0 = bank7_hash_p1[53:48];
   assign bank7_slice_1 = clr0_target[7];
   assign bank7_and_0 = clr0_active & bank7_slice_1;
@@ -6623,28 +8122,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank7_and_8 = bank7_and_7 & bank7_col6_s6_match_p1;
   assign bank7_and_9 = bank7_and_8 & bank7_col7_s6_match_p1;
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_0 = {^(s1_key_p1 & 64'h764a), ^(s1_key_p1 & 64'h75fe), ^(s1_key_p1 & 64'h838a), ^(s1_key_p1 & 64'hd67f), ^(s1_key_p1 & 64'h5ced), ^(s1_key_p1 & 64'hf67e), ^(s1_key_p1 & 64'h138c), ^(s1_key_p1 & 64'hf650), ^(s1_key_p1 & 64'hada), ^(s1_key_p1 & 64'hb1d), ^(s1_key_p1 & 64'hafb4), ^(s1_key_p1 & 64'h6d9d), ^(s1_key_p1 & 64'h7e5d), ^(s1_key_p1 & 64'h1057), ^(s1_key_p1 & 64'h5fd5), ^(s1_key_p1 & 64'h2651), ^(s1_key_p1 & 64'h2298), ^(s1_key_p1 & 64'h91f5), ^(s1_key_p1 & 64'h2054), ^(s1_key_p1 & 64'h691a), ^(s1_key_p1 & 64'hd5e5), ^(s1_key_p1 & 64'hd52e), ^(s1_key_p1 & 64'h664d), ^(s1_key_p1 & 64'h5728), ^(s1_key_p1 & 64'h6e48), ^(s1_key_p1 & 64'h2f4c), ^(s1_key_p1 & 64'ha97d), ^(s1_key_p1 & 64'ha36b), ^(s1_key_p1 & 64'ha777), ^(s1_key_p1 & 64'hff3e), ^(s1_key_p1 & 64'h8db0), ^(s1_key_p1 & 64'h30f1)};
+  assign bank8_h3_0 = {^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_1 = {^(s1_key_p1 & 64'h82320000), ^(s1_key_p1 & 64'h5b350000), ^(s1_key_p1 & 64'ha70b0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hbf650000), ^(s1_key_p1 & 64'h76a80000), ^(s1_key_p1 & 64'hf6e60000), ^(s1_key_p1 & 64'h2f460000), ^(s1_key_p1 & 64'hdabb0000), ^(s1_key_p1 & 64'h60330000), ^(s1_key_p1 & 64'ha0660000), ^(s1_key_p1 & 64'h827e0000), ^(s1_key_p1 & 64'hec090000), ^(s1_key_p1 & 64'he8810000), ^(s1_key_p1 & 64'ha8000000), ^(s1_key_p1 & 64'h56c10000), ^(s1_key_p1 & 64'h55970000), ^(s1_key_p1 & 64'hd8d60000), ^(s1_key_p1 & 64'hb0530000), ^(s1_key_p1 & 64'h4b460000), ^(s1_key_p1 & 64'h96a50000), ^(s1_key_p1 & 64'haf2a0000), ^(s1_key_p1 & 64'h2d660000), ^(s1_key_p1 & 64'ha7c80000), ^(s1_key_p1 & 64'h9b3f0000), ^(s1_key_p1 & 64'h16170000), ^(s1_key_p1 & 64'hc5640000), ^(s1_key_p1 & 64'h94020000), ^(s1_key_p1 & 64'h61ad0000), ^(s1_key_p1 & 64'h6af40000), ^(s1_key_p1 & 64'h39c0000), ^(s1_key_p1 & 64'h8bd90000)};
+  assign bank8_h3_1 = {^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'hf0)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_2 = {^(s1_key_p1 & 64'hf36500000000), ^(s1_key_p1 & 64'h584100000000), ^(s1_key_p1 & 64'hb57f00000000), ^(s1_key_p1 & 64'h90c500000000), ^(s1_key_p1 & 64'hb0c800000000), ^(s1_key_p1 & 64'hd1f300000000), ^(s1_key_p1 & 64'hcc0e00000000), ^(s1_key_p1 & 64'he99800000000), ^(s1_key_p1 & 64'h347900000000), ^(s1_key_p1 & 64'hf92000000000), ^(s1_key_p1 & 64'he62a00000000), ^(s1_key_p1 & 64'h85cb00000000), ^(s1_key_p1 & 64'h876e00000000), ^(s1_key_p1 & 64'hf2a600000000), ^(s1_key_p1 & 64'hd2b200000000), ^(s1_key_p1 & 64'hc56100000000), ^(s1_key_p1 & 64'h696600000000), ^(s1_key_p1 & 64'ha29100000000), ^(s1_key_p1 & 64'h6fe300000000), ^(s1_key_p1 & 64'h9e6200000000), ^(s1_key_p1 & 64'h37f500000000), ^(s1_key_p1 & 64'hb12f00000000), ^(s1_key_p1 & 64'h3b800000000), ^(s1_key_p1 & 64'h5e100000000), ^(s1_key_p1 & 64'h66f400000000), ^(s1_key_p1 & 64'h5d5f00000000), ^(s1_key_p1 & 64'he31800000000), ^(s1_key_p1 & 64'h5ba00000000), ^(s1_key_p1 & 64'h9d5c00000000), ^(s1_key_p1 & 64'hc15d00000000), ^(s1_key_p1 & 64'h36dc00000000), ^(s1_key_p1 & 64'hc89c00000000)};
+  assign bank8_h3_2 = {^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h0)};
   // H3 hash, seed 1, salt 512
-  assign bank8_h3_3 = {^(s1_key_p1 & 64'hb29b000000000000), ^(s1_key_p1 & 64'h3176000000000000), ^(s1_key_p1 & 64'h9214000000000000), ^(s1_key_p1 & 64'h5288000000000000), ^(s1_key_p1 & 64'h74e6000000000000), ^(s1_key_p1 & 64'hb9ac000000000000), ^(s1_key_p1 & 64'h250d000000000000), ^(s1_key_p1 & 64'h55d3000000000000), ^(s1_key_p1 & 64'h5440000000000000), ^(s1_key_p1 & 64'h6f89000000000000), ^(s1_key_p1 & 64'h2608000000000000), ^(s1_key_p1 & 64'he2f9000000000000), ^(s1_key_p1 & 64'hc390000000000000), ^(s1_key_p1 & 64'h99ac000000000000), ^(s1_key_p1 & 64'hb4d7000000000000), ^(s1_key_p1 & 64'hc6bc000000000000), ^(s1_key_p1 & 64'h89ba000000000000), ^(s1_key_p1 & 64'hea29000000000000), ^(s1_key_p1 & 64'h981000000000000), ^(s1_key_p1 & 64'h49a0000000000000), ^(s1_key_p1 & 64'he1b2000000000000), ^(s1_key_p1 & 64'h76a8000000000000), ^(s1_key_p1 & 64'h5769000000000000), ^(s1_key_p1 & 64'h65a000000000000), ^(s1_key_p1 & 64'hfc9f000000000000), ^(s1_key_p1 & 64'h59ee000000000000), ^(s1_key_p1 & 64'h6abd000000000000), ^(s1_key_p1 & 64'h3b2b000000000000), ^(s1_key_p1 & 64'h6288000000000000), ^(s1_key_p1 & 64'h5213000000000000), ^(s1_key_p1 & 64'hffb1000000000000), ^(s1_key_p1 & 64'haef7000000000000)};
+  assign bank8_h3_3 = {^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h3000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_4 = {^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h90000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_5 = {^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hd00000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_6 = {^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'hb000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_7 = {^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_8 = {^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hc00000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_9 = {^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h9000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_10 = {^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h80000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_11 = {^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hc00000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_12 = {^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h7000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_13 = {^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hf0000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_14 = {^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'he00000000000000)};
+  // H3 hash, seed 1, salt 512
+  assign bank8_h3_15 = {^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'ha000000000000000)};
   assign bank8_xor_0 = bank8_hash0_part0_p1 ^ bank8_hash0_part1_p1;
   assign bank8_xor_1 = bank8_xor_0 ^ bank8_hash0_part2_p1;
   assign bank8_xor_2 = bank8_xor_1 ^ bank8_hash0_part3_p1;
+  assign bank8_xor_3 = bank8_xor_2 ^ bank8_hash0_part4_p1;
+  assign bank8_xor_4 = bank8_xor_3 ^ bank8_hash0_part5_p1;
+  assign bank8_xor_5 = bank8_xor_4 ^ bank8_hash0_part6_p1;
+  assign bank8_xor_6 = bank8_xor_5 ^ bank8_hash0_part7_p1;
+  assign bank8_xor_7 = bank8_xor_6 ^ bank8_hash0_part8_p1;
+  assign bank8_xor_8 = bank8_xor_7 ^ bank8_hash0_part9_p1;
+  assign bank8_xor_9 = bank8_xor_8 ^ bank8_hash0_part10_p1;
+  assign bank8_xor_10 = bank8_xor_9 ^ bank8_hash0_part11_p1;
+  assign bank8_xor_11 = bank8_xor_10 ^ bank8_hash0_part12_p1;
+  assign bank8_xor_12 = bank8_xor_11 ^ bank8_hash0_part13_p1;
+  assign bank8_xor_13 = bank8_xor_12 ^ bank8_hash0_part14_p1;
+  assign bank8_xor_14 = bank8_xor_13 ^ bank8_hash0_part15_p1;
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_4 = {^(s1_key_p1 & 64'h26f2), ^(s1_key_p1 & 64'hc745), ^(s1_key_p1 & 64'h8988), ^(s1_key_p1 & 64'hb674), ^(s1_key_p1 & 64'h4ff), ^(s1_key_p1 & 64'hdbf2), ^(s1_key_p1 & 64'hc2ff), ^(s1_key_p1 & 64'hcba0), ^(s1_key_p1 & 64'ha738), ^(s1_key_p1 & 64'h2074), ^(s1_key_p1 & 64'h104), ^(s1_key_p1 & 64'hc56e), ^(s1_key_p1 & 64'hd74f), ^(s1_key_p1 & 64'hd059), ^(s1_key_p1 & 64'hbee0), ^(s1_key_p1 & 64'h5c00), ^(s1_key_p1 & 64'hc18e), ^(s1_key_p1 & 64'hafa7), ^(s1_key_p1 & 64'hd4af), ^(s1_key_p1 & 64'h2db7), ^(s1_key_p1 & 64'hdaed), ^(s1_key_p1 & 64'hab73)};
+  assign bank8_h3_16 = {^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h3)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_5 = {^(s1_key_p1 & 64'haffb0000), ^(s1_key_p1 & 64'h10470000), ^(s1_key_p1 & 64'h40140000), ^(s1_key_p1 & 64'h1b100000), ^(s1_key_p1 & 64'hf6e0000), ^(s1_key_p1 & 64'hdd930000), ^(s1_key_p1 & 64'h18d50000), ^(s1_key_p1 & 64'h444b0000), ^(s1_key_p1 & 64'h6bd60000), ^(s1_key_p1 & 64'hdec0000), ^(s1_key_p1 & 64'h16210000), ^(s1_key_p1 & 64'hbc6a0000), ^(s1_key_p1 & 64'h5fd30000), ^(s1_key_p1 & 64'ha8450000), ^(s1_key_p1 & 64'had460000), ^(s1_key_p1 & 64'h265f0000), ^(s1_key_p1 & 64'he2120000), ^(s1_key_p1 & 64'h463c0000), ^(s1_key_p1 & 64'ha1350000), ^(s1_key_p1 & 64'h33f70000), ^(s1_key_p1 & 64'hab250000), ^(s1_key_p1 & 64'h15800000)};
+  assign bank8_h3_17 = {^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h70)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_6 = {^(s1_key_p1 & 64'hd6d700000000), ^(s1_key_p1 & 64'h6ad200000000), ^(s1_key_p1 & 64'ha17600000000), ^(s1_key_p1 & 64'h540300000000), ^(s1_key_p1 & 64'h538c00000000), ^(s1_key_p1 & 64'h23e800000000), ^(s1_key_p1 & 64'h520500000000), ^(s1_key_p1 & 64'h65d100000000), ^(s1_key_p1 & 64'h18a700000000), ^(s1_key_p1 & 64'hb44d00000000), ^(s1_key_p1 & 64'hcb1700000000), ^(s1_key_p1 & 64'h87ea00000000), ^(s1_key_p1 & 64'h6b7c00000000), ^(s1_key_p1 & 64'hb84600000000), ^(s1_key_p1 & 64'h214800000000), ^(s1_key_p1 & 64'h7dbe00000000), ^(s1_key_p1 & 64'hc13800000000), ^(s1_key_p1 & 64'hfe00000000), ^(s1_key_p1 & 64'ha73500000000), ^(s1_key_p1 & 64'h86600000000), ^(s1_key_p1 & 64'h38bd00000000), ^(s1_key_p1 & 64'hc60400000000)};
+  assign bank8_h3_18 = {^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hb00)};
   // H3 hash, seed 1, salt 513
-  assign bank8_h3_7 = {^(s1_key_p1 & 64'h1de9000000000000), ^(s1_key_p1 & 64'h9ff9000000000000), ^(s1_key_p1 & 64'hc98000000000000), ^(s1_key_p1 & 64'h7f0e000000000000), ^(s1_key_p1 & 64'hef7b000000000000), ^(s1_key_p1 & 64'h43fd000000000000), ^(s1_key_p1 & 64'he61000000000000), ^(s1_key_p1 & 64'h5b1e000000000000), ^(s1_key_p1 & 64'ha1d8000000000000), ^(s1_key_p1 & 64'hd0b3000000000000), ^(s1_key_p1 & 64'he114000000000000), ^(s1_key_p1 & 64'h3d19000000000000), ^(s1_key_p1 & 64'h4fe4000000000000), ^(s1_key_p1 & 64'he0dd000000000000), ^(s1_key_p1 & 64'h2573000000000000), ^(s1_key_p1 & 64'h4556000000000000), ^(s1_key_p1 & 64'h6218000000000000), ^(s1_key_p1 & 64'h5acf000000000000), ^(s1_key_p1 & 64'h1e2000000000000), ^(s1_key_p1 & 64'h2bfb000000000000), ^(s1_key_p1 & 64'h9ecb000000000000), ^(s1_key_p1 & 64'hfea6000000000000)};
-  assign bank8_xor_3 = bank8_hash1_part0_p1 ^ bank8_hash1_part1_p1;
-  assign bank8_xor_4 = bank8_xor_3 ^ bank8_hash1_part2_p1;
-  assign bank8_xor_5 = bank8_xor_4 ^ bank8_hash1_part3_p1;
-  assign bank8_cat_0 = {bank8_xor_5, bank8_xor_2};
+  assign bank8_h3_19 = {^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'ha000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_20 = {^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_21 = {^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h800000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_22 = {^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h5000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_23 = {^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h10000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_24 = {^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h400000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_25 = {^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_26 = {^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h60000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_27 = {^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hc00000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_28 = {^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h6000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_29 = {^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'ha0000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_30 = {^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'he00000000000000)};
+  // H3 hash, seed 1, salt 513
+  assign bank8_h3_31 = {^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hf000000000000000)};
+  assign bank8_xor_15 = bank8_hash1_part0_p1 ^ bank8_hash1_part1_p1;
+  assign bank8_xor_16 = bank8_xor_15 ^ bank8_hash1_part2_p1;
+  assign bank8_xor_17 = bank8_xor_16 ^ bank8_hash1_part3_p1;
+  assign bank8_xor_18 = bank8_xor_17 ^ bank8_hash1_part4_p1;
+  assign bank8_xor_19 = bank8_xor_18 ^ bank8_hash1_part5_p1;
+  assign bank8_xor_20 = bank8_xor_19 ^ bank8_hash1_part6_p1;
+  assign bank8_xor_21 = bank8_xor_20 ^ bank8_hash1_part7_p1;
+  assign bank8_xor_22 = bank8_xor_21 ^ bank8_hash1_part8_p1;
+  assign bank8_xor_23 = bank8_xor_22 ^ bank8_hash1_part9_p1;
+  assign bank8_xor_24 = bank8_xor_23 ^ bank8_hash1_part10_p1;
+  assign bank8_xor_25 = bank8_xor_24 ^ bank8_hash1_part11_p1;
+  assign bank8_xor_26 = bank8_xor_25 ^ bank8_hash1_part12_p1;
+  assign bank8_xor_27 = bank8_xor_26 ^ bank8_hash1_part13_p1;
+  assign bank8_xor_28 = bank8_xor_27 ^ bank8_hash1_part14_p1;
+  assign bank8_xor_29 = bank8_xor_28 ^ bank8_hash1_part15_p1;
+  assign bank8_cat_0 = {bank8_xor_29, bank8_xor_14};
   assign bank8_slice_0 = bank8_hash_p1[53:48];
   assign bank8_slice_1 = clr0_target[8];
   assign bank8_and_0 = clr0_active & bank8_slice_1;
@@ -6850,28 +8421,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank8_and_8 = bank8_and_7 & bank8_col6_s6_match_p1;
   assign bank8_and_9 = bank8_and_8 & bank8_col7_s6_match_p1;
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_0 = {^(s1_key_p1 & 64'hb84d), ^(s1_key_p1 & 64'ha97c), ^(s1_key_p1 & 64'he41), ^(s1_key_p1 & 64'h78c1), ^(s1_key_p1 & 64'hb2c5), ^(s1_key_p1 & 64'he728), ^(s1_key_p1 & 64'h3999), ^(s1_key_p1 & 64'h31b7), ^(s1_key_p1 & 64'hdd22), ^(s1_key_p1 & 64'heff8), ^(s1_key_p1 & 64'h7401), ^(s1_key_p1 & 64'h81), ^(s1_key_p1 & 64'hb709), ^(s1_key_p1 & 64'h7bd0), ^(s1_key_p1 & 64'hf995), ^(s1_key_p1 & 64'h77a9), ^(s1_key_p1 & 64'hb11e), ^(s1_key_p1 & 64'h285e), ^(s1_key_p1 & 64'h334a), ^(s1_key_p1 & 64'hc045), ^(s1_key_p1 & 64'h1502), ^(s1_key_p1 & 64'hbad7), ^(s1_key_p1 & 64'hdf4e), ^(s1_key_p1 & 64'h1588), ^(s1_key_p1 & 64'hf64d), ^(s1_key_p1 & 64'h5510), ^(s1_key_p1 & 64'h9efc), ^(s1_key_p1 & 64'h6993), ^(s1_key_p1 & 64'h3d5e), ^(s1_key_p1 & 64'he260), ^(s1_key_p1 & 64'h79fb), ^(s1_key_p1 & 64'h5ae8)};
+  assign bank9_h3_0 = {^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h8)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_1 = {^(s1_key_p1 & 64'h18940000), ^(s1_key_p1 & 64'hf3800000), ^(s1_key_p1 & 64'h64fd0000), ^(s1_key_p1 & 64'hf2f10000), ^(s1_key_p1 & 64'h6b060000), ^(s1_key_p1 & 64'h8b1c0000), ^(s1_key_p1 & 64'h25530000), ^(s1_key_p1 & 64'hae10000), ^(s1_key_p1 & 64'had550000), ^(s1_key_p1 & 64'h339d0000), ^(s1_key_p1 & 64'hbf5a0000), ^(s1_key_p1 & 64'ha7c0000), ^(s1_key_p1 & 64'h56fa0000), ^(s1_key_p1 & 64'hd9f0000), ^(s1_key_p1 & 64'h1bf00000), ^(s1_key_p1 & 64'hfe1d0000), ^(s1_key_p1 & 64'hd2f10000), ^(s1_key_p1 & 64'ha98d0000), ^(s1_key_p1 & 64'hb04b0000), ^(s1_key_p1 & 64'h33df0000), ^(s1_key_p1 & 64'h67eb0000), ^(s1_key_p1 & 64'hd21c0000), ^(s1_key_p1 & 64'h1ce10000), ^(s1_key_p1 & 64'h37b0000), ^(s1_key_p1 & 64'ha9870000), ^(s1_key_p1 & 64'hc0290000), ^(s1_key_p1 & 64'hc0620000), ^(s1_key_p1 & 64'h99670000), ^(s1_key_p1 & 64'h1caa0000), ^(s1_key_p1 & 64'h79cc0000), ^(s1_key_p1 & 64'h932d0000), ^(s1_key_p1 & 64'hf8df0000)};
+  assign bank9_h3_1 = {^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'he0)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_2 = {^(s1_key_p1 & 64'hd09c00000000), ^(s1_key_p1 & 64'h7ba600000000), ^(s1_key_p1 & 64'he2cf00000000), ^(s1_key_p1 & 64'hacd200000000), ^(s1_key_p1 & 64'hd00600000000), ^(s1_key_p1 & 64'h364e00000000), ^(s1_key_p1 & 64'h53c900000000), ^(s1_key_p1 & 64'h4f3600000000), ^(s1_key_p1 & 64'he48200000000), ^(s1_key_p1 & 64'h52e600000000), ^(s1_key_p1 & 64'hce2b00000000), ^(s1_key_p1 & 64'h2ad200000000), ^(s1_key_p1 & 64'he55500000000), ^(s1_key_p1 & 64'h1d5800000000), ^(s1_key_p1 & 64'h8e000000000), ^(s1_key_p1 & 64'h1c8200000000), ^(s1_key_p1 & 64'hbba100000000), ^(s1_key_p1 & 64'hc4d600000000), ^(s1_key_p1 & 64'h483d00000000), ^(s1_key_p1 & 64'h9f3800000000), ^(s1_key_p1 & 64'hd3bb00000000), ^(s1_key_p1 & 64'hdd5c00000000), ^(s1_key_p1 & 64'hdb1500000000), ^(s1_key_p1 & 64'h9cd400000000), ^(s1_key_p1 & 64'h230400000000), ^(s1_key_p1 & 64'h193400000000), ^(s1_key_p1 & 64'h85d400000000), ^(s1_key_p1 & 64'h464800000000), ^(s1_key_p1 & 64'hdef500000000), ^(s1_key_p1 & 64'h1a9800000000), ^(s1_key_p1 & 64'hab0800000000), ^(s1_key_p1 & 64'hb2dc00000000)};
+  assign bank9_h3_2 = {^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'ha00)};
   // H3 hash, seed 1, salt 576
-  assign bank9_h3_3 = {^(s1_key_p1 & 64'hc6a9000000000000), ^(s1_key_p1 & 64'hee7000000000000), ^(s1_key_p1 & 64'h3f38000000000000), ^(s1_key_p1 & 64'h82c3000000000000), ^(s1_key_p1 & 64'hd71e000000000000), ^(s1_key_p1 & 64'haf53000000000000), ^(s1_key_p1 & 64'hce04000000000000), ^(s1_key_p1 & 64'hc72a000000000000), ^(s1_key_p1 & 64'h6576000000000000), ^(s1_key_p1 & 64'h9a3e000000000000), ^(s1_key_p1 & 64'h89eb000000000000), ^(s1_key_p1 & 64'hcc64000000000000), ^(s1_key_p1 & 64'hf3cc000000000000), ^(s1_key_p1 & 64'h1ed000000000000), ^(s1_key_p1 & 64'ha671000000000000), ^(s1_key_p1 & 64'hc800000000000000), ^(s1_key_p1 & 64'h63e6000000000000), ^(s1_key_p1 & 64'he15e000000000000), ^(s1_key_p1 & 64'h6e05000000000000), ^(s1_key_p1 & 64'hbe52000000000000), ^(s1_key_p1 & 64'h3954000000000000), ^(s1_key_p1 & 64'hb2a000000000000), ^(s1_key_p1 & 64'h46ba000000000000), ^(s1_key_p1 & 64'h8efb000000000000), ^(s1_key_p1 & 64'h634a000000000000), ^(s1_key_p1 & 64'hba7e000000000000), ^(s1_key_p1 & 64'h58f0000000000000), ^(s1_key_p1 & 64'h10fa000000000000), ^(s1_key_p1 & 64'h2195000000000000), ^(s1_key_p1 & 64'hfc8a000000000000), ^(s1_key_p1 & 64'h3078000000000000), ^(s1_key_p1 & 64'hb8e2000000000000)};
+  assign bank9_h3_3 = {^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h5000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_4 = {^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hf0000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_5 = {^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hd00000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_6 = {^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h8000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_7 = {^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hf0000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_8 = {^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hc00000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_9 = {^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_10 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h20000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_11 = {^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hb00000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_12 = {^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h2000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_13 = {^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'he0000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_14 = {^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000000000000)};
+  // H3 hash, seed 1, salt 576
+  assign bank9_h3_15 = {^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'hb000000000000000)};
   assign bank9_xor_0 = bank9_hash0_part0_p1 ^ bank9_hash0_part1_p1;
   assign bank9_xor_1 = bank9_xor_0 ^ bank9_hash0_part2_p1;
   assign bank9_xor_2 = bank9_xor_1 ^ bank9_hash0_part3_p1;
+  assign bank9_xor_3 = bank9_xor_2 ^ bank9_hash0_part4_p1;
+  assign bank9_xor_4 = bank9_xor_3 ^ bank9_hash0_part5_p1;
+  assign bank9_xor_5 = bank9_xor_4 ^ bank9_hash0_part6_p1;
+  assign bank9_xor_6 = bank9_xor_5 ^ bank9_hash0_part7_p1;
+  assign bank9_xor_7 = bank9_xor_6 ^ bank9_hash0_part8_p1;
+  assign bank9_xor_8 = bank9_xor_7 ^ bank9_hash0_part9_p1;
+  assign bank9_xor_9 = bank9_xor_8 ^ bank9_hash0_part10_p1;
+  assign bank9_xor_10 = bank9_xor_9 ^ bank9_hash0_part11_p1;
+  assign bank9_xor_11 = bank9_xor_10 ^ bank9_hash0_part12_p1;
+  assign bank9_xor_12 = bank9_xor_11 ^ bank9_hash0_part13_p1;
+  assign bank9_xor_13 = bank9_xor_12 ^ bank9_hash0_part14_p1;
+  assign bank9_xor_14 = bank9_xor_13 ^ bank9_hash0_part15_p1;
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_4 = {^(s1_key_p1 & 64'hda8), ^(s1_key_p1 & 64'ha0eb), ^(s1_key_p1 & 64'hcf15), ^(s1_key_p1 & 64'hbab1), ^(s1_key_p1 & 64'h717), ^(s1_key_p1 & 64'h6614), ^(s1_key_p1 & 64'h6583), ^(s1_key_p1 & 64'h17f7), ^(s1_key_p1 & 64'h5519), ^(s1_key_p1 & 64'he861), ^(s1_key_p1 & 64'h3ca6), ^(s1_key_p1 & 64'h53), ^(s1_key_p1 & 64'h9340), ^(s1_key_p1 & 64'h3656), ^(s1_key_p1 & 64'hc28d), ^(s1_key_p1 & 64'h95a8), ^(s1_key_p1 & 64'h58b5), ^(s1_key_p1 & 64'h21f3), ^(s1_key_p1 & 64'h99e9), ^(s1_key_p1 & 64'h2f23), ^(s1_key_p1 & 64'h382f), ^(s1_key_p1 & 64'hadb8)};
+  assign bank9_h3_16 = {^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h8)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_5 = {^(s1_key_p1 & 64'hbde90000), ^(s1_key_p1 & 64'hd4dc0000), ^(s1_key_p1 & 64'hc8ea0000), ^(s1_key_p1 & 64'he84e0000), ^(s1_key_p1 & 64'hf53d0000), ^(s1_key_p1 & 64'hd3980000), ^(s1_key_p1 & 64'h19a20000), ^(s1_key_p1 & 64'h29090000), ^(s1_key_p1 & 64'h453e0000), ^(s1_key_p1 & 64'hc020000), ^(s1_key_p1 & 64'hf72a0000), ^(s1_key_p1 & 64'h74d60000), ^(s1_key_p1 & 64'h87480000), ^(s1_key_p1 & 64'hce520000), ^(s1_key_p1 & 64'hd7960000), ^(s1_key_p1 & 64'hd990000), ^(s1_key_p1 & 64'hdbb00000), ^(s1_key_p1 & 64'hd8750000), ^(s1_key_p1 & 64'h714b0000), ^(s1_key_p1 & 64'hdb080000), ^(s1_key_p1 & 64'h59db0000), ^(s1_key_p1 & 64'hfa3b0000)};
+  assign bank9_h3_17 = {^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'hb0)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_6 = {^(s1_key_p1 & 64'ha38000000000), ^(s1_key_p1 & 64'h112c00000000), ^(s1_key_p1 & 64'hf20800000000), ^(s1_key_p1 & 64'hde900000000), ^(s1_key_p1 & 64'h41600000000), ^(s1_key_p1 & 64'ha57400000000), ^(s1_key_p1 & 64'h763500000000), ^(s1_key_p1 & 64'h9e2300000000), ^(s1_key_p1 & 64'hc85600000000), ^(s1_key_p1 & 64'h674a00000000), ^(s1_key_p1 & 64'h770700000000), ^(s1_key_p1 & 64'hb3c00000000), ^(s1_key_p1 & 64'h82cd00000000), ^(s1_key_p1 & 64'h341800000000), ^(s1_key_p1 & 64'had4000000000), ^(s1_key_p1 & 64'h76cd00000000), ^(s1_key_p1 & 64'h777f00000000), ^(s1_key_p1 & 64'ha5b200000000), ^(s1_key_p1 & 64'hcc6900000000), ^(s1_key_p1 & 64'h5f4200000000), ^(s1_key_p1 & 64'h717000000000), ^(s1_key_p1 & 64'h851000000000)};
+  assign bank9_h3_18 = {^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hd00)};
   // H3 hash, seed 1, salt 577
-  assign bank9_h3_7 = {^(s1_key_p1 & 64'haaae000000000000), ^(s1_key_p1 & 64'h3fd8000000000000), ^(s1_key_p1 & 64'he539000000000000), ^(s1_key_p1 & 64'h9b44000000000000), ^(s1_key_p1 & 64'h61cd000000000000), ^(s1_key_p1 & 64'h96d7000000000000), ^(s1_key_p1 & 64'h98ee000000000000), ^(s1_key_p1 & 64'h419b000000000000), ^(s1_key_p1 & 64'hb24a000000000000), ^(s1_key_p1 & 64'h75b3000000000000), ^(s1_key_p1 & 64'h96b1000000000000), ^(s1_key_p1 & 64'h735f000000000000), ^(s1_key_p1 & 64'h89a1000000000000), ^(s1_key_p1 & 64'hebd7000000000000), ^(s1_key_p1 & 64'had70000000000000), ^(s1_key_p1 & 64'hac64000000000000), ^(s1_key_p1 & 64'h6a2b000000000000), ^(s1_key_p1 & 64'h2f83000000000000), ^(s1_key_p1 & 64'h992000000000000), ^(s1_key_p1 & 64'he6c3000000000000), ^(s1_key_p1 & 64'hec77000000000000), ^(s1_key_p1 & 64'hb51a000000000000)};
-  assign bank9_xor_3 = bank9_hash1_part0_p1 ^ bank9_hash1_part1_p1;
-  assign bank9_xor_4 = bank9_xor_3 ^ bank9_hash1_part2_p1;
-  assign bank9_xor_5 = bank9_xor_4 ^ bank9_hash1_part3_p1;
-  assign bank9_cat_0 = {bank9_xor_5, bank9_xor_2};
+  assign bank9_h3_19 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'ha000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_20 = {^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'hb0000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_21 = {^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h300000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_22 = {^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'ha000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_23 = {^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hf0000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_24 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_25 = {^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h1000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_26 = {^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_27 = {^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h800000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_28 = {^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'ha000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_29 = {^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h10000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_30 = {^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h500000000000000)};
+  // H3 hash, seed 1, salt 577
+  assign bank9_h3_31 = {^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hb000000000000000)};
+  assign bank9_xor_15 = bank9_hash1_part0_p1 ^ bank9_hash1_part1_p1;
+  assign bank9_xor_16 = bank9_xor_15 ^ bank9_hash1_part2_p1;
+  assign bank9_xor_17 = bank9_xor_16 ^ bank9_hash1_part3_p1;
+  assign bank9_xor_18 = bank9_xor_17 ^ bank9_hash1_part4_p1;
+  assign bank9_xor_19 = bank9_xor_18 ^ bank9_hash1_part5_p1;
+  assign bank9_xor_20 = bank9_xor_19 ^ bank9_hash1_part6_p1;
+  assign bank9_xor_21 = bank9_xor_20 ^ bank9_hash1_part7_p1;
+  assign bank9_xor_22 = bank9_xor_21 ^ bank9_hash1_part8_p1;
+  assign bank9_xor_23 = bank9_xor_22 ^ bank9_hash1_part9_p1;
+  assign bank9_xor_24 = bank9_xor_23 ^ bank9_hash1_part10_p1;
+  assign bank9_xor_25 = bank9_xor_24 ^ bank9_hash1_part11_p1;
+  assign bank9_xor_26 = bank9_xor_25 ^ bank9_hash1_part12_p1;
+  assign bank9_xor_27 = bank9_xor_26 ^ bank9_hash1_part13_p1;
+  assign bank9_xor_28 = bank9_xor_27 ^ bank9_hash1_part14_p1;
+  assign bank9_xor_29 = bank9_xor_28 ^ bank9_hash1_part15_p1;
+  assign bank9_cat_0 = {bank9_xor_29, bank9_xor_14};
   assign bank9_slice_0 = bank9_hash_p1[53:48];
   assign bank9_slice_1 = clr0_target[9];
   assign bank9_and_0 = clr0_active & bank9_slice_1;
@@ -7077,28 +8720,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank9_and_8 = bank9_and_7 & bank9_col6_s6_match_p1;
   assign bank9_and_9 = bank9_and_8 & bank9_col7_s6_match_p1;
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_0 = {^(s1_key_p1 & 64'h3497), ^(s1_key_p1 & 64'h78ee), ^(s1_key_p1 & 64'h956c), ^(s1_key_p1 & 64'h62db), ^(s1_key_p1 & 64'h2e3e), ^(s1_key_p1 & 64'ha173), ^(s1_key_p1 & 64'h3d60), ^(s1_key_p1 & 64'hc009), ^(s1_key_p1 & 64'hbf99), ^(s1_key_p1 & 64'hc92e), ^(s1_key_p1 & 64'hf337), ^(s1_key_p1 & 64'hf8d7), ^(s1_key_p1 & 64'hee31), ^(s1_key_p1 & 64'hffff), ^(s1_key_p1 & 64'h2d49), ^(s1_key_p1 & 64'hcb80), ^(s1_key_p1 & 64'h478), ^(s1_key_p1 & 64'hf01b), ^(s1_key_p1 & 64'h7ea3), ^(s1_key_p1 & 64'h8753), ^(s1_key_p1 & 64'h8a25), ^(s1_key_p1 & 64'hd89c), ^(s1_key_p1 & 64'hce8d), ^(s1_key_p1 & 64'h7772), ^(s1_key_p1 & 64'h59c0), ^(s1_key_p1 & 64'h210f), ^(s1_key_p1 & 64'hd6a7), ^(s1_key_p1 & 64'h8427), ^(s1_key_p1 & 64'h8067), ^(s1_key_p1 & 64'h9702), ^(s1_key_p1 & 64'habb0), ^(s1_key_p1 & 64'h48b2)};
+  assign bank10_h3_0 = {^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_1 = {^(s1_key_p1 & 64'ha8c30000), ^(s1_key_p1 & 64'hb41d0000), ^(s1_key_p1 & 64'hd1910000), ^(s1_key_p1 & 64'h5d960000), ^(s1_key_p1 & 64'hc3ef0000), ^(s1_key_p1 & 64'h54570000), ^(s1_key_p1 & 64'h2af60000), ^(s1_key_p1 & 64'hfe190000), ^(s1_key_p1 & 64'hcdf50000), ^(s1_key_p1 & 64'hdaaa0000), ^(s1_key_p1 & 64'h35e90000), ^(s1_key_p1 & 64'h56ad0000), ^(s1_key_p1 & 64'h16800000), ^(s1_key_p1 & 64'h2fde0000), ^(s1_key_p1 & 64'h67160000), ^(s1_key_p1 & 64'h9d1b0000), ^(s1_key_p1 & 64'h42a10000), ^(s1_key_p1 & 64'h7c2d0000), ^(s1_key_p1 & 64'h1fb70000), ^(s1_key_p1 & 64'h334d0000), ^(s1_key_p1 & 64'h99e20000), ^(s1_key_p1 & 64'hfa480000), ^(s1_key_p1 & 64'h7e340000), ^(s1_key_p1 & 64'h1a690000), ^(s1_key_p1 & 64'hefb50000), ^(s1_key_p1 & 64'h40670000), ^(s1_key_p1 & 64'hc2c90000), ^(s1_key_p1 & 64'hc2bd0000), ^(s1_key_p1 & 64'h84e60000), ^(s1_key_p1 & 64'hac920000), ^(s1_key_p1 & 64'hdc010000), ^(s1_key_p1 & 64'he9270000)};
+  assign bank10_h3_1 = {^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'hb0)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_2 = {^(s1_key_p1 & 64'h85de00000000), ^(s1_key_p1 & 64'h40f200000000), ^(s1_key_p1 & 64'hbfc900000000), ^(s1_key_p1 & 64'h1e4000000000), ^(s1_key_p1 & 64'hc18500000000), ^(s1_key_p1 & 64'h79e200000000), ^(s1_key_p1 & 64'h7a1100000000), ^(s1_key_p1 & 64'h3d9700000000), ^(s1_key_p1 & 64'hfdec00000000), ^(s1_key_p1 & 64'h757a00000000), ^(s1_key_p1 & 64'h1bd800000000), ^(s1_key_p1 & 64'hdfdf00000000), ^(s1_key_p1 & 64'h737f00000000), ^(s1_key_p1 & 64'hd41000000000), ^(s1_key_p1 & 64'hddd700000000), ^(s1_key_p1 & 64'haaae00000000), ^(s1_key_p1 & 64'h1edb00000000), ^(s1_key_p1 & 64'h9e5a00000000), ^(s1_key_p1 & 64'hc82600000000), ^(s1_key_p1 & 64'hc15000000000), ^(s1_key_p1 & 64'h804000000000), ^(s1_key_p1 & 64'hbb8b00000000), ^(s1_key_p1 & 64'h198700000000), ^(s1_key_p1 & 64'h4b3b00000000), ^(s1_key_p1 & 64'he93c00000000), ^(s1_key_p1 & 64'h4ae000000000), ^(s1_key_p1 & 64'h9d9100000000), ^(s1_key_p1 & 64'hec0000000000), ^(s1_key_p1 & 64'h4e700000000), ^(s1_key_p1 & 64'hecb400000000), ^(s1_key_p1 & 64'h9eb000000000), ^(s1_key_p1 & 64'hcf3a00000000)};
+  assign bank10_h3_2 = {^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h800)};
   // H3 hash, seed 1, salt 640
-  assign bank10_h3_3 = {^(s1_key_p1 & 64'h8f21000000000000), ^(s1_key_p1 & 64'h687b000000000000), ^(s1_key_p1 & 64'hdc4a000000000000), ^(s1_key_p1 & 64'hbaf5000000000000), ^(s1_key_p1 & 64'h8f1c000000000000), ^(s1_key_p1 & 64'hf9f4000000000000), ^(s1_key_p1 & 64'hb41c000000000000), ^(s1_key_p1 & 64'h40c8000000000000), ^(s1_key_p1 & 64'heefe000000000000), ^(s1_key_p1 & 64'haff7000000000000), ^(s1_key_p1 & 64'h26b7000000000000), ^(s1_key_p1 & 64'h9526000000000000), ^(s1_key_p1 & 64'hd66e000000000000), ^(s1_key_p1 & 64'hf586000000000000), ^(s1_key_p1 & 64'hefb5000000000000), ^(s1_key_p1 & 64'h6ec3000000000000), ^(s1_key_p1 & 64'h4f91000000000000), ^(s1_key_p1 & 64'h167000000000000), ^(s1_key_p1 & 64'hb8d6000000000000), ^(s1_key_p1 & 64'h97be000000000000), ^(s1_key_p1 & 64'hf44d000000000000), ^(s1_key_p1 & 64'h351f000000000000), ^(s1_key_p1 & 64'h65db000000000000), ^(s1_key_p1 & 64'h7e68000000000000), ^(s1_key_p1 & 64'h56fb000000000000), ^(s1_key_p1 & 64'h93c8000000000000), ^(s1_key_p1 & 64'hf044000000000000), ^(s1_key_p1 & 64'hd36d000000000000), ^(s1_key_p1 & 64'h6aa8000000000000), ^(s1_key_p1 & 64'h3aae000000000000), ^(s1_key_p1 & 64'h2bf4000000000000), ^(s1_key_p1 & 64'hafc0000000000000)};
+  assign bank10_h3_3 = {^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hd000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h9000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h4000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_4 = {^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h70000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_5 = {^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_6 = {^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h9000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_7 = {^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'he0000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_8 = {^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h900000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha00000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_9 = {^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'h3000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_10 = {^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hf0000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_11 = {^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'hc00000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_12 = {^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_13 = {^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hc0000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_14 = {^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hf00000000000000)};
+  // H3 hash, seed 1, salt 640
+  assign bank10_h3_15 = {^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'ha000000000000000)};
   assign bank10_xor_0 = bank10_hash0_part0_p1 ^ bank10_hash0_part1_p1;
   assign bank10_xor_1 = bank10_xor_0 ^ bank10_hash0_part2_p1;
   assign bank10_xor_2 = bank10_xor_1 ^ bank10_hash0_part3_p1;
+  assign bank10_xor_3 = bank10_xor_2 ^ bank10_hash0_part4_p1;
+  assign bank10_xor_4 = bank10_xor_3 ^ bank10_hash0_part5_p1;
+  assign bank10_xor_5 = bank10_xor_4 ^ bank10_hash0_part6_p1;
+  assign bank10_xor_6 = bank10_xor_5 ^ bank10_hash0_part7_p1;
+  assign bank10_xor_7 = bank10_xor_6 ^ bank10_hash0_part8_p1;
+  assign bank10_xor_8 = bank10_xor_7 ^ bank10_hash0_part9_p1;
+  assign bank10_xor_9 = bank10_xor_8 ^ bank10_hash0_part10_p1;
+  assign bank10_xor_10 = bank10_xor_9 ^ bank10_hash0_part11_p1;
+  assign bank10_xor_11 = bank10_xor_10 ^ bank10_hash0_part12_p1;
+  assign bank10_xor_12 = bank10_xor_11 ^ bank10_hash0_part13_p1;
+  assign bank10_xor_13 = bank10_xor_12 ^ bank10_hash0_part14_p1;
+  assign bank10_xor_14 = bank10_xor_13 ^ bank10_hash0_part15_p1;
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_4 = {^(s1_key_p1 & 64'hc1d9), ^(s1_key_p1 & 64'he658), ^(s1_key_p1 & 64'he07e), ^(s1_key_p1 & 64'h4421), ^(s1_key_p1 & 64'h6b4f), ^(s1_key_p1 & 64'hfc33), ^(s1_key_p1 & 64'h60b1), ^(s1_key_p1 & 64'h3511), ^(s1_key_p1 & 64'h6292), ^(s1_key_p1 & 64'h5194), ^(s1_key_p1 & 64'h1bff), ^(s1_key_p1 & 64'h85d0), ^(s1_key_p1 & 64'hefdc), ^(s1_key_p1 & 64'heeb4), ^(s1_key_p1 & 64'ha637), ^(s1_key_p1 & 64'h8ee), ^(s1_key_p1 & 64'he5a4), ^(s1_key_p1 & 64'h706e), ^(s1_key_p1 & 64'h4d3), ^(s1_key_p1 & 64'h5f88), ^(s1_key_p1 & 64'h4d3a), ^(s1_key_p1 & 64'h4315)};
+  assign bank10_h3_16 = {^(s1_key_p1 & 64'h9), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h5)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_5 = {^(s1_key_p1 & 64'h91060000), ^(s1_key_p1 & 64'he2200000), ^(s1_key_p1 & 64'hade0000), ^(s1_key_p1 & 64'h9e8f0000), ^(s1_key_p1 & 64'h1a490000), ^(s1_key_p1 & 64'h722b0000), ^(s1_key_p1 & 64'hf9d80000), ^(s1_key_p1 & 64'hd1e00000), ^(s1_key_p1 & 64'hccdd0000), ^(s1_key_p1 & 64'h2430000), ^(s1_key_p1 & 64'h8f4d0000), ^(s1_key_p1 & 64'hf0650000), ^(s1_key_p1 & 64'hba340000), ^(s1_key_p1 & 64'hda070000), ^(s1_key_p1 & 64'hc2f50000), ^(s1_key_p1 & 64'h72dc0000), ^(s1_key_p1 & 64'h1b650000), ^(s1_key_p1 & 64'h41fc0000), ^(s1_key_p1 & 64'h1a240000), ^(s1_key_p1 & 64'haa8a0000), ^(s1_key_p1 & 64'hbffd0000), ^(s1_key_p1 & 64'hc0b50000)};
+  assign bank10_h3_17 = {^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h10)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_6 = {^(s1_key_p1 & 64'he23000000000), ^(s1_key_p1 & 64'hc76c00000000), ^(s1_key_p1 & 64'he43300000000), ^(s1_key_p1 & 64'h6f5f00000000), ^(s1_key_p1 & 64'h23a000000000), ^(s1_key_p1 & 64'h2a3300000000), ^(s1_key_p1 & 64'heca400000000), ^(s1_key_p1 & 64'hd5ed00000000), ^(s1_key_p1 & 64'h289400000000), ^(s1_key_p1 & 64'hff6600000000), ^(s1_key_p1 & 64'hb1c300000000), ^(s1_key_p1 & 64'h76cf00000000), ^(s1_key_p1 & 64'h62a600000000), ^(s1_key_p1 & 64'h79bf00000000), ^(s1_key_p1 & 64'h65d000000000), ^(s1_key_p1 & 64'h63ec00000000), ^(s1_key_p1 & 64'h9e1200000000), ^(s1_key_p1 & 64'hef8d00000000), ^(s1_key_p1 & 64'h60ec00000000), ^(s1_key_p1 & 64'hb8a400000000), ^(s1_key_p1 & 64'h322100000000), ^(s1_key_p1 & 64'h74ef00000000)};
+  assign bank10_h3_18 = {^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h300)};
   // H3 hash, seed 1, salt 641
-  assign bank10_h3_7 = {^(s1_key_p1 & 64'h35ff000000000000), ^(s1_key_p1 & 64'h1256000000000000), ^(s1_key_p1 & 64'h9d99000000000000), ^(s1_key_p1 & 64'ha0f0000000000000), ^(s1_key_p1 & 64'h660f000000000000), ^(s1_key_p1 & 64'hf78e000000000000), ^(s1_key_p1 & 64'h1a0a000000000000), ^(s1_key_p1 & 64'heeba000000000000), ^(s1_key_p1 & 64'hac56000000000000), ^(s1_key_p1 & 64'hc726000000000000), ^(s1_key_p1 & 64'h20b3000000000000), ^(s1_key_p1 & 64'habab000000000000), ^(s1_key_p1 & 64'hdb2000000000000), ^(s1_key_p1 & 64'h5ff5000000000000), ^(s1_key_p1 & 64'h1b5a000000000000), ^(s1_key_p1 & 64'h35d6000000000000), ^(s1_key_p1 & 64'hc06e000000000000), ^(s1_key_p1 & 64'hee3a000000000000), ^(s1_key_p1 & 64'h5563000000000000), ^(s1_key_p1 & 64'h74d7000000000000), ^(s1_key_p1 & 64'he941000000000000), ^(s1_key_p1 & 64'hcdcb000000000000)};
-  assign bank10_xor_3 = bank10_hash1_part0_p1 ^ bank10_hash1_part1_p1;
-  assign bank10_xor_4 = bank10_xor_3 ^ bank10_hash1_part2_p1;
-  assign bank10_xor_5 = bank10_xor_4 ^ bank10_hash1_part3_p1;
-  assign bank10_cat_0 = {bank10_xor_5, bank10_xor_2};
+  assign bank10_h3_19 = {^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h4000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_20 = {^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'h50000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_21 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hb00000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_22 = {^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_23 = {^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hc0000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_24 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'hf00000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_25 = {^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h8000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'he000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_26 = {^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h40000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_27 = {^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h200000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h900000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h700000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_28 = {^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'hb000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_29 = {^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hc0000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_30 = {^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hd00000000000000)};
+  // H3 hash, seed 1, salt 641
+  assign bank10_h3_31 = {^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hc000000000000000)};
+  assign bank10_xor_15 = bank10_hash1_part0_p1 ^ bank10_hash1_part1_p1;
+  assign bank10_xor_16 = bank10_xor_15 ^ bank10_hash1_part2_p1;
+  assign bank10_xor_17 = bank10_xor_16 ^ bank10_hash1_part3_p1;
+  assign bank10_xor_18 = bank10_xor_17 ^ bank10_hash1_part4_p1;
+  assign bank10_xor_19 = bank10_xor_18 ^ bank10_hash1_part5_p1;
+  assign bank10_xor_20 = bank10_xor_19 ^ bank10_hash1_part6_p1;
+  assign bank10_xor_21 = bank10_xor_20 ^ bank10_hash1_part7_p1;
+  assign bank10_xor_22 = bank10_xor_21 ^ bank10_hash1_part8_p1;
+  assign bank10_xor_23 = bank10_xor_22 ^ bank10_hash1_part9_p1;
+  assign bank10_xor_24 = bank10_xor_23 ^ bank10_hash1_part10_p1;
+  assign bank10_xor_25 = bank10_xor_24 ^ bank10_hash1_part11_p1;
+  assign bank10_xor_26 = bank10_xor_25 ^ bank10_hash1_part12_p1;
+  assign bank10_xor_27 = bank10_xor_26 ^ bank10_hash1_part13_p1;
+  assign bank10_xor_28 = bank10_xor_27 ^ bank10_hash1_part14_p1;
+  assign bank10_xor_29 = bank10_xor_28 ^ bank10_hash1_part15_p1;
+  assign bank10_cat_0 = {bank10_xor_29, bank10_xor_14};
   assign bank10_slice_0 = bank10_hash_p1[53:48];
   assign bank10_slice_1 = clr0_target[10];
   assign bank10_and_0 = clr0_active & bank10_slice_1;
@@ -7304,28 +9019,100 @@ module apbbf_k3_l8_b512_8 (
   assign bank10_and_8 = bank10_and_7 & bank10_col6_s6_match_p1;
   assign bank10_and_9 = bank10_and_8 & bank10_col7_s6_match_p1;
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_0 = {^(s1_key_p1 & 64'ha046), ^(s1_key_p1 & 64'hed4e), ^(s1_key_p1 & 64'h41fd), ^(s1_key_p1 & 64'hfd3a), ^(s1_key_p1 & 64'h7c4f), ^(s1_key_p1 & 64'h1988), ^(s1_key_p1 & 64'h78ec), ^(s1_key_p1 & 64'h43e), ^(s1_key_p1 & 64'h1ff6), ^(s1_key_p1 & 64'hf16f), ^(s1_key_p1 & 64'h7a81), ^(s1_key_p1 & 64'h33ca), ^(s1_key_p1 & 64'h8f8e), ^(s1_key_p1 & 64'h5c07), ^(s1_key_p1 & 64'hedc5), ^(s1_key_p1 & 64'hc4ce), ^(s1_key_p1 & 64'hb92a), ^(s1_key_p1 & 64'hc282), ^(s1_key_p1 & 64'h6c62), ^(s1_key_p1 & 64'he39a), ^(s1_key_p1 & 64'h7194), ^(s1_key_p1 & 64'h42c7), ^(s1_key_p1 & 64'h1105), ^(s1_key_p1 & 64'h3803), ^(s1_key_p1 & 64'h5de1), ^(s1_key_p1 & 64'hfe68), ^(s1_key_p1 & 64'h7fc6), ^(s1_key_p1 & 64'hf9b1), ^(s1_key_p1 & 64'h80cb), ^(s1_key_p1 & 64'h21b), ^(s1_key_p1 & 64'h3947), ^(s1_key_p1 & 64'hd2c8)};
+  assign bank11_h3_0 = {^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'hc), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'h2), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h4), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'h3), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h8), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h8)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_1 = {^(s1_key_p1 & 64'h15830000), ^(s1_key_p1 & 64'he0aa0000), ^(s1_key_p1 & 64'h703e0000), ^(s1_key_p1 & 64'h5c190000), ^(s1_key_p1 & 64'h85880000), ^(s1_key_p1 & 64'h3f350000), ^(s1_key_p1 & 64'h4dc50000), ^(s1_key_p1 & 64'h18770000), ^(s1_key_p1 & 64'h54d30000), ^(s1_key_p1 & 64'h454c0000), ^(s1_key_p1 & 64'h98f00000), ^(s1_key_p1 & 64'hfcae0000), ^(s1_key_p1 & 64'ha97e0000), ^(s1_key_p1 & 64'ha4b80000), ^(s1_key_p1 & 64'h22f60000), ^(s1_key_p1 & 64'hac400000), ^(s1_key_p1 & 64'h6c900000), ^(s1_key_p1 & 64'hb4e90000), ^(s1_key_p1 & 64'hb5e30000), ^(s1_key_p1 & 64'he96c0000), ^(s1_key_p1 & 64'hd7da0000), ^(s1_key_p1 & 64'hb80f0000), ^(s1_key_p1 & 64'h94c50000), ^(s1_key_p1 & 64'h19000000), ^(s1_key_p1 & 64'h4af60000), ^(s1_key_p1 & 64'hfeb70000), ^(s1_key_p1 & 64'hcea40000), ^(s1_key_p1 & 64'h59e60000), ^(s1_key_p1 & 64'hd5b70000), ^(s1_key_p1 & 64'h37f90000), ^(s1_key_p1 & 64'hd5ed0000), ^(s1_key_p1 & 64'hd42f0000)};
+  assign bank11_h3_1 = {^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h30), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'hc0), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'hc0)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_2 = {^(s1_key_p1 & 64'he27b00000000), ^(s1_key_p1 & 64'h3ef600000000), ^(s1_key_p1 & 64'h8b2d00000000), ^(s1_key_p1 & 64'hd04d00000000), ^(s1_key_p1 & 64'hf3a500000000), ^(s1_key_p1 & 64'h62ec00000000), ^(s1_key_p1 & 64'h3a0700000000), ^(s1_key_p1 & 64'he19000000000), ^(s1_key_p1 & 64'h872300000000), ^(s1_key_p1 & 64'h19f400000000), ^(s1_key_p1 & 64'hf73100000000), ^(s1_key_p1 & 64'h660100000000), ^(s1_key_p1 & 64'h8de700000000), ^(s1_key_p1 & 64'h8bc400000000), ^(s1_key_p1 & 64'hd73c00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h663500000000), ^(s1_key_p1 & 64'h731100000000), ^(s1_key_p1 & 64'hc95400000000), ^(s1_key_p1 & 64'ha1d300000000), ^(s1_key_p1 & 64'hddda00000000), ^(s1_key_p1 & 64'hbb1800000000), ^(s1_key_p1 & 64'h5b6a00000000), ^(s1_key_p1 & 64'hdb9e00000000), ^(s1_key_p1 & 64'ha9ec00000000), ^(s1_key_p1 & 64'h545100000000), ^(s1_key_p1 & 64'h63e500000000), ^(s1_key_p1 & 64'h7c7500000000), ^(s1_key_p1 & 64'hd33800000000), ^(s1_key_p1 & 64'h364000000000), ^(s1_key_p1 & 64'he7af00000000), ^(s1_key_p1 & 64'h330c00000000)};
+  assign bank11_h3_2 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h300), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h100), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'he00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h200)};
   // H3 hash, seed 1, salt 704
-  assign bank11_h3_3 = {^(s1_key_p1 & 64'h32f3000000000000), ^(s1_key_p1 & 64'h48f9000000000000), ^(s1_key_p1 & 64'hbebb000000000000), ^(s1_key_p1 & 64'h25cd000000000000), ^(s1_key_p1 & 64'h231b000000000000), ^(s1_key_p1 & 64'h65c7000000000000), ^(s1_key_p1 & 64'h77eb000000000000), ^(s1_key_p1 & 64'h3e86000000000000), ^(s1_key_p1 & 64'h9ff8000000000000), ^(s1_key_p1 & 64'h332000000000000), ^(s1_key_p1 & 64'h4bd0000000000000), ^(s1_key_p1 & 64'h59ad000000000000), ^(s1_key_p1 & 64'h1bc7000000000000), ^(s1_key_p1 & 64'h4648000000000000), ^(s1_key_p1 & 64'h3e55000000000000), ^(s1_key_p1 & 64'h293e000000000000), ^(s1_key_p1 & 64'h868a000000000000), ^(s1_key_p1 & 64'he5c6000000000000), ^(s1_key_p1 & 64'h4ece000000000000), ^(s1_key_p1 & 64'he35d000000000000), ^(s1_key_p1 & 64'hab8000000000000), ^(s1_key_p1 & 64'h77d2000000000000), ^(s1_key_p1 & 64'hdb8d000000000000), ^(s1_key_p1 & 64'h5f1000000000000), ^(s1_key_p1 & 64'hb6e6000000000000), ^(s1_key_p1 & 64'h5fad000000000000), ^(s1_key_p1 & 64'hf6b6000000000000), ^(s1_key_p1 & 64'h375000000000000), ^(s1_key_p1 & 64'ha62000000000000), ^(s1_key_p1 & 64'ha6d6000000000000), ^(s1_key_p1 & 64'h2c57000000000000), ^(s1_key_p1 & 64'he12f000000000000)};
+  assign bank11_h3_3 = {^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'h4000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h5000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h7000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'hd000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_4 = {^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h30000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'h50000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h70000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'hd0000), ^(s1_key_p1 & 64'hf0000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_5 = {^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h700000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'hb00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'h200000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_6 = {^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'hd000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'hc000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h4000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'he000000), ^(s1_key_p1 & 64'h9000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h4000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_7 = {^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'ha0000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h90000000), ^(s1_key_p1 & 64'h10000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h30000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'hd0000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_8 = {^(s1_key_p1 & 64'hb00000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h300000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'hc00000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_9 = {^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h1000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'he000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h3000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h0)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_10 = {^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'ha0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'hc0000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h60000000000), ^(s1_key_p1 & 64'h70000000000), ^(s1_key_p1 & 64'h30000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_11 = {^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'h800000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'hb00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'ha00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h600000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h300000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_12 = {^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h8000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'h6000000000000), ^(s1_key_p1 & 64'h7000000000000), ^(s1_key_p1 & 64'hf000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_13 = {^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'hc0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'hf0000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'ha0000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h20000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_14 = {^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'he00000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h500000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'h600000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h100000000000000)};
+  // H3 hash, seed 1, salt 704
+  assign bank11_h3_15 = {^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'h3000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h8000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'hd000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h5000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'he000000000000000)};
   assign bank11_xor_0 = bank11_hash0_part0_p1 ^ bank11_hash0_part1_p1;
   assign bank11_xor_1 = bank11_xor_0 ^ bank11_hash0_part2_p1;
   assign bank11_xor_2 = bank11_xor_1 ^ bank11_hash0_part3_p1;
+  assign bank11_xor_3 = bank11_xor_2 ^ bank11_hash0_part4_p1;
+  assign bank11_xor_4 = bank11_xor_3 ^ bank11_hash0_part5_p1;
+  assign bank11_xor_5 = bank11_xor_4 ^ bank11_hash0_part6_p1;
+  assign bank11_xor_6 = bank11_xor_5 ^ bank11_hash0_part7_p1;
+  assign bank11_xor_7 = bank11_xor_6 ^ bank11_hash0_part8_p1;
+  assign bank11_xor_8 = bank11_xor_7 ^ bank11_hash0_part9_p1;
+  assign bank11_xor_9 = bank11_xor_8 ^ bank11_hash0_part10_p1;
+  assign bank11_xor_10 = bank11_xor_9 ^ bank11_hash0_part11_p1;
+  assign bank11_xor_11 = bank11_xor_10 ^ bank11_hash0_part12_p1;
+  assign bank11_xor_12 = bank11_xor_11 ^ bank11_hash0_part13_p1;
+  assign bank11_xor_13 = bank11_xor_12 ^ bank11_hash0_part14_p1;
+  assign bank11_xor_14 = bank11_xor_13 ^ bank11_hash0_part15_p1;
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_4 = {^(s1_key_p1 & 64'h99b), ^(s1_key_p1 & 64'hcae7), ^(s1_key_p1 & 64'hf246), ^(s1_key_p1 & 64'hab55), ^(s1_key_p1 & 64'h157f), ^(s1_key_p1 & 64'ha781), ^(s1_key_p1 & 64'hc61d), ^(s1_key_p1 & 64'h2cbe), ^(s1_key_p1 & 64'hb860), ^(s1_key_p1 & 64'h210), ^(s1_key_p1 & 64'hafba), ^(s1_key_p1 & 64'h8fda), ^(s1_key_p1 & 64'hc551), ^(s1_key_p1 & 64'hd9d), ^(s1_key_p1 & 64'hc910), ^(s1_key_p1 & 64'h64f7), ^(s1_key_p1 & 64'he70e), ^(s1_key_p1 & 64'h3da1), ^(s1_key_p1 & 64'h60b7), ^(s1_key_p1 & 64'h6f2f), ^(s1_key_p1 & 64'h44f), ^(s1_key_p1 & 64'h7cad)};
+  assign bank11_h3_16 = {^(s1_key_p1 & 64'hb), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'h6), ^(s1_key_p1 & 64'h5), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'ha), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'hd), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'he), ^(s1_key_p1 & 64'h1), ^(s1_key_p1 & 64'h7), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'hf), ^(s1_key_p1 & 64'hd)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_5 = {^(s1_key_p1 & 64'h6f5b0000), ^(s1_key_p1 & 64'h7a560000), ^(s1_key_p1 & 64'hff900000), ^(s1_key_p1 & 64'h22410000), ^(s1_key_p1 & 64'hb68f0000), ^(s1_key_p1 & 64'hca6a0000), ^(s1_key_p1 & 64'h46c90000), ^(s1_key_p1 & 64'h451a0000), ^(s1_key_p1 & 64'h672c0000), ^(s1_key_p1 & 64'h55110000), ^(s1_key_p1 & 64'h43990000), ^(s1_key_p1 & 64'h22140000), ^(s1_key_p1 & 64'h78a40000), ^(s1_key_p1 & 64'hd7ae0000), ^(s1_key_p1 & 64'h23aa0000), ^(s1_key_p1 & 64'h5480000), ^(s1_key_p1 & 64'hb6310000), ^(s1_key_p1 & 64'h81da0000), ^(s1_key_p1 & 64'h1f80000), ^(s1_key_p1 & 64'hebe20000), ^(s1_key_p1 & 64'h22fb0000), ^(s1_key_p1 & 64'h21c90000)};
+  assign bank11_h3_17 = {^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'he0), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h70), ^(s1_key_p1 & 64'h80), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h60), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'hd0), ^(s1_key_p1 & 64'h50), ^(s1_key_p1 & 64'h90), ^(s1_key_p1 & 64'h10), ^(s1_key_p1 & 64'hf0), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha0), ^(s1_key_p1 & 64'hb0), ^(s1_key_p1 & 64'h20), ^(s1_key_p1 & 64'h40), ^(s1_key_p1 & 64'ha0)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_6 = {^(s1_key_p1 & 64'h545f00000000), ^(s1_key_p1 & 64'h94e00000000), ^(s1_key_p1 & 64'hc8fd00000000), ^(s1_key_p1 & 64'hfb2200000000), ^(s1_key_p1 & 64'hcede00000000), ^(s1_key_p1 & 64'h419d00000000), ^(s1_key_p1 & 64'h4f7700000000), ^(s1_key_p1 & 64'hf0a500000000), ^(s1_key_p1 & 64'h26f00000000), ^(s1_key_p1 & 64'he49400000000), ^(s1_key_p1 & 64'hcd0200000000), ^(s1_key_p1 & 64'h5bb100000000), ^(s1_key_p1 & 64'h54c700000000), ^(s1_key_p1 & 64'hc96600000000), ^(s1_key_p1 & 64'hf34700000000), ^(s1_key_p1 & 64'he1ac00000000), ^(s1_key_p1 & 64'h152f00000000), ^(s1_key_p1 & 64'hd19800000000), ^(s1_key_p1 & 64'h747a00000000), ^(s1_key_p1 & 64'h3f0800000000), ^(s1_key_p1 & 64'h146500000000), ^(s1_key_p1 & 64'h423600000000)};
+  assign bank11_h3_18 = {^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'ha00), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hb00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'h600), ^(s1_key_p1 & 64'hc00), ^(s1_key_p1 & 64'h800), ^(s1_key_p1 & 64'h200), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h500), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h900), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'h700), ^(s1_key_p1 & 64'hd00), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00), ^(s1_key_p1 & 64'h400), ^(s1_key_p1 & 64'hc00)};
   // H3 hash, seed 1, salt 705
-  assign bank11_h3_7 = {^(s1_key_p1 & 64'h4f05000000000000), ^(s1_key_p1 & 64'hc05e000000000000), ^(s1_key_p1 & 64'h2261000000000000), ^(s1_key_p1 & 64'h1a6a000000000000), ^(s1_key_p1 & 64'hef70000000000000), ^(s1_key_p1 & 64'hf0b4000000000000), ^(s1_key_p1 & 64'hff8c000000000000), ^(s1_key_p1 & 64'h9d9c000000000000), ^(s1_key_p1 & 64'hac51000000000000), ^(s1_key_p1 & 64'ha451000000000000), ^(s1_key_p1 & 64'he825000000000000), ^(s1_key_p1 & 64'h413a000000000000), ^(s1_key_p1 & 64'hfb6d000000000000), ^(s1_key_p1 & 64'heb5a000000000000), ^(s1_key_p1 & 64'h74d4000000000000), ^(s1_key_p1 & 64'h694e000000000000), ^(s1_key_p1 & 64'h60d9000000000000), ^(s1_key_p1 & 64'h1362000000000000), ^(s1_key_p1 & 64'hb7ea000000000000), ^(s1_key_p1 & 64'h4403000000000000), ^(s1_key_p1 & 64'ha81b000000000000), ^(s1_key_p1 & 64'h4e33000000000000)};
-  assign bank11_xor_3 = bank11_hash1_part0_p1 ^ bank11_hash1_part1_p1;
-  assign bank11_xor_4 = bank11_xor_3 ^ bank11_hash1_part2_p1;
-  assign bank11_xor_5 = bank11_xor_4 ^ bank11_hash1_part3_p1;
-  assign bank11_cat_0 = {bank11_xor_5, bank11_xor_2};
+  assign bank11_h3_19 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'hf000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h1000), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h2000), ^(s1_key_p1 & 64'hb000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'ha000), ^(s1_key_p1 & 64'h8000), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'he000), ^(s1_key_p1 & 64'h3000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h6000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h7000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_20 = {^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h60000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'hf0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'hc0000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'h90000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'h40000), ^(s1_key_p1 & 64'he0000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h10000), ^(s1_key_p1 & 64'ha0000), ^(s1_key_p1 & 64'h80000), ^(s1_key_p1 & 64'h20000), ^(s1_key_p1 & 64'hb0000), ^(s1_key_p1 & 64'h90000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_21 = {^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h500000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h800000), ^(s1_key_p1 & 64'h600000), ^(s1_key_p1 & 64'hc00000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h200000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'h900000), ^(s1_key_p1 & 64'h100000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'ha00000), ^(s1_key_p1 & 64'h400000), ^(s1_key_p1 & 64'h300000), ^(s1_key_p1 & 64'hd00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'he00000), ^(s1_key_p1 & 64'hf00000), ^(s1_key_p1 & 64'hc00000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_22 = {^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'hf000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'ha000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h8000000), ^(s1_key_p1 & 64'h7000000), ^(s1_key_p1 & 64'h3000000), ^(s1_key_p1 & 64'h5000000), ^(s1_key_p1 & 64'h6000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'h1000000), ^(s1_key_p1 & 64'hb000000), ^(s1_key_p1 & 64'h2000000), ^(s1_key_p1 & 64'h1000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_23 = {^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hf0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'hc0000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h60000000), ^(s1_key_p1 & 64'h50000000), ^(s1_key_p1 & 64'h40000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h70000000), ^(s1_key_p1 & 64'hd0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb0000000), ^(s1_key_p1 & 64'h80000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he0000000), ^(s1_key_p1 & 64'h20000000), ^(s1_key_p1 & 64'h20000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_24 = {^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'he00000000), ^(s1_key_p1 & 64'hd00000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h400000000), ^(s1_key_p1 & 64'h200000000), ^(s1_key_p1 & 64'h100000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'h600000000), ^(s1_key_p1 & 64'h700000000), ^(s1_key_p1 & 64'hc00000000), ^(s1_key_p1 & 64'hf00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'ha00000000), ^(s1_key_p1 & 64'h800000000), ^(s1_key_p1 & 64'h500000000), ^(s1_key_p1 & 64'h600000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_25 = {^(s1_key_p1 & 64'h5000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'hf000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'hd000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hb000000000), ^(s1_key_p1 & 64'hc000000000), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h4000000000), ^(s1_key_p1 & 64'ha000000000), ^(s1_key_p1 & 64'h2000000000), ^(s1_key_p1 & 64'h9000000000), ^(s1_key_p1 & 64'h7000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h6000000000), ^(s1_key_p1 & 64'h3000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_26 = {^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h80000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'he0000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h20000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hd0000000000), ^(s1_key_p1 & 64'hb0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h90000000000), ^(s1_key_p1 & 64'h30000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h50000000000), ^(s1_key_p1 & 64'h10000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'hf0000000000), ^(s1_key_p1 & 64'h40000000000), ^(s1_key_p1 & 64'h20000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_27 = {^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'h400000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'h500000000000), ^(s1_key_p1 & 64'hc00000000000), ^(s1_key_p1 & 64'hf00000000000), ^(s1_key_p1 & 64'he00000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'hd00000000000), ^(s1_key_p1 & 64'h700000000000), ^(s1_key_p1 & 64'h300000000000), ^(s1_key_p1 & 64'h100000000000), ^(s1_key_p1 & 64'h400000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_28 = {^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'hc000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h1000000000000), ^(s1_key_p1 & 64'h5000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'hd000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h4000000000000), ^(s1_key_p1 & 64'he000000000000), ^(s1_key_p1 & 64'h9000000000000), ^(s1_key_p1 & 64'h2000000000000), ^(s1_key_p1 & 64'ha000000000000), ^(s1_key_p1 & 64'h3000000000000), ^(s1_key_p1 & 64'hb000000000000), ^(s1_key_p1 & 64'h3000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_29 = {^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h70000000000000), ^(s1_key_p1 & 64'hb0000000000000), ^(s1_key_p1 & 64'h80000000000000), ^(s1_key_p1 & 64'h90000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'h20000000000000), ^(s1_key_p1 & 64'h30000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'h50000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h40000000000000), ^(s1_key_p1 & 64'hd0000000000000), ^(s1_key_p1 & 64'h60000000000000), ^(s1_key_p1 & 64'he0000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h10000000000000), ^(s1_key_p1 & 64'h30000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_30 = {^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h200000000000000), ^(s1_key_p1 & 64'ha00000000000000), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'hf00000000000000), ^(s1_key_p1 & 64'hd00000000000000), ^(s1_key_p1 & 64'hc00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'h100000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'hb00000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h900000000000000), ^(s1_key_p1 & 64'h0), ^(s1_key_p1 & 64'h300000000000000), ^(s1_key_p1 & 64'h700000000000000), ^(s1_key_p1 & 64'h400000000000000), ^(s1_key_p1 & 64'h800000000000000), ^(s1_key_p1 & 64'he00000000000000)};
+  // H3 hash, seed 1, salt 705
+  assign bank11_h3_31 = {^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hc000000000000000), ^(s1_key_p1 & 64'h2000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'h9000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'hf000000000000000), ^(s1_key_p1 & 64'he000000000000000), ^(s1_key_p1 & 64'h7000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h6000000000000000), ^(s1_key_p1 & 64'h1000000000000000), ^(s1_key_p1 & 64'hb000000000000000), ^(s1_key_p1 & 64'h4000000000000000), ^(s1_key_p1 & 64'ha000000000000000), ^(s1_key_p1 & 64'h4000000000000000)};
+  assign bank11_xor_15 = bank11_hash1_part0_p1 ^ bank11_hash1_part1_p1;
+  assign bank11_xor_16 = bank11_xor_15 ^ bank11_hash1_part2_p1;
+  assign bank11_xor_17 = bank11_xor_16 ^ bank11_hash1_part3_p1;
+  assign bank11_xor_18 = bank11_xor_17 ^ bank11_hash1_part4_p1;
+  assign bank11_xor_19 = bank11_xor_18 ^ bank11_hash1_part5_p1;
+  assign bank11_xor_20 = bank11_xor_19 ^ bank11_hash1_part6_p1;
+  assign bank11_xor_21 = bank11_xor_20 ^ bank11_hash1_part7_p1;
+  assign bank11_xor_22 = bank11_xor_21 ^ bank11_hash1_part8_p1;
+  assign bank11_xor_23 = bank11_xor_22 ^ bank11_hash1_part9_p1;
+  assign bank11_xor_24 = bank11_xor_23 ^ bank11_hash1_part10_p1;
+  assign bank11_xor_25 = bank11_xor_24 ^ bank11_hash1_part11_p1;
+  assign bank11_xor_26 = bank11_xor_25 ^ bank11_hash1_part12_p1;
+  assign bank11_xor_27 = bank11_xor_26 ^ bank11_hash1_part13_p1;
+  assign bank11_xor_28 = bank11_xor_27 ^ bank11_hash1_part14_p1;
+  assign bank11_xor_29 = bank11_xor_28 ^ bank11_hash1_part15_p1;
+  assign bank11_cat_0 = {bank11_xor_29, bank11_xor_14};
   assign bank11_slice_0 = bank11_hash_p1[53:48];
   assign bank11_slice_1 = clr0_target[11];
   assign bank11_and_0 = clr0_active & bank11_slice_1;
@@ -7700,219 +9487,278 @@ module apbbf_k3_l8_b512_8 (
   assign cat_25 = {s8_tag_p1, s8_hit_p1};
   assign slice_85 = rq_count[0];
   assign and_73 = slice_85 & out_ready;
-  assign not_8 = ~and_73;
-  assign and_74 = s8_valid_p1 & not_8;
-  assign not_9 = ~s8_valid_p1;
-  assign and_75 = and_73 & not_9;
   assign const_55 = 1'h1;
   assign slice_86 = rq_count[1];
   assign slice_87 = rq_count[0];
-  assign mux_38 = and_75 ? slice_86 : slice_87;
-  assign mux_39 = and_74 ? const_55 : mux_38;
+  assign mux_38 = s8_valid_p1 ? slice_87 : slice_86;
   assign slice_88 = rq_count[0];
-  assign slice_89 = rq_count[2];
-  assign slice_90 = rq_count[1];
-  assign mux_40 = and_75 ? slice_89 : slice_90;
-  assign mux_41 = and_74 ? slice_88 : mux_40;
+  assign mux_39 = s8_valid_p1 ? const_55 : slice_88;
+  assign mux_40 = and_73 ? mux_38 : mux_39;
+  assign slice_89 = rq_count[0];
+  assign slice_90 = rq_count[2];
   assign slice_91 = rq_count[1];
-  assign slice_92 = rq_count[3];
-  assign slice_93 = rq_count[2];
-  assign mux_42 = and_75 ? slice_92 : slice_93;
-  assign mux_43 = and_74 ? slice_91 : mux_42;
-  assign slice_94 = rq_count[2];
-  assign slice_95 = rq_count[4];
-  assign slice_96 = rq_count[3];
-  assign mux_44 = and_75 ? slice_95 : slice_96;
-  assign mux_45 = and_74 ? slice_94 : mux_44;
-  assign slice_97 = rq_count[3];
-  assign slice_98 = rq_count[5];
-  assign slice_99 = rq_count[4];
-  assign mux_46 = and_75 ? slice_98 : slice_99;
-  assign mux_47 = and_74 ? slice_97 : mux_46;
-  assign slice_100 = rq_count[4];
-  assign slice_101 = rq_count[6];
+  assign mux_41 = s8_valid_p1 ? slice_91 : slice_90;
+  assign slice_92 = rq_count[1];
+  assign mux_42 = s8_valid_p1 ? slice_89 : slice_92;
+  assign mux_43 = and_73 ? mux_41 : mux_42;
+  assign slice_93 = rq_count[1];
+  assign slice_94 = rq_count[3];
+  assign slice_95 = rq_count[2];
+  assign mux_44 = s8_valid_p1 ? slice_95 : slice_94;
+  assign slice_96 = rq_count[2];
+  assign mux_45 = s8_valid_p1 ? slice_93 : slice_96;
+  assign mux_46 = and_73 ? mux_44 : mux_45;
+  assign slice_97 = rq_count[2];
+  assign slice_98 = rq_count[4];
+  assign slice_99 = rq_count[3];
+  assign mux_47 = s8_valid_p1 ? slice_99 : slice_98;
+  assign slice_100 = rq_count[3];
+  assign mux_48 = s8_valid_p1 ? slice_97 : slice_100;
+  assign mux_49 = and_73 ? mux_47 : mux_48;
+  assign slice_101 = rq_count[3];
   assign slice_102 = rq_count[5];
-  assign mux_48 = and_75 ? slice_101 : slice_102;
-  assign mux_49 = and_74 ? slice_100 : mux_48;
-  assign slice_103 = rq_count[5];
-  assign slice_104 = rq_count[7];
-  assign slice_105 = rq_count[6];
-  assign mux_50 = and_75 ? slice_104 : slice_105;
-  assign mux_51 = and_74 ? slice_103 : mux_50;
+  assign slice_103 = rq_count[4];
+  assign mux_50 = s8_valid_p1 ? slice_103 : slice_102;
+  assign slice_104 = rq_count[4];
+  assign mux_51 = s8_valid_p1 ? slice_101 : slice_104;
+  assign mux_52 = and_73 ? mux_50 : mux_51;
+  assign slice_105 = rq_count[4];
   assign slice_106 = rq_count[6];
-  assign slice_107 = rq_count[8];
-  assign slice_108 = rq_count[7];
-  assign mux_52 = and_75 ? slice_107 : slice_108;
-  assign mux_53 = and_74 ? slice_106 : mux_52;
-  assign slice_109 = rq_count[7];
-  assign slice_110 = rq_count[9];
-  assign slice_111 = rq_count[8];
-  assign mux_54 = and_75 ? slice_110 : slice_111;
-  assign mux_55 = and_74 ? slice_109 : mux_54;
-  assign slice_112 = rq_count[8];
-  assign slice_113 = rq_count[10];
-  assign slice_114 = rq_count[9];
-  assign mux_56 = and_75 ? slice_113 : slice_114;
-  assign mux_57 = and_74 ? slice_112 : mux_56;
-  assign slice_115 = rq_count[9];
-  assign slice_116 = rq_count[11];
-  assign slice_117 = rq_count[10];
-  assign mux_58 = and_75 ? slice_116 : slice_117;
-  assign mux_59 = and_74 ? slice_115 : mux_58;
-  assign slice_118 = rq_count[10];
-  assign slice_119 = rq_count[12];
-  assign slice_120 = rq_count[11];
-  assign mux_60 = and_75 ? slice_119 : slice_120;
-  assign mux_61 = and_74 ? slice_118 : mux_60;
-  assign slice_121 = rq_count[11];
-  assign slice_122 = rq_count[13];
-  assign slice_123 = rq_count[12];
-  assign mux_62 = and_75 ? slice_122 : slice_123;
-  assign mux_63 = and_74 ? slice_121 : mux_62;
-  assign slice_124 = rq_count[12];
-  assign slice_125 = rq_count[14];
-  assign slice_126 = rq_count[13];
-  assign mux_64 = and_75 ? slice_125 : slice_126;
-  assign mux_65 = and_74 ? slice_124 : mux_64;
-  assign slice_127 = rq_count[13];
-  assign slice_128 = rq_count[15];
-  assign slice_129 = rq_count[14];
-  assign mux_66 = and_75 ? slice_128 : slice_129;
-  assign mux_67 = and_74 ? slice_127 : mux_66;
-  assign slice_130 = rq_count[14];
+  assign slice_107 = rq_count[5];
+  assign mux_53 = s8_valid_p1 ? slice_107 : slice_106;
+  assign slice_108 = rq_count[5];
+  assign mux_54 = s8_valid_p1 ? slice_105 : slice_108;
+  assign mux_55 = and_73 ? mux_53 : mux_54;
+  assign slice_109 = rq_count[5];
+  assign slice_110 = rq_count[7];
+  assign slice_111 = rq_count[6];
+  assign mux_56 = s8_valid_p1 ? slice_111 : slice_110;
+  assign slice_112 = rq_count[6];
+  assign mux_57 = s8_valid_p1 ? slice_109 : slice_112;
+  assign mux_58 = and_73 ? mux_56 : mux_57;
+  assign slice_113 = rq_count[6];
+  assign slice_114 = rq_count[8];
+  assign slice_115 = rq_count[7];
+  assign mux_59 = s8_valid_p1 ? slice_115 : slice_114;
+  assign slice_116 = rq_count[7];
+  assign mux_60 = s8_valid_p1 ? slice_113 : slice_116;
+  assign mux_61 = and_73 ? mux_59 : mux_60;
+  assign slice_117 = rq_count[7];
+  assign slice_118 = rq_count[9];
+  assign slice_119 = rq_count[8];
+  assign mux_62 = s8_valid_p1 ? slice_119 : slice_118;
+  assign slice_120 = rq_count[8];
+  assign mux_63 = s8_valid_p1 ? slice_117 : slice_120;
+  assign mux_64 = and_73 ? mux_62 : mux_63;
+  assign slice_121 = rq_count[8];
+  assign slice_122 = rq_count[10];
+  assign slice_123 = rq_count[9];
+  assign mux_65 = s8_valid_p1 ? slice_123 : slice_122;
+  assign slice_124 = rq_count[9];
+  assign mux_66 = s8_valid_p1 ? slice_121 : slice_124;
+  assign mux_67 = and_73 ? mux_65 : mux_66;
+  assign slice_125 = rq_count[9];
+  assign slice_126 = rq_count[11];
+  assign slice_127 = rq_count[10];
+  assign mux_68 = s8_valid_p1 ? slice_127 : slice_126;
+  assign slice_128 = rq_count[10];
+  assign mux_69 = s8_valid_p1 ? slice_125 : slice_128;
+  assign mux_70 = and_73 ? mux_68 : mux_69;
+  assign slice_129 = rq_count[10];
+  assign slice_130 = rq_count[12];
+  assign slice_131 = rq_count[11];
+  assign mux_71 = s8_valid_p1 ? slice_131 : slice_130;
+  assign slice_132 = rq_count[11];
+  assign mux_72 = s8_valid_p1 ? slice_129 : slice_132;
+  assign mux_73 = and_73 ? mux_71 : mux_72;
+  assign slice_133 = rq_count[11];
+  assign slice_134 = rq_count[13];
+  assign slice_135 = rq_count[12];
+  assign mux_74 = s8_valid_p1 ? slice_135 : slice_134;
+  assign slice_136 = rq_count[12];
+  assign mux_75 = s8_valid_p1 ? slice_133 : slice_136;
+  assign mux_76 = and_73 ? mux_74 : mux_75;
+  assign slice_137 = rq_count[12];
+  assign slice_138 = rq_count[14];
+  assign slice_139 = rq_count[13];
+  assign mux_77 = s8_valid_p1 ? slice_139 : slice_138;
+  assign slice_140 = rq_count[13];
+  assign mux_78 = s8_valid_p1 ? slice_137 : slice_140;
+  assign mux_79 = and_73 ? mux_77 : mux_78;
+  assign slice_141 = rq_count[13];
+  assign slice_142 = rq_count[15];
+  assign slice_143 = rq_count[14];
+  assign mux_80 = s8_valid_p1 ? slice_143 : slice_142;
+  assign slice_144 = rq_count[14];
+  assign mux_81 = s8_valid_p1 ? slice_141 : slice_144;
+  assign mux_82 = and_73 ? mux_80 : mux_81;
+  assign slice_145 = rq_count[14];
   assign const_56 = 1'h0;
-  assign slice_131 = rq_count[15];
-  assign mux_68 = and_75 ? const_56 : slice_131;
-  assign mux_69 = and_74 ? slice_130 : mux_68;
-  assign cat_26 = {mux_69, mux_67, mux_65, mux_63, mux_61, mux_59, mux_57, mux_55, mux_53, mux_51, mux_49, mux_47, mux_45, mux_43, mux_41, mux_39};
+  assign slice_146 = rq_count[15];
+  assign mux_83 = s8_valid_p1 ? slice_146 : const_56;
+  assign slice_147 = rq_count[15];
+  assign mux_84 = s8_valid_p1 ? slice_145 : slice_147;
+  assign mux_85 = and_73 ? mux_83 : mux_84;
+  assign cat_26 = {mux_85, mux_82, mux_79, mux_76, mux_73, mux_70, mux_67, mux_64, mux_61, mux_58, mux_55, mux_52, mux_49, mux_46, mux_43, mux_40};
   assign const_57 = 5'h1;
   assign add_3 = rq_wp + const_57;
-  assign mux_70 = s8_valid_p1 ? add_3 : rq_wp;
+  assign mux_86 = s8_valid_p1 ? add_3 : rq_wp;
   assign const_58 = 5'h1;
   assign add_4 = rq_rp + const_58;
-  assign mux_71 = and_73 ? add_4 : rq_rp;
-  assign slice_132 = rq_rp[3:0];
-  assign slice_133 = slice_132[0];
-  assign mux_72 = slice_133 ? rq_entry1 : rq_entry0;
-  assign slice_134 = slice_132[0];
-  assign mux_73 = slice_134 ? rq_entry3 : rq_entry2;
-  assign slice_135 = slice_132[0];
-  assign mux_74 = slice_135 ? rq_entry5 : rq_entry4;
-  assign slice_136 = slice_132[0];
-  assign mux_75 = slice_136 ? rq_entry7 : rq_entry6;
-  assign slice_137 = slice_132[0];
-  assign mux_76 = slice_137 ? rq_entry9 : rq_entry8;
-  assign slice_138 = slice_132[0];
-  assign mux_77 = slice_138 ? rq_entry11 : rq_entry10;
-  assign slice_139 = slice_132[0];
-  assign mux_78 = slice_139 ? rq_entry13 : rq_entry12;
-  assign slice_140 = slice_132[0];
-  assign mux_79 = slice_140 ? rq_entry15 : rq_entry14;
-  assign slice_141 = slice_132[1];
-  assign mux_80 = slice_141 ? mux_73 : mux_72;
-  assign slice_142 = slice_132[1];
-  assign mux_81 = slice_142 ? mux_75 : mux_74;
-  assign slice_143 = slice_132[1];
-  assign mux_82 = slice_143 ? mux_77 : mux_76;
-  assign slice_144 = slice_132[1];
-  assign mux_83 = slice_144 ? mux_79 : mux_78;
-  assign slice_145 = slice_132[2];
-  assign mux_84 = slice_145 ? mux_81 : mux_80;
-  assign slice_146 = slice_132[2];
-  assign mux_85 = slice_146 ? mux_83 : mux_82;
-  assign slice_147 = slice_132[3];
-  assign mux_86 = slice_147 ? mux_85 : mux_84;
-  assign slice_148 = mux_86[8:1];
-  assign slice_149 = mux_86[0];
-  assign not_10 = ~and_73;
-  assign and_76 = and_4 & not_10;
-  assign not_11 = ~and_4;
-  assign and_77 = and_73 & not_11;
+  assign mux_87 = and_73 ? add_4 : rq_rp;
+  assign slice_148 = rq_rp[3:0];
+  assign slice_149 = slice_148[0];
+  assign mux_88 = slice_149 ? rq_entry1 : rq_entry0;
+  assign slice_150 = slice_148[0];
+  assign mux_89 = slice_150 ? rq_entry3 : rq_entry2;
+  assign slice_151 = slice_148[0];
+  assign mux_90 = slice_151 ? rq_entry5 : rq_entry4;
+  assign slice_152 = slice_148[0];
+  assign mux_91 = slice_152 ? rq_entry7 : rq_entry6;
+  assign slice_153 = slice_148[0];
+  assign mux_92 = slice_153 ? rq_entry9 : rq_entry8;
+  assign slice_154 = slice_148[0];
+  assign mux_93 = slice_154 ? rq_entry11 : rq_entry10;
+  assign slice_155 = slice_148[0];
+  assign mux_94 = slice_155 ? rq_entry13 : rq_entry12;
+  assign slice_156 = slice_148[0];
+  assign mux_95 = slice_156 ? rq_entry15 : rq_entry14;
+  assign slice_157 = slice_148[1];
+  assign mux_96 = slice_157 ? mux_89 : mux_88;
+  assign slice_158 = slice_148[1];
+  assign mux_97 = slice_158 ? mux_91 : mux_90;
+  assign slice_159 = slice_148[1];
+  assign mux_98 = slice_159 ? mux_93 : mux_92;
+  assign slice_160 = slice_148[1];
+  assign mux_99 = slice_160 ? mux_95 : mux_94;
+  assign slice_161 = slice_148[2];
+  assign mux_100 = slice_161 ? mux_97 : mux_96;
+  assign slice_162 = slice_148[2];
+  assign mux_101 = slice_162 ? mux_99 : mux_98;
+  assign slice_163 = slice_148[3];
+  assign mux_102 = slice_163 ? mux_101 : mux_100;
+  assign slice_164 = mux_102[8:1];
+  assign slice_165 = mux_102[0];
   assign const_59 = 1'h1;
-  assign slice_150 = occupancy[1];
-  assign slice_151 = occupancy[0];
-  assign mux_87 = and_77 ? slice_150 : slice_151;
-  assign mux_88 = and_76 ? const_59 : mux_87;
-  assign slice_152 = occupancy[0];
-  assign slice_153 = occupancy[2];
-  assign slice_154 = occupancy[1];
-  assign mux_89 = and_77 ? slice_153 : slice_154;
-  assign mux_90 = and_76 ? slice_152 : mux_89;
-  assign slice_155 = occupancy[1];
-  assign slice_156 = occupancy[3];
-  assign slice_157 = occupancy[2];
-  assign mux_91 = and_77 ? slice_156 : slice_157;
-  assign mux_92 = and_76 ? slice_155 : mux_91;
-  assign slice_158 = occupancy[2];
-  assign slice_159 = occupancy[4];
-  assign slice_160 = occupancy[3];
-  assign mux_93 = and_77 ? slice_159 : slice_160;
-  assign mux_94 = and_76 ? slice_158 : mux_93;
-  assign slice_161 = occupancy[3];
-  assign slice_162 = occupancy[5];
-  assign slice_163 = occupancy[4];
-  assign mux_95 = and_77 ? slice_162 : slice_163;
-  assign mux_96 = and_76 ? slice_161 : mux_95;
-  assign slice_164 = occupancy[4];
-  assign slice_165 = occupancy[6];
-  assign slice_166 = occupancy[5];
-  assign mux_97 = and_77 ? slice_165 : slice_166;
-  assign mux_98 = and_76 ? slice_164 : mux_97;
-  assign slice_167 = occupancy[5];
-  assign slice_168 = occupancy[7];
-  assign slice_169 = occupancy[6];
-  assign mux_99 = and_77 ? slice_168 : slice_169;
-  assign mux_100 = and_76 ? slice_167 : mux_99;
-  assign slice_170 = occupancy[6];
-  assign slice_171 = occupancy[8];
-  assign slice_172 = occupancy[7];
-  assign mux_101 = and_77 ? slice_171 : slice_172;
-  assign mux_102 = and_76 ? slice_170 : mux_101;
-  assign slice_173 = occupancy[7];
-  assign slice_174 = occupancy[9];
-  assign slice_175 = occupancy[8];
-  assign mux_103 = and_77 ? slice_174 : slice_175;
-  assign mux_104 = and_76 ? slice_173 : mux_103;
-  assign slice_176 = occupancy[8];
-  assign slice_177 = occupancy[10];
-  assign slice_178 = occupancy[9];
-  assign mux_105 = and_77 ? slice_177 : slice_178;
-  assign mux_106 = and_76 ? slice_176 : mux_105;
-  assign slice_179 = occupancy[9];
-  assign slice_180 = occupancy[11];
-  assign slice_181 = occupancy[10];
-  assign mux_107 = and_77 ? slice_180 : slice_181;
-  assign mux_108 = and_76 ? slice_179 : mux_107;
-  assign slice_182 = occupancy[10];
-  assign slice_183 = occupancy[12];
-  assign slice_184 = occupancy[11];
-  assign mux_109 = and_77 ? slice_183 : slice_184;
-  assign mux_110 = and_76 ? slice_182 : mux_109;
-  assign slice_185 = occupancy[11];
-  assign slice_186 = occupancy[13];
-  assign slice_187 = occupancy[12];
-  assign mux_111 = and_77 ? slice_186 : slice_187;
-  assign mux_112 = and_76 ? slice_185 : mux_111;
-  assign slice_188 = occupancy[12];
-  assign slice_189 = occupancy[14];
-  assign slice_190 = occupancy[13];
-  assign mux_113 = and_77 ? slice_189 : slice_190;
-  assign mux_114 = and_76 ? slice_188 : mux_113;
-  assign slice_191 = occupancy[13];
-  assign slice_192 = occupancy[15];
-  assign slice_193 = occupancy[14];
-  assign mux_115 = and_77 ? slice_192 : slice_193;
-  assign mux_116 = and_76 ? slice_191 : mux_115;
-  assign slice_194 = occupancy[14];
+  assign slice_166 = occupancy[1];
+  assign slice_167 = occupancy[0];
+  assign mux_103 = and_4 ? slice_167 : slice_166;
+  assign slice_168 = occupancy[0];
+  assign mux_104 = and_4 ? const_59 : slice_168;
+  assign mux_105 = and_73 ? mux_103 : mux_104;
+  assign slice_169 = occupancy[0];
+  assign slice_170 = occupancy[2];
+  assign slice_171 = occupancy[1];
+  assign mux_106 = and_4 ? slice_171 : slice_170;
+  assign slice_172 = occupancy[1];
+  assign mux_107 = and_4 ? slice_169 : slice_172;
+  assign mux_108 = and_73 ? mux_106 : mux_107;
+  assign slice_173 = occupancy[1];
+  assign slice_174 = occupancy[3];
+  assign slice_175 = occupancy[2];
+  assign mux_109 = and_4 ? slice_175 : slice_174;
+  assign slice_176 = occupancy[2];
+  assign mux_110 = and_4 ? slice_173 : slice_176;
+  assign mux_111 = and_73 ? mux_109 : mux_110;
+  assign slice_177 = occupancy[2];
+  assign slice_178 = occupancy[4];
+  assign slice_179 = occupancy[3];
+  assign mux_112 = and_4 ? slice_179 : slice_178;
+  assign slice_180 = occupancy[3];
+  assign mux_113 = and_4 ? slice_177 : slice_180;
+  assign mux_114 = and_73 ? mux_112 : mux_113;
+  assign slice_181 = occupancy[3];
+  assign slice_182 = occupancy[5];
+  assign slice_183 = occupancy[4];
+  assign mux_115 = and_4 ? slice_183 : slice_182;
+  assign slice_184 = occupancy[4];
+  assign mux_116 = and_4 ? slice_181 : slice_184;
+  assign mux_117 = and_73 ? mux_115 : mux_116;
+  assign slice_185 = occupancy[4];
+  assign slice_186 = occupancy[6];
+  assign slice_187 = occupancy[5];
+  assign mux_118 = and_4 ? slice_187 : slice_186;
+  assign slice_188 = occupancy[5];
+  assign mux_119 = and_4 ? slice_185 : slice_188;
+  assign mux_120 = and_73 ? mux_118 : mux_119;
+  assign slice_189 = occupancy[5];
+  assign slice_190 = occupancy[7];
+  assign slice_191 = occupancy[6];
+  assign mux_121 = and_4 ? slice_191 : slice_190;
+  assign slice_192 = occupancy[6];
+  assign mux_122 = and_4 ? slice_189 : slice_192;
+  assign mux_123 = and_73 ? mux_121 : mux_122;
+  assign slice_193 = occupancy[6];
+  assign slice_194 = occupancy[8];
+  assign slice_195 = occupancy[7];
+  assign mux_124 = and_4 ? slice_195 : slice_194;
+  assign slice_196 = occupancy[7];
+  assign mux_125 = and_4 ? slice_193 : slice_196;
+  assign mux_126 = and_73 ? mux_124 : mux_125;
+  assign slice_197 = occupancy[7];
+  assign slice_198 = occupancy[9];
+  assign slice_199 = occupancy[8];
+  assign mux_127 = and_4 ? slice_199 : slice_198;
+  assign slice_200 = occupancy[8];
+  assign mux_128 = and_4 ? slice_197 : slice_200;
+  assign mux_129 = and_73 ? mux_127 : mux_128;
+  assign slice_201 = occupancy[8];
+  assign slice_202 = occupancy[10];
+  assign slice_203 = occupancy[9];
+  assign mux_130 = and_4 ? slice_203 : slice_202;
+  assign slice_204 = occupancy[9];
+  assign mux_131 = and_4 ? slice_201 : slice_204;
+  assign mux_132 = and_73 ? mux_130 : mux_131;
+  assign slice_205 = occupancy[9];
+  assign slice_206 = occupancy[11];
+  assign slice_207 = occupancy[10];
+  assign mux_133 = and_4 ? slice_207 : slice_206;
+  assign slice_208 = occupancy[10];
+  assign mux_134 = and_4 ? slice_205 : slice_208;
+  assign mux_135 = and_73 ? mux_133 : mux_134;
+  assign slice_209 = occupancy[10];
+  assign slice_210 = occupancy[12];
+  assign slice_211 = occupancy[11];
+  assign mux_136 = and_4 ? slice_211 : slice_210;
+  assign slice_212 = occupancy[11];
+  assign mux_137 = and_4 ? slice_209 : slice_212;
+  assign mux_138 = and_73 ? mux_136 : mux_137;
+  assign slice_213 = occupancy[11];
+  assign slice_214 = occupancy[13];
+  assign slice_215 = occupancy[12];
+  assign mux_139 = and_4 ? slice_215 : slice_214;
+  assign slice_216 = occupancy[12];
+  assign mux_140 = and_4 ? slice_213 : slice_216;
+  assign mux_141 = and_73 ? mux_139 : mux_140;
+  assign slice_217 = occupancy[12];
+  assign slice_218 = occupancy[14];
+  assign slice_219 = occupancy[13];
+  assign mux_142 = and_4 ? slice_219 : slice_218;
+  assign slice_220 = occupancy[13];
+  assign mux_143 = and_4 ? slice_217 : slice_220;
+  assign mux_144 = and_73 ? mux_142 : mux_143;
+  assign slice_221 = occupancy[13];
+  assign slice_222 = occupancy[15];
+  assign slice_223 = occupancy[14];
+  assign mux_145 = and_4 ? slice_223 : slice_222;
+  assign slice_224 = occupancy[14];
+  assign mux_146 = and_4 ? slice_221 : slice_224;
+  assign mux_147 = and_73 ? mux_145 : mux_146;
+  assign slice_225 = occupancy[14];
   assign const_60 = 1'h0;
-  assign slice_195 = occupancy[15];
-  assign mux_117 = and_77 ? const_60 : slice_195;
-  assign mux_118 = and_76 ? slice_194 : mux_117;
-  assign cat_27 = {mux_118, mux_116, mux_114, mux_112, mux_110, mux_108, mux_106, mux_104, mux_102, mux_100, mux_98, mux_96, mux_94, mux_92, mux_90, mux_88};
-  assign slice_196 = cat_27[15];
-  assign or_10 = slice_196 | mux_33;
-  assign not_12 = ~or_10;
-  assign and_78 = mux_2 & not_12;
+  assign slice_226 = occupancy[15];
+  assign mux_148 = and_4 ? slice_226 : const_60;
+  assign slice_227 = occupancy[15];
+  assign mux_149 = and_4 ? slice_225 : slice_227;
+  assign mux_150 = and_73 ? mux_148 : mux_149;
+  assign cat_27 = {mux_150, mux_147, mux_144, mux_141, mux_138, mux_135, mux_132, mux_129, mux_126, mux_123, mux_120, mux_117, mux_114, mux_111, mux_108, mux_105};
+  assign slice_228 = occupancy[15];
+  assign slice_229 = occupancy[14];
+  assign and_74 = and_4 & slice_229;
+  assign or_10 = slice_228 | and_74;
+  assign or_11 = or_10 | mux_33;
+  assign not_8 = ~or_11;
+  assign and_75 = mux_2 & not_8;
   always @(posedge clk) begin
     if (rst) sweep_busy <= 1'h1;
     else sweep_busy <= mux_33;
@@ -7957,7 +9803,7 @@ module apbbf_k3_l8_b512_8 (
     if (rst) occupancy <= 16'h0;
     else occupancy <= cat_27;
     if (rst) head_go <= 1'h0;
-    else head_go <= and_78;
+    else head_go <= and_75;
     if (rst) head_counts <= 1'h0;
     else head_counts <= or_6;
     if (rst) sel_busy <= 1'h0;
@@ -8021,10 +9867,34 @@ module apbbf_k3_l8_b512_8 (
     bank0_hash0_part1_p1 <= bank0_h3_1;
     bank0_hash0_part2_p1 <= bank0_h3_2;
     bank0_hash0_part3_p1 <= bank0_h3_3;
-    bank0_hash1_part0_p1 <= bank0_h3_4;
-    bank0_hash1_part1_p1 <= bank0_h3_5;
-    bank0_hash1_part2_p1 <= bank0_h3_6;
-    bank0_hash1_part3_p1 <= bank0_h3_7;
+    bank0_hash0_part4_p1 <= bank0_h3_4;
+    bank0_hash0_part5_p1 <= bank0_h3_5;
+    bank0_hash0_part6_p1 <= bank0_h3_6;
+    bank0_hash0_part7_p1 <= bank0_h3_7;
+    bank0_hash0_part8_p1 <= bank0_h3_8;
+    bank0_hash0_part9_p1 <= bank0_h3_9;
+    bank0_hash0_part10_p1 <= bank0_h3_10;
+    bank0_hash0_part11_p1 <= bank0_h3_11;
+    bank0_hash0_part12_p1 <= bank0_h3_12;
+    bank0_hash0_part13_p1 <= bank0_h3_13;
+    bank0_hash0_part14_p1 <= bank0_h3_14;
+    bank0_hash0_part15_p1 <= bank0_h3_15;
+    bank0_hash1_part0_p1 <= bank0_h3_16;
+    bank0_hash1_part1_p1 <= bank0_h3_17;
+    bank0_hash1_part2_p1 <= bank0_h3_18;
+    bank0_hash1_part3_p1 <= bank0_h3_19;
+    bank0_hash1_part4_p1 <= bank0_h3_20;
+    bank0_hash1_part5_p1 <= bank0_h3_21;
+    bank0_hash1_part6_p1 <= bank0_h3_22;
+    bank0_hash1_part7_p1 <= bank0_h3_23;
+    bank0_hash1_part8_p1 <= bank0_h3_24;
+    bank0_hash1_part9_p1 <= bank0_h3_25;
+    bank0_hash1_part10_p1 <= bank0_h3_26;
+    bank0_hash1_part11_p1 <= bank0_h3_27;
+    bank0_hash1_part12_p1 <= bank0_h3_28;
+    bank0_hash1_part13_p1 <= bank0_h3_29;
+    bank0_hash1_part14_p1 <= bank0_h3_30;
+    bank0_hash1_part15_p1 <= bank0_h3_31;
     bank0_hash_p1 <= bank0_cat_0;
     if (rst) bank0_clr_issue_p1 <= 1'h0;
     else bank0_clr_issue_p1 <= bank0_or_0;
@@ -8176,10 +10046,34 @@ module apbbf_k3_l8_b512_8 (
     bank1_hash0_part1_p1 <= bank1_h3_1;
     bank1_hash0_part2_p1 <= bank1_h3_2;
     bank1_hash0_part3_p1 <= bank1_h3_3;
-    bank1_hash1_part0_p1 <= bank1_h3_4;
-    bank1_hash1_part1_p1 <= bank1_h3_5;
-    bank1_hash1_part2_p1 <= bank1_h3_6;
-    bank1_hash1_part3_p1 <= bank1_h3_7;
+    bank1_hash0_part4_p1 <= bank1_h3_4;
+    bank1_hash0_part5_p1 <= bank1_h3_5;
+    bank1_hash0_part6_p1 <= bank1_h3_6;
+    bank1_hash0_part7_p1 <= bank1_h3_7;
+    bank1_hash0_part8_p1 <= bank1_h3_8;
+    bank1_hash0_part9_p1 <= bank1_h3_9;
+    bank1_hash0_part10_p1 <= bank1_h3_10;
+    bank1_hash0_part11_p1 <= bank1_h3_11;
+    bank1_hash0_part12_p1 <= bank1_h3_12;
+    bank1_hash0_part13_p1 <= bank1_h3_13;
+    bank1_hash0_part14_p1 <= bank1_h3_14;
+    bank1_hash0_part15_p1 <= bank1_h3_15;
+    bank1_hash1_part0_p1 <= bank1_h3_16;
+    bank1_hash1_part1_p1 <= bank1_h3_17;
+    bank1_hash1_part2_p1 <= bank1_h3_18;
+    bank1_hash1_part3_p1 <= bank1_h3_19;
+    bank1_hash1_part4_p1 <= bank1_h3_20;
+    bank1_hash1_part5_p1 <= bank1_h3_21;
+    bank1_hash1_part6_p1 <= bank1_h3_22;
+    bank1_hash1_part7_p1 <= bank1_h3_23;
+    bank1_hash1_part8_p1 <= bank1_h3_24;
+    bank1_hash1_part9_p1 <= bank1_h3_25;
+    bank1_hash1_part10_p1 <= bank1_h3_26;
+    bank1_hash1_part11_p1 <= bank1_h3_27;
+    bank1_hash1_part12_p1 <= bank1_h3_28;
+    bank1_hash1_part13_p1 <= bank1_h3_29;
+    bank1_hash1_part14_p1 <= bank1_h3_30;
+    bank1_hash1_part15_p1 <= bank1_h3_31;
     bank1_hash_p1 <= bank1_cat_0;
     if (rst) bank1_clr_issue_p1 <= 1'h0;
     else bank1_clr_issue_p1 <= bank1_or_0;
@@ -8331,10 +10225,34 @@ module apbbf_k3_l8_b512_8 (
     bank2_hash0_part1_p1 <= bank2_h3_1;
     bank2_hash0_part2_p1 <= bank2_h3_2;
     bank2_hash0_part3_p1 <= bank2_h3_3;
-    bank2_hash1_part0_p1 <= bank2_h3_4;
-    bank2_hash1_part1_p1 <= bank2_h3_5;
-    bank2_hash1_part2_p1 <= bank2_h3_6;
-    bank2_hash1_part3_p1 <= bank2_h3_7;
+    bank2_hash0_part4_p1 <= bank2_h3_4;
+    bank2_hash0_part5_p1 <= bank2_h3_5;
+    bank2_hash0_part6_p1 <= bank2_h3_6;
+    bank2_hash0_part7_p1 <= bank2_h3_7;
+    bank2_hash0_part8_p1 <= bank2_h3_8;
+    bank2_hash0_part9_p1 <= bank2_h3_9;
+    bank2_hash0_part10_p1 <= bank2_h3_10;
+    bank2_hash0_part11_p1 <= bank2_h3_11;
+    bank2_hash0_part12_p1 <= bank2_h3_12;
+    bank2_hash0_part13_p1 <= bank2_h3_13;
+    bank2_hash0_part14_p1 <= bank2_h3_14;
+    bank2_hash0_part15_p1 <= bank2_h3_15;
+    bank2_hash1_part0_p1 <= bank2_h3_16;
+    bank2_hash1_part1_p1 <= bank2_h3_17;
+    bank2_hash1_part2_p1 <= bank2_h3_18;
+    bank2_hash1_part3_p1 <= bank2_h3_19;
+    bank2_hash1_part4_p1 <= bank2_h3_20;
+    bank2_hash1_part5_p1 <= bank2_h3_21;
+    bank2_hash1_part6_p1 <= bank2_h3_22;
+    bank2_hash1_part7_p1 <= bank2_h3_23;
+    bank2_hash1_part8_p1 <= bank2_h3_24;
+    bank2_hash1_part9_p1 <= bank2_h3_25;
+    bank2_hash1_part10_p1 <= bank2_h3_26;
+    bank2_hash1_part11_p1 <= bank2_h3_27;
+    bank2_hash1_part12_p1 <= bank2_h3_28;
+    bank2_hash1_part13_p1 <= bank2_h3_29;
+    bank2_hash1_part14_p1 <= bank2_h3_30;
+    bank2_hash1_part15_p1 <= bank2_h3_31;
     bank2_hash_p1 <= bank2_cat_0;
     if (rst) bank2_clr_issue_p1 <= 1'h0;
     else bank2_clr_issue_p1 <= bank2_or_0;
@@ -8486,10 +10404,34 @@ module apbbf_k3_l8_b512_8 (
     bank3_hash0_part1_p1 <= bank3_h3_1;
     bank3_hash0_part2_p1 <= bank3_h3_2;
     bank3_hash0_part3_p1 <= bank3_h3_3;
-    bank3_hash1_part0_p1 <= bank3_h3_4;
-    bank3_hash1_part1_p1 <= bank3_h3_5;
-    bank3_hash1_part2_p1 <= bank3_h3_6;
-    bank3_hash1_part3_p1 <= bank3_h3_7;
+    bank3_hash0_part4_p1 <= bank3_h3_4;
+    bank3_hash0_part5_p1 <= bank3_h3_5;
+    bank3_hash0_part6_p1 <= bank3_h3_6;
+    bank3_hash0_part7_p1 <= bank3_h3_7;
+    bank3_hash0_part8_p1 <= bank3_h3_8;
+    bank3_hash0_part9_p1 <= bank3_h3_9;
+    bank3_hash0_part10_p1 <= bank3_h3_10;
+    bank3_hash0_part11_p1 <= bank3_h3_11;
+    bank3_hash0_part12_p1 <= bank3_h3_12;
+    bank3_hash0_part13_p1 <= bank3_h3_13;
+    bank3_hash0_part14_p1 <= bank3_h3_14;
+    bank3_hash0_part15_p1 <= bank3_h3_15;
+    bank3_hash1_part0_p1 <= bank3_h3_16;
+    bank3_hash1_part1_p1 <= bank3_h3_17;
+    bank3_hash1_part2_p1 <= bank3_h3_18;
+    bank3_hash1_part3_p1 <= bank3_h3_19;
+    bank3_hash1_part4_p1 <= bank3_h3_20;
+    bank3_hash1_part5_p1 <= bank3_h3_21;
+    bank3_hash1_part6_p1 <= bank3_h3_22;
+    bank3_hash1_part7_p1 <= bank3_h3_23;
+    bank3_hash1_part8_p1 <= bank3_h3_24;
+    bank3_hash1_part9_p1 <= bank3_h3_25;
+    bank3_hash1_part10_p1 <= bank3_h3_26;
+    bank3_hash1_part11_p1 <= bank3_h3_27;
+    bank3_hash1_part12_p1 <= bank3_h3_28;
+    bank3_hash1_part13_p1 <= bank3_h3_29;
+    bank3_hash1_part14_p1 <= bank3_h3_30;
+    bank3_hash1_part15_p1 <= bank3_h3_31;
     bank3_hash_p1 <= bank3_cat_0;
     if (rst) bank3_clr_issue_p1 <= 1'h0;
     else bank3_clr_issue_p1 <= bank3_or_0;
@@ -8641,10 +10583,34 @@ module apbbf_k3_l8_b512_8 (
     bank4_hash0_part1_p1 <= bank4_h3_1;
     bank4_hash0_part2_p1 <= bank4_h3_2;
     bank4_hash0_part3_p1 <= bank4_h3_3;
-    bank4_hash1_part0_p1 <= bank4_h3_4;
-    bank4_hash1_part1_p1 <= bank4_h3_5;
-    bank4_hash1_part2_p1 <= bank4_h3_6;
-    bank4_hash1_part3_p1 <= bank4_h3_7;
+    bank4_hash0_part4_p1 <= bank4_h3_4;
+    bank4_hash0_part5_p1 <= bank4_h3_5;
+    bank4_hash0_part6_p1 <= bank4_h3_6;
+    bank4_hash0_part7_p1 <= bank4_h3_7;
+    bank4_hash0_part8_p1 <= bank4_h3_8;
+    bank4_hash0_part9_p1 <= bank4_h3_9;
+    bank4_hash0_part10_p1 <= bank4_h3_10;
+    bank4_hash0_part11_p1 <= bank4_h3_11;
+    bank4_hash0_part12_p1 <= bank4_h3_12;
+    bank4_hash0_part13_p1 <= bank4_h3_13;
+    bank4_hash0_part14_p1 <= bank4_h3_14;
+    bank4_hash0_part15_p1 <= bank4_h3_15;
+    bank4_hash1_part0_p1 <= bank4_h3_16;
+    bank4_hash1_part1_p1 <= bank4_h3_17;
+    bank4_hash1_part2_p1 <= bank4_h3_18;
+    bank4_hash1_part3_p1 <= bank4_h3_19;
+    bank4_hash1_part4_p1 <= bank4_h3_20;
+    bank4_hash1_part5_p1 <= bank4_h3_21;
+    bank4_hash1_part6_p1 <= bank4_h3_22;
+    bank4_hash1_part7_p1 <= bank4_h3_23;
+    bank4_hash1_part8_p1 <= bank4_h3_24;
+    bank4_hash1_part9_p1 <= bank4_h3_25;
+    bank4_hash1_part10_p1 <= bank4_h3_26;
+    bank4_hash1_part11_p1 <= bank4_h3_27;
+    bank4_hash1_part12_p1 <= bank4_h3_28;
+    bank4_hash1_part13_p1 <= bank4_h3_29;
+    bank4_hash1_part14_p1 <= bank4_h3_30;
+    bank4_hash1_part15_p1 <= bank4_h3_31;
     bank4_hash_p1 <= bank4_cat_0;
     if (rst) bank4_clr_issue_p1 <= 1'h0;
     else bank4_clr_issue_p1 <= bank4_or_0;
@@ -8796,10 +10762,34 @@ module apbbf_k3_l8_b512_8 (
     bank5_hash0_part1_p1 <= bank5_h3_1;
     bank5_hash0_part2_p1 <= bank5_h3_2;
     bank5_hash0_part3_p1 <= bank5_h3_3;
-    bank5_hash1_part0_p1 <= bank5_h3_4;
-    bank5_hash1_part1_p1 <= bank5_h3_5;
-    bank5_hash1_part2_p1 <= bank5_h3_6;
-    bank5_hash1_part3_p1 <= bank5_h3_7;
+    bank5_hash0_part4_p1 <= bank5_h3_4;
+    bank5_hash0_part5_p1 <= bank5_h3_5;
+    bank5_hash0_part6_p1 <= bank5_h3_6;
+    bank5_hash0_part7_p1 <= bank5_h3_7;
+    bank5_hash0_part8_p1 <= bank5_h3_8;
+    bank5_hash0_part9_p1 <= bank5_h3_9;
+    bank5_hash0_part10_p1 <= bank5_h3_10;
+    bank5_hash0_part11_p1 <= bank5_h3_11;
+    bank5_hash0_part12_p1 <= bank5_h3_12;
+    bank5_hash0_part13_p1 <= bank5_h3_13;
+    bank5_hash0_part14_p1 <= bank5_h3_14;
+    bank5_hash0_part15_p1 <= bank5_h3_15;
+    bank5_hash1_part0_p1 <= bank5_h3_16;
+    bank5_hash1_part1_p1 <= bank5_h3_17;
+    bank5_hash1_part2_p1 <= bank5_h3_18;
+    bank5_hash1_part3_p1 <= bank5_h3_19;
+    bank5_hash1_part4_p1 <= bank5_h3_20;
+    bank5_hash1_part5_p1 <= bank5_h3_21;
+    bank5_hash1_part6_p1 <= bank5_h3_22;
+    bank5_hash1_part7_p1 <= bank5_h3_23;
+    bank5_hash1_part8_p1 <= bank5_h3_24;
+    bank5_hash1_part9_p1 <= bank5_h3_25;
+    bank5_hash1_part10_p1 <= bank5_h3_26;
+    bank5_hash1_part11_p1 <= bank5_h3_27;
+    bank5_hash1_part12_p1 <= bank5_h3_28;
+    bank5_hash1_part13_p1 <= bank5_h3_29;
+    bank5_hash1_part14_p1 <= bank5_h3_30;
+    bank5_hash1_part15_p1 <= bank5_h3_31;
     bank5_hash_p1 <= bank5_cat_0;
     if (rst) bank5_clr_issue_p1 <= 1'h0;
     else bank5_clr_issue_p1 <= bank5_or_0;
@@ -8951,10 +10941,34 @@ module apbbf_k3_l8_b512_8 (
     bank6_hash0_part1_p1 <= bank6_h3_1;
     bank6_hash0_part2_p1 <= bank6_h3_2;
     bank6_hash0_part3_p1 <= bank6_h3_3;
-    bank6_hash1_part0_p1 <= bank6_h3_4;
-    bank6_hash1_part1_p1 <= bank6_h3_5;
-    bank6_hash1_part2_p1 <= bank6_h3_6;
-    bank6_hash1_part3_p1 <= bank6_h3_7;
+    bank6_hash0_part4_p1 <= bank6_h3_4;
+    bank6_hash0_part5_p1 <= bank6_h3_5;
+    bank6_hash0_part6_p1 <= bank6_h3_6;
+    bank6_hash0_part7_p1 <= bank6_h3_7;
+    bank6_hash0_part8_p1 <= bank6_h3_8;
+    bank6_hash0_part9_p1 <= bank6_h3_9;
+    bank6_hash0_part10_p1 <= bank6_h3_10;
+    bank6_hash0_part11_p1 <= bank6_h3_11;
+    bank6_hash0_part12_p1 <= bank6_h3_12;
+    bank6_hash0_part13_p1 <= bank6_h3_13;
+    bank6_hash0_part14_p1 <= bank6_h3_14;
+    bank6_hash0_part15_p1 <= bank6_h3_15;
+    bank6_hash1_part0_p1 <= bank6_h3_16;
+    bank6_hash1_part1_p1 <= bank6_h3_17;
+    bank6_hash1_part2_p1 <= bank6_h3_18;
+    bank6_hash1_part3_p1 <= bank6_h3_19;
+    bank6_hash1_part4_p1 <= bank6_h3_20;
+    bank6_hash1_part5_p1 <= bank6_h3_21;
+    bank6_hash1_part6_p1 <= bank6_h3_22;
+    bank6_hash1_part7_p1 <= bank6_h3_23;
+    bank6_hash1_part8_p1 <= bank6_h3_24;
+    bank6_hash1_part9_p1 <= bank6_h3_25;
+    bank6_hash1_part10_p1 <= bank6_h3_26;
+    bank6_hash1_part11_p1 <= bank6_h3_27;
+    bank6_hash1_part12_p1 <= bank6_h3_28;
+    bank6_hash1_part13_p1 <= bank6_h3_29;
+    bank6_hash1_part14_p1 <= bank6_h3_30;
+    bank6_hash1_part15_p1 <= bank6_h3_31;
     bank6_hash_p1 <= bank6_cat_0;
     if (rst) bank6_clr_issue_p1 <= 1'h0;
     else bank6_clr_issue_p1 <= bank6_or_0;
@@ -9106,10 +11120,34 @@ module apbbf_k3_l8_b512_8 (
     bank7_hash0_part1_p1 <= bank7_h3_1;
     bank7_hash0_part2_p1 <= bank7_h3_2;
     bank7_hash0_part3_p1 <= bank7_h3_3;
-    bank7_hash1_part0_p1 <= bank7_h3_4;
-    bank7_hash1_part1_p1 <= bank7_h3_5;
-    bank7_hash1_part2_p1 <= bank7_h3_6;
-    bank7_hash1_part3_p1 <= bank7_h3_7;
+    bank7_hash0_part4_p1 <= bank7_h3_4;
+    bank7_hash0_part5_p1 <= bank7_h3_5;
+    bank7_hash0_part6_p1 <= bank7_h3_6;
+    bank7_hash0_part7_p1 <= bank7_h3_7;
+    bank7_hash0_part8_p1 <= bank7_h3_8;
+    bank7_hash0_part9_p1 <= bank7_h3_9;
+    bank7_hash0_part10_p1 <= bank7_h3_10;
+    bank7_hash0_part11_p1 <= bank7_h3_11;
+    bank7_hash0_part12_p1 <= bank7_h3_12;
+    bank7_hash0_part13_p1 <= bank7_h3_13;
+    bank7_hash0_part14_p1 <= bank7_h3_14;
+    bank7_hash0_part15_p1 <= bank7_h3_15;
+    bank7_hash1_part0_p1 <= bank7_h3_16;
+    bank7_hash1_part1_p1 <= bank7_h3_17;
+    bank7_hash1_part2_p1 <= bank7_h3_18;
+    bank7_hash1_part3_p1 <= bank7_h3_19;
+    bank7_hash1_part4_p1 <= bank7_h3_20;
+    bank7_hash1_part5_p1 <= bank7_h3_21;
+    bank7_hash1_part6_p1 <= bank7_h3_22;
+    bank7_hash1_part7_p1 <= bank7_h3_23;
+    bank7_hash1_part8_p1 <= bank7_h3_24;
+    bank7_hash1_part9_p1 <= bank7_h3_25;
+    bank7_hash1_part10_p1 <= bank7_h3_26;
+    bank7_hash1_part11_p1 <= bank7_h3_27;
+    bank7_hash1_part12_p1 <= bank7_h3_28;
+    bank7_hash1_part13_p1 <= bank7_h3_29;
+    bank7_hash1_part14_p1 <= bank7_h3_30;
+    bank7_hash1_part15_p1 <= bank7_h3_31;
     bank7_hash_p1 <= bank7_cat_0;
     if (rst) bank7_clr_issue_p1 <= 1'h0;
     else bank7_clr_issue_p1 <= bank7_or_0;
@@ -9261,10 +11299,34 @@ module apbbf_k3_l8_b512_8 (
     bank8_hash0_part1_p1 <= bank8_h3_1;
     bank8_hash0_part2_p1 <= bank8_h3_2;
     bank8_hash0_part3_p1 <= bank8_h3_3;
-    bank8_hash1_part0_p1 <= bank8_h3_4;
-    bank8_hash1_part1_p1 <= bank8_h3_5;
-    bank8_hash1_part2_p1 <= bank8_h3_6;
-    bank8_hash1_part3_p1 <= bank8_h3_7;
+    bank8_hash0_part4_p1 <= bank8_h3_4;
+    bank8_hash0_part5_p1 <= bank8_h3_5;
+    bank8_hash0_part6_p1 <= bank8_h3_6;
+    bank8_hash0_part7_p1 <= bank8_h3_7;
+    bank8_hash0_part8_p1 <= bank8_h3_8;
+    bank8_hash0_part9_p1 <= bank8_h3_9;
+    bank8_hash0_part10_p1 <= bank8_h3_10;
+    bank8_hash0_part11_p1 <= bank8_h3_11;
+    bank8_hash0_part12_p1 <= bank8_h3_12;
+    bank8_hash0_part13_p1 <= bank8_h3_13;
+    bank8_hash0_part14_p1 <= bank8_h3_14;
+    bank8_hash0_part15_p1 <= bank8_h3_15;
+    bank8_hash1_part0_p1 <= bank8_h3_16;
+    bank8_hash1_part1_p1 <= bank8_h3_17;
+    bank8_hash1_part2_p1 <= bank8_h3_18;
+    bank8_hash1_part3_p1 <= bank8_h3_19;
+    bank8_hash1_part4_p1 <= bank8_h3_20;
+    bank8_hash1_part5_p1 <= bank8_h3_21;
+    bank8_hash1_part6_p1 <= bank8_h3_22;
+    bank8_hash1_part7_p1 <= bank8_h3_23;
+    bank8_hash1_part8_p1 <= bank8_h3_24;
+    bank8_hash1_part9_p1 <= bank8_h3_25;
+    bank8_hash1_part10_p1 <= bank8_h3_26;
+    bank8_hash1_part11_p1 <= bank8_h3_27;
+    bank8_hash1_part12_p1 <= bank8_h3_28;
+    bank8_hash1_part13_p1 <= bank8_h3_29;
+    bank8_hash1_part14_p1 <= bank8_h3_30;
+    bank8_hash1_part15_p1 <= bank8_h3_31;
     bank8_hash_p1 <= bank8_cat_0;
     if (rst) bank8_clr_issue_p1 <= 1'h0;
     else bank8_clr_issue_p1 <= bank8_or_0;
@@ -9416,10 +11478,34 @@ module apbbf_k3_l8_b512_8 (
     bank9_hash0_part1_p1 <= bank9_h3_1;
     bank9_hash0_part2_p1 <= bank9_h3_2;
     bank9_hash0_part3_p1 <= bank9_h3_3;
-    bank9_hash1_part0_p1 <= bank9_h3_4;
-    bank9_hash1_part1_p1 <= bank9_h3_5;
-    bank9_hash1_part2_p1 <= bank9_h3_6;
-    bank9_hash1_part3_p1 <= bank9_h3_7;
+    bank9_hash0_part4_p1 <= bank9_h3_4;
+    bank9_hash0_part5_p1 <= bank9_h3_5;
+    bank9_hash0_part6_p1 <= bank9_h3_6;
+    bank9_hash0_part7_p1 <= bank9_h3_7;
+    bank9_hash0_part8_p1 <= bank9_h3_8;
+    bank9_hash0_part9_p1 <= bank9_h3_9;
+    bank9_hash0_part10_p1 <= bank9_h3_10;
+    bank9_hash0_part11_p1 <= bank9_h3_11;
+    bank9_hash0_part12_p1 <= bank9_h3_12;
+    bank9_hash0_part13_p1 <= bank9_h3_13;
+    bank9_hash0_part14_p1 <= bank9_h3_14;
+    bank9_hash0_part15_p1 <= bank9_h3_15;
+    bank9_hash1_part0_p1 <= bank9_h3_16;
+    bank9_hash1_part1_p1 <= bank9_h3_17;
+    bank9_hash1_part2_p1 <= bank9_h3_18;
+    bank9_hash1_part3_p1 <= bank9_h3_19;
+    bank9_hash1_part4_p1 <= bank9_h3_20;
+    bank9_hash1_part5_p1 <= bank9_h3_21;
+    bank9_hash1_part6_p1 <= bank9_h3_22;
+    bank9_hash1_part7_p1 <= bank9_h3_23;
+    bank9_hash1_part8_p1 <= bank9_h3_24;
+    bank9_hash1_part9_p1 <= bank9_h3_25;
+    bank9_hash1_part10_p1 <= bank9_h3_26;
+    bank9_hash1_part11_p1 <= bank9_h3_27;
+    bank9_hash1_part12_p1 <= bank9_h3_28;
+    bank9_hash1_part13_p1 <= bank9_h3_29;
+    bank9_hash1_part14_p1 <= bank9_h3_30;
+    bank9_hash1_part15_p1 <= bank9_h3_31;
     bank9_hash_p1 <= bank9_cat_0;
     if (rst) bank9_clr_issue_p1 <= 1'h0;
     else bank9_clr_issue_p1 <= bank9_or_0;
@@ -9571,10 +11657,34 @@ module apbbf_k3_l8_b512_8 (
     bank10_hash0_part1_p1 <= bank10_h3_1;
     bank10_hash0_part2_p1 <= bank10_h3_2;
     bank10_hash0_part3_p1 <= bank10_h3_3;
-    bank10_hash1_part0_p1 <= bank10_h3_4;
-    bank10_hash1_part1_p1 <= bank10_h3_5;
-    bank10_hash1_part2_p1 <= bank10_h3_6;
-    bank10_hash1_part3_p1 <= bank10_h3_7;
+    bank10_hash0_part4_p1 <= bank10_h3_4;
+    bank10_hash0_part5_p1 <= bank10_h3_5;
+    bank10_hash0_part6_p1 <= bank10_h3_6;
+    bank10_hash0_part7_p1 <= bank10_h3_7;
+    bank10_hash0_part8_p1 <= bank10_h3_8;
+    bank10_hash0_part9_p1 <= bank10_h3_9;
+    bank10_hash0_part10_p1 <= bank10_h3_10;
+    bank10_hash0_part11_p1 <= bank10_h3_11;
+    bank10_hash0_part12_p1 <= bank10_h3_12;
+    bank10_hash0_part13_p1 <= bank10_h3_13;
+    bank10_hash0_part14_p1 <= bank10_h3_14;
+    bank10_hash0_part15_p1 <= bank10_h3_15;
+    bank10_hash1_part0_p1 <= bank10_h3_16;
+    bank10_hash1_part1_p1 <= bank10_h3_17;
+    bank10_hash1_part2_p1 <= bank10_h3_18;
+    bank10_hash1_part3_p1 <= bank10_h3_19;
+    bank10_hash1_part4_p1 <= bank10_h3_20;
+    bank10_hash1_part5_p1 <= bank10_h3_21;
+    bank10_hash1_part6_p1 <= bank10_h3_22;
+    bank10_hash1_part7_p1 <= bank10_h3_23;
+    bank10_hash1_part8_p1 <= bank10_h3_24;
+    bank10_hash1_part9_p1 <= bank10_h3_25;
+    bank10_hash1_part10_p1 <= bank10_h3_26;
+    bank10_hash1_part11_p1 <= bank10_h3_27;
+    bank10_hash1_part12_p1 <= bank10_h3_28;
+    bank10_hash1_part13_p1 <= bank10_h3_29;
+    bank10_hash1_part14_p1 <= bank10_h3_30;
+    bank10_hash1_part15_p1 <= bank10_h3_31;
     bank10_hash_p1 <= bank10_cat_0;
     if (rst) bank10_clr_issue_p1 <= 1'h0;
     else bank10_clr_issue_p1 <= bank10_or_0;
@@ -9726,10 +11836,34 @@ module apbbf_k3_l8_b512_8 (
     bank11_hash0_part1_p1 <= bank11_h3_1;
     bank11_hash0_part2_p1 <= bank11_h3_2;
     bank11_hash0_part3_p1 <= bank11_h3_3;
-    bank11_hash1_part0_p1 <= bank11_h3_4;
-    bank11_hash1_part1_p1 <= bank11_h3_5;
-    bank11_hash1_part2_p1 <= bank11_h3_6;
-    bank11_hash1_part3_p1 <= bank11_h3_7;
+    bank11_hash0_part4_p1 <= bank11_h3_4;
+    bank11_hash0_part5_p1 <= bank11_h3_5;
+    bank11_hash0_part6_p1 <= bank11_h3_6;
+    bank11_hash0_part7_p1 <= bank11_h3_7;
+    bank11_hash0_part8_p1 <= bank11_h3_8;
+    bank11_hash0_part9_p1 <= bank11_h3_9;
+    bank11_hash0_part10_p1 <= bank11_h3_10;
+    bank11_hash0_part11_p1 <= bank11_h3_11;
+    bank11_hash0_part12_p1 <= bank11_h3_12;
+    bank11_hash0_part13_p1 <= bank11_h3_13;
+    bank11_hash0_part14_p1 <= bank11_h3_14;
+    bank11_hash0_part15_p1 <= bank11_h3_15;
+    bank11_hash1_part0_p1 <= bank11_h3_16;
+    bank11_hash1_part1_p1 <= bank11_h3_17;
+    bank11_hash1_part2_p1 <= bank11_h3_18;
+    bank11_hash1_part3_p1 <= bank11_h3_19;
+    bank11_hash1_part4_p1 <= bank11_h3_20;
+    bank11_hash1_part5_p1 <= bank11_h3_21;
+    bank11_hash1_part6_p1 <= bank11_h3_22;
+    bank11_hash1_part7_p1 <= bank11_h3_23;
+    bank11_hash1_part8_p1 <= bank11_h3_24;
+    bank11_hash1_part9_p1 <= bank11_h3_25;
+    bank11_hash1_part10_p1 <= bank11_h3_26;
+    bank11_hash1_part11_p1 <= bank11_h3_27;
+    bank11_hash1_part12_p1 <= bank11_h3_28;
+    bank11_hash1_part13_p1 <= bank11_h3_29;
+    bank11_hash1_part14_p1 <= bank11_h3_30;
+    bank11_hash1_part15_p1 <= bank11_h3_31;
     bank11_hash_p1 <= bank11_cat_0;
     if (rst) bank11_clr_issue_p1 <= 1'h0;
     else bank11_clr_issue_p1 <= bank11_or_0;
@@ -9894,9 +12028,9 @@ module apbbf_k3_l8_b512_8 (
     else s8_valid_p1 <= s7_valid_p1;
     s8_tag_p1 <= s7_tag_p1;
     if (rst) rq_wp <= 5'h0;
-    else rq_wp <= mux_70;
+    else rq_wp <= mux_86;
     if (rst) rq_rp <= 5'h0;
-    else rq_rp <= mux_71;
+    else rq_rp <= mux_87;
     if (and_57) rq_entry0 <= cat_10;
     if (and_58) rq_entry1 <= cat_11;
     if (and_59) rq_entry2 <= cat_12;

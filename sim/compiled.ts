@@ -32,7 +32,7 @@ v8.setFlagsFromString(`--max-optimized-bytecode-size=${OPTIMIZED_BYTECODE_LIMIT}
 /**
  * Cycles per call of the generated run function. Long batches are split so that V8 optimises
  * the function as a whole after a few calls: code optimised on stack replacement (entered in
- * the middle of a running loop) keeps the loop's state boxed and runs about half as fast.
+ * the middle of a running loop) runs markedly slower (it keeps the loop's state boxed).
  */
 const BATCH = 1024;
 

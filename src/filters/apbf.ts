@@ -19,7 +19,7 @@
  *   A+1  accept: generation counter, shift decision, window/write masks (registered, rotated on
  *        each shift: the circular base index is kept as precomputed masks, never as an adder);
  *        accept itself is one LUT4 of registers (queue room and "no sweep" are precomputed)
- *   A+2  H3 hashes of the key for every bank, in 16-bit key chunks (each chunk registered)
+ *   A+2  H3 hashes of the key for every bank, in 16-bit key chunks (APBBF: 4-bit), each registered
  *   A+3  the chunks are XORed and the full hash registered
  *   A+4  block RAM read of every bank column, one word each
  *   A+5  the block RAM word is registered (corrected by a write that landed at the read's edge)
@@ -47,8 +47,15 @@ import { CLEAR_DELAY, type ApbfDerived } from './config.js';
 export const OP = { query: 0, insert: 1, testAndInsert: 2, tick: 3, clear: 4 } as const;
 export const LATENCY = 10;
 export const RESPONSE_QUEUE = 16;
-/** Key bits per registered piece of an H3 hash. */
-const HASH_CHUNK = 16;
+/**
+ * Key bits per registered piece of an H3 hash. The APBBF's hashes fan the key out to eight
+ * banks of units; 4-bit pieces put one LUT level after that fan-out. Chosen with `bloomforge
+ * synth --seeds 3` on the presets (median fmax, HX8K): APBF (4, 3) 155.5 MHz at 16 bits, 149.4
+ * at 8, 147.1 at 4; APBBF (2, 5, 512, 4) 140.2 at 16, 144.6 at 8, 146.2 at 4.
+ */
+function hashChunk(c: ApbfDerived): number {
+  return c.filter === 'apbbf' ? 4 : 16;
+}
 
 /** P-bit mask with the bits of logical positions `from..to` (inclusive) set, base 0. */
 function maskConst(P: number, from: number, to: number): bigint {
@@ -314,15 +321,16 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const segMatch: Sig[] = [];
   for (let p = 0; p < P; p++) {
     m.scope(`bank${p}`, () => {
-      // The H3 XOR trees are split in key chunks of HASH_CHUNK bits, registered, and XORed
-      // after the register: a tree over at most 16 key bits is two LUT4 levels.
-      const chunks = Math.ceil(c.keyBits / HASH_CHUNK);
+      // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
+      // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
+      const chunkBits = hashChunk(c);
+      const chunks = Math.ceil(c.keyBits / chunkBits);
       const units: Sig[] = [];
       for (let u = 0; u < L.hashUnits; u++) {
         const bits = Math.min(H3_UNIT_BITS, L.hashBits - H3_UNIT_BITS * u);
         const parts = Array.from({ length: chunks }, (_, q) => {
-          const lo = HASH_CHUNK * q;
-          const hi = Math.min(c.keyBits, lo + HASH_CHUNK);
+          const lo = chunkBits * q;
+          const hi = Math.min(c.keyBits, lo + chunkBits);
           const keyMask = ((1n << BigInt(hi - lo)) - 1n) << BigInt(lo);
           const part = m.h3(s1.key, bits, { seed: c.seed, salt: hashSalt(p, u), keyMask });
           return m.pipe(part, 1, chunks === 1 ? `hash${u}` : `hash${u}_part${q}`, { reset: null });
@@ -415,15 +423,11 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   // ---- response queue (registers) ----------------------------------------------------------
   const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], outReady);
   const { outValid, pop } = rq;
-  const occNext = occ.step(accept, pop);
-  headGo.next(
-    headValidNext.and(
-      occNext
-        .bit(RESPONSE_QUEUE - 1)
-        .or(sweepBusyNext)
-        .not(),
-    ),
-  );
+  occ.step(accept, pop);
+  // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
+  // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).
+  const fullAfter = occ.value.bit(RESPONSE_QUEUE - 1).or(accept.and(occ.value.bit(RESPONSE_QUEUE - 2)));
+  headGo.next(headValidNext.and(fullAfter.or(sweepBusyNext).not()));
 
   m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');

@@ -29,13 +29,12 @@ export function thermometer(
 ): { value: Sig; step: (inc: Sig, dec: Sig) => Sig } {
   const t = m.reg(name, max);
   const step = (inc: Sig, dec: Sig): Sig => {
-    const up = inc.and(dec.not());
-    const down = dec.and(inc.not());
     const bits: Sig[] = [];
     for (let i = 0; i < max; i++) {
       const below = i === 0 ? m.const(1, 1) : t.bit(i - 1);
       const above = i === max - 1 ? m.const(0, 1) : t.bit(i + 1);
-      bits.push(m.mux(up, below, m.mux(down, above, t.bit(i))));
+      // `dec` selects last: it is the late signal (a pop comes from the consumer's ready).
+      bits.push(m.mux(dec, m.mux(inc, t.bit(i), above), m.mux(inc, below, t.bit(i))));
     }
     const next = m.cat(...bits.reverse());
     t.next(next);
