@@ -56,12 +56,13 @@ export function responseQueue(
   outReady: Sig,
 ): { outValid: Sig; pop: Sig; head: Sig[] } {
   const qBits = Math.log2(depth);
-  const wp = m.reg('rq_wp', qBits + 1);
+  // The write pointer is one-hot (rotated on each push), so an entry's enable is one AND.
+  const wp = m.reg('rq_wp_onehot', depth, { reset: 1 });
   const rp = m.reg('rq_rp', qBits + 1);
   const entryW = fields.reduce((s, f) => s + f.width, 0);
   const entries: Sig[] = [];
   for (let i = 0; i < depth; i++) {
-    const e = m.reg(`rq_entry${i}`, entryW, { reset: null, en: push.and(wp.slice(qBits - 1, 0).eq(i)) });
+    const e = m.reg(`rq_entry${i}`, entryW, { reset: null, en: push.and(wp.bit(i)) });
     e.next(m.cat(...fields));
     entries.push(e);
   }
@@ -70,7 +71,7 @@ export function responseQueue(
   const outValid = count.value.bit(0);
   const pop = outValid.and(outReady);
   count.step(push, pop);
-  wp.next(m.mux(push, wp.add(1), wp));
+  wp.next(m.mux(push, m.cat(wp.slice(depth - 2, 0), wp.bit(depth - 1)), wp));
   rp.next(m.mux(pop, rp.add(1), rp));
   const word = muxTree(m, entries, rp.slice(qBits - 1, 0));
   let hi = entryW - 1;

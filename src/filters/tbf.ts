@@ -26,24 +26,36 @@
  * and a write port of its own and never takes a cycle from the op stream (a 2-write memory made of
  * 1R1W block RAMs with an XOR-style live-value bit).
  *
- * Pipeline (a request accepted in cycle A):
- *   A    accept: T+, b and the scan pointer advance on inserts (registered)
- *   A+1  H3 hash per bank (registered)
- *   A+2  block RAM reads: timers[word], marks[word], and scan[scan pointer]
- *   A+3  forward the previous cycle's writes (same word); insert writes its timer; the scanner
- *        (one step per insert, after the insert as in the model) marks the word's timers of age
- *        ≥ ⌈w/B⌉ + 1
- *   A+4  ages (T+ − T) mod (TΩ + 1) and expiry against ⌈(w − b)/B⌉ + 1
- *   A+5  λx = max age, cx = count; hit
- *   A+6  decision unit: posterior ROM read at (class, c-index, lo = (λ−1)B + b) (see
- *        src/model/tbfDecision.ts); A+7 compare with the ratio
- *   Responses enter the response queue at A+6 (A+7 with the decision unit); LATENCY below.
+ * Pipeline (a request accepted in cycle A, i.e. in_valid && in_ready at a rising edge). Every
+ * stage boundary is a register; the cuts follow nextpnr's critical paths (`bloomforge synth`):
+ *   A    input registers (op decoded, insert/clear already qualified by the accept); in_ready
+ *        is a register (room judged without this cycle's pop)
+ *   A+1  T+, b and the scan pointer advance on inserts; T+'s successor, "end of block" and the
+ *        sweep's state are registers beside the counters
+ *   A+2  H3 hash per bank (registered); the stale windows for the scanner and the expiry test,
+ *        registered as ~lo, ~hi and wrap
+ *   A+3  block RAM reads: timers[word], marks[word], scan[scan pointer]; address matches
+ *        against the ops two and three ahead registered
+ *   A+4  the RAM words registered, corrected by the writes of the ops two and three ahead (the
+ *        latter landed at the read's edge)
+ *   A+5  the op one ahead's writes applied; insert: {¬L_S, T+} into the lane; scanner (one
+ *        word per insert, after the insert as in the model): lanes of age ≥ ⌈w/B⌉ + 1 marked,
+ *        except lanes refreshed since the read; write data, masks and addresses registered
+ *   A+6  block RAM writes (timers, its scan copy, marks); ages (T+ − T) mod (TΩ + 1) and expiry
+ *        against ⌈(w − b)/B⌉ + 1
+ *   A+7  every ordered pair of ages compared, expired timers counted
+ *   A+8  λx = the age no other exceeds, cx = how many hold it; hit
+ *   A+9  decision unit: posterior ROM read at (class, c-index, lo = (λ−1)B + b) (see
+ *        src/model/tbfDecision.ts); A+10 compare with the ratio
+ *   Responses enter the response queue at A+9 (A+10 with the decision unit); out_valid a cycle
+ *   later: LATENCY = tbfLatency(c) = 10 (11) cycles when out_ready is high.
+ * The stage numbers in register names (s<n>_…) count from A+1.
  */
 import { ModuleBuilder, type Sig } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
 import { tbfSalt } from '../model/tbf.js';
 import { decisionLayout, decisionTable } from '../model/tbfDecision.js';
-import { bitsFor, muxTree, responseQueue } from './common.js';
+import { bitsFor, muxTree, responseQueue, thermometer } from './common.js';
 import { CLEAR_DELAY } from './config.js';
 import type { TbfDerived } from './tbfConfig.js';
 
@@ -51,7 +63,7 @@ export const TBF_OP = { query: 0, insert: 1, testAndInsert: 2, clear: 3 } as con
 export const TBF_RESPONSE_QUEUE = 16;
 
 export function tbfLatency(c: TbfDerived): number {
-  return c.decision ? 8 : 7;
+  return c.decision ? 11 : 10;
 }
 
 export function tbfMemoryName(bank: number, which: 'timers' | 'scan' | 'marks'): string {
@@ -112,10 +124,24 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     : null;
   const outReady = m.input('out_ready', 1, 'response consumer ready');
 
-  // ---- accept stage: T+, b, scan pointer ---------------------------------------------------
-  const isIns = inOp.eq(TBF_OP.insert).or(inOp.eq(TBF_OP.testAndInsert));
-  const isQuery = inOp.eq(TBF_OP.query).or(inOp.eq(TBF_OP.testAndInsert));
-  const isClear = inOp.eq(TBF_OP.clear);
+  // ---- A: accept into the input registers (every input goes straight into a register) -------
+  // in_ready is a register: room for one more request in the response queue (judged without
+  // this cycle's pop, so out_ready does not reach it), no sweep running, and no clear accepted
+  // in this cycle or the last (the sweep it starts is not yet visible in sweep_busy).
+  const inReady = m.reg('in_ready_q', 1);
+  const wireAccept = inValid.and(inReady);
+  const rValid = m.pipe(wireAccept, 1, 'in_valid_q');
+  // Insert and clear flags are registered already qualified by the accept, so the counters'
+  // enables are registers.
+  const rIns = m.pipe(wireAccept.and(inOp.eq(TBF_OP.insert).or(inOp.eq(TBF_OP.testAndInsert))), 1, 'in_ins_q');
+  const rQuery = m.pipe(inOp.eq(TBF_OP.query).or(inOp.eq(TBF_OP.testAndInsert)), 1, 'in_query_q', { reset: null });
+  const rClear = m.pipe(wireAccept.and(inOp.eq(TBF_OP.clear)), 1, 'in_clear_q');
+  const rKey = m.pipe(inKey, 1, 'in_key_q', { reset: null });
+  const rTag = m.pipe(inTag, 1, 'in_tag_q', { reset: null });
+  const rClass = inClass ? m.pipe(inClass, 1, 'in_class_q', { reset: null }) : null;
+  const rRatio = inRatio ? m.pipe(inRatio, 1, 'in_ratio_q', { reset: null }) : null;
+
+  // ---- A+1: T+, b, scan pointer -------------------------------------------------------------
   const tplus = m.reg('tplus', tb);
   const bcnt = B > 1 ? m.reg('bcnt', bBits) : null;
   const scanPtr = m.reg('scan_ptr', aBits);
@@ -123,21 +149,40 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const dBits = bitsFor(CLEAR_DELAY);
   const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
   const sweepAddr = m.reg('sweep_addr', aBits);
-  const occ = m.reg('occupancy', bitsFor(TBF_RESPONSE_QUEUE));
-  const inReady = occ.lt(TBF_RESPONSE_QUEUE).and(sweepBusy.not());
-  const accept = inValid.and(inReady);
-  const insNow = accept.and(isIns);
-  const clearNow = accept.and(isClear);
-  const wrapT = bcnt === null ? m.const(1, 1) : bcnt.eq(B - 1);
-  const tplusInc = m.mux(tplus.eq(c.tOmega), 0, tplus.add(1));
-  const tplusAfter = m.mux(insNow.and(wrapT), tplusInc, tplus);
+  // Requests accepted and not yet popped, as a thermometer.
+  const occ = thermometer(m, 'occupancy', TBF_RESPONSE_QUEUE);
+  const accept = rValid;
+  const insNow = rIns;
+  const clearNow = rClear;
+  // T+ advances on the insert that completes a block of B. The next value of T+, "T+ is at the
+  // end of its block" and "the sweep writes this cycle" are registers kept beside the counters,
+  // so the accept logic only selects between registers.
+  const wrapReg = bcnt === null ? null : m.reg('bcnt_wrap', 1); // bcnt = B − 1
+  const wrapT = wrapReg ?? m.const(1, 1);
+  const tplusInc = m.reg('tplus_inc', tb, { reset: 1 }); // (T+ + 1) mod (TΩ + 1)
+  const incAtMax = m.reg('tplus_inc_at_max', 1, { reset: c.tOmega === 1 ? 1 : 0 }); // tplus_inc = TΩ
+  const adv = insNow.and(wrapT);
+  const tplusAfter = m.mux(adv, tplusInc, tplus);
   tplus.next(m.mux(clearNow, 0, tplusAfter));
-  if (bcnt) bcnt.next(m.mux(clearNow, 0, m.mux(insNow, bcnt.add(1), bcnt)));
+  tplusInc.next(m.mux(clearNow, 1, m.mux(adv, m.mux(incAtMax, 0, tplusInc.add(1)), tplusInc)));
+  incAtMax.next(m.mux(clearNow, c.tOmega === 1 ? 1 : 0, m.mux(adv, tplusInc.eq(c.tOmega - 1), incAtMax)));
+  if (bcnt && wrapReg) {
+    bcnt.next(m.mux(clearNow, 0, m.mux(insNow, bcnt.add(1), bcnt)));
+    wrapReg.next(m.mux(clearNow, 0, m.mux(insNow, bcnt.eq(B - 2), wrapReg)));
+  }
   scanPtr.next(m.mux(clearNow, 0, m.mux(insNow, scanPtr.add(1), scanPtr)));
-  const sweepActive = sweepBusy.and(sweepDelay.eq(0));
-  sweepBusy.next(m.mux(clearNow, 1, m.mux(sweepActive.and(sweepAddr.eq(depth - 1)), 0, sweepBusy)));
+  // sweep_active = sweep_busy and sweep_delay = 0; sweep_last = (sweep_addr = depth − 1).
+  const sweepActive = m.reg('sweep_active', 1);
+  const lastReg = depth === 1 ? null : m.reg('sweep_last', 1);
+  const sweepLast = lastReg ?? m.const(1, 1);
+  sweepActive.next(clearNow.not().and(m.mux(sweepActive, sweepLast.not(), sweepBusy.and(sweepDelay.eq(1)))));
+  lastReg?.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.eq(depth - 2), lastReg)));
+  sweepBusy.next(m.mux(clearNow, 1, m.mux(sweepActive.and(sweepLast), 0, sweepBusy)));
   sweepDelay.next(m.mux(clearNow, CLEAR_DELAY, m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay)));
   sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
+  const fullAfter = occ.value.bit(TBF_RESPONSE_QUEUE - 1).or(wireAccept.and(occ.value.bit(TBF_RESPONSE_QUEUE - 2)));
+  const clearOnWire = wireAccept.and(inOp.eq(TBF_OP.clear));
+  inReady.next(fullAfter.or(sweepBusy).or(clearNow).or(clearOnWire).not());
 
   // ---- request pipeline registers -----------------------------------------------------------
   const stage = (n: number, src: Record<string, Sig>): Record<string, Sig> => {
@@ -150,189 +195,285 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   };
   const s0: Record<string, Sig> = {
     valid: accept,
-    ins: isIns,
-    query: isQuery,
-    tag: inTag,
-    key: inKey,
+    ins: rIns,
+    query: rQuery,
+    tag: rTag,
+    key: rKey,
     tplus,
     tscan: tplusAfter,
     scanAddr: scanPtr,
   };
   if (bcnt) s0.b = bcnt;
-  if (inClass) s0.cls = inClass;
-  if (inRatio) s0.ratio = inRatio;
+  if (rClass) s0.cls = rClass;
+  if (rRatio) s0.ratio = rRatio;
   const s1 = stage(1, s0);
   const omit = (r: Record<string, Sig>, ...names: string[]): Record<string, Sig> =>
     Object.fromEntries(Object.entries(r).filter(([n]) => !names.includes(n)));
-  const tOmega1Gap = c.tEps - c.tOmega; // 2^tb − (TΩ + 1)
   /**
    * The timestamps T whose age (tp − T) mod (TΩ + 1) is at least `minAge`: the modular interval
-   * [tp + 1, tp − minAge] (it wraps when lo > hi). Computed a stage early and registered, so the
-   * scanner and the expiry test only compare T against two registered bounds.
+   * [lo, hi] = [tp + 1, tp − minAge], which wraps past TΩ when tp ≥ minAge and tp ≠ TΩ. Computed
+   * a stage early and registered in the form the compare wants, ~lo and ~hi: "T ≥ lo" and
+   * "T > hi" are then each the carry out of one addition of two registers (no inverter ahead of
+   * the carry chain).
    */
-  const staleWindow = (tp: Sig, minAge: number): { lo: Sig; hi: Sig } => ({
-    lo: m.mux(tp.eq(c.tOmega), 0, tp.add(1)),
-    hi: m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)),
+  interface Window {
+    nlo: Sig;
+    nhi: Sig;
+    wrap: Sig;
+  }
+  const loOf = (tp: Sig): Sig => m.mux(tp.eq(c.tOmega), 0, tp.add(1)).trunc(tb);
+  const hiOf = (tp: Sig, minAge: number): Sig =>
+    m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)).trunc(tb);
+  const wrapOf = (tp: Sig, minAge: number): Sig => tp.ge(minAge).and(tp.ne(c.tOmega));
+  const windowFields = (prefix: string, w: Window): Record<string, Sig> => ({
+    [`${prefix}Nlo`]: w.nlo,
+    [`${prefix}Nhi`]: w.nhi,
+    [`${prefix}Wrap`]: w.wrap,
+  });
+  const windowOf = (r: Record<string, Sig>, prefix: string): Window => ({
+    nlo: r[`${prefix}Nlo`]!,
+    nhi: r[`${prefix}Nhi`]!,
+    wrap: r[`${prefix}Wrap`]!,
   });
   const s1x: Record<string, Sig> = { ...omit(s1, 'key', 'tscan') };
-  const scanWin = staleWindow(s1.tscan!, c.markAge);
-  s1x.scanLo = scanWin.lo;
-  s1x.scanHi = scanWin.hi;
-  s1x.scanWrap = scanWin.lo.gt(scanWin.hi);
+  s1x.tplusW = s1.tplus!.add(c.tOmega + 1).trunc(tb);
+  Object.assign(
+    s1x,
+    windowFields('scan', {
+      nlo: loOf(s1.tscan!).not(),
+      nhi: hiOf(s1.tscan!, c.markAge).not(),
+      wrap: wrapOf(s1.tscan!, c.markAge),
+    }),
+  );
   // Expiry at query time: age >= ⌈(w − b)/B⌉ + 1, which is markAge or markAge − 1 (see `low`).
   const rem = c.window % B;
   const low1 = bcnt !== null && rem > 0 ? s1.b!.ge(rem) : null; // ⌈(w−b)/B⌉ = ⌈w/B⌉ − 1
-  const expA = staleWindow(s1.tplus!, c.markAge);
-  const expB = low1 === null ? expA : staleWindow(s1.tplus!, c.markAge - 1);
-  const expLo = low1 === null ? expA.lo : m.mux(low1, expB.lo, expA.lo);
-  const expHi = low1 === null ? expA.hi : m.mux(low1, expB.hi, expA.hi);
-  s1x.expLo = expLo;
-  s1x.expHi = expHi;
-  s1x.expWrap = expLo.gt(expHi);
+  const tp1 = s1.tplus!;
+  const sel = (f: (minAge: number) => Sig): Sig =>
+    low1 === null ? f(c.markAge) : m.mux(low1, f(c.markAge - 1), f(c.markAge));
+  Object.assign(
+    s1x,
+    windowFields('exp', {
+      nlo: loOf(tp1).not(),
+      nhi: sel((a) => hiOf(tp1, a)).not(),
+      wrap: sel((a) => wrapOf(tp1, a)),
+    }),
+  );
   const s2 = stage(2, s1x);
   const s3 = stage(3, s2);
-  const s4base = stage(4, omit(s3, 'scanAddr', 'scanLo', 'scanHi', 'scanWrap'));
-  const inWindow = (T: Sig, lo: Sig, hi: Sig, wrap: Sig): Sig =>
-    m.mux(wrap, T.ge(lo).or(T.le(hi)), T.ge(lo).and(T.le(hi)));
-
-  /** (tp − T) mod (TΩ + 1) for T, tp in 0..TΩ. */
-  const ageOf = (tp: Sig, T: Sig): Sig => {
-    const diff = tp.sub(T);
-    return m.mux(tp.ge(T), diff, diff.sub(tOmega1Gap));
+  const scanFields = Object.keys(windowFields('scan', windowOf(s3, 'scan')));
+  const s4 = stage(4, omit(s3, ...scanFields));
+  const s5base = stage(5, omit(s4, 'scanAddr'));
+  /** T in the window: lo ≤ T ≤ hi, or either if it wraps. */
+  const inWindow = (T: Sig, w: Window): Sig => {
+    const ge = T.ge(w.nlo.not()); // T + ~lo + 1 carries out (the double inversion folds away)
+    const le = T.zext(tb + 1)
+      .add(w.nhi.zext(tb + 1))
+      .bit(tb)
+      .not(); // T + ~hi does not carry out
+    return m.mux(w.wrap, ge.or(le), ge.and(le));
   };
 
-  const insWrite = s3.valid!.and(s3.ins!);
-  const live4: Sig[] = [];
-  const time4: Sig[] = [];
+  /**
+   * (tp − T) mod (TΩ + 1) for T, tp in 0..TΩ, given tpw = (tp + TΩ + 1) mod 2^timerBits (registered
+   * a stage early): two subtractions side by side and a select, no chained carries.
+   */
+  const ageOf = (tp: Sig, tpw: Sig, T: Sig): Sig => m.mux(tp.ge(T), tp.sub(T), tpw.sub(T));
+
+  // Valid inserts in stages A+4 (op modifying) and A+5 (its writes in the write registers).
+  const ins4 = s4.valid!.and(s4.ins!);
+  const ins5 = m.pipe(ins4, 1, 'ins5');
+  const sweepW = m.pipe(sweepActive, 1, 'sweep_w');
+  // The block RAMs' write enable, a register (no LUT before the write enables).
+  const wEn = m.pipe(sweepActive.or(ins4), 1, 'w_en');
+  const laS5: Sig[] = [];
+  const lsS5: Sig[] = [];
+  const time5: Sig[] = [];
   for (let j = 0; j < k; j++) {
     m.scope(`bank${j}`, () => {
       const hash = m.pipe(m.h3(s1.key!, Math.log2(c.timersPerBank), { seed: c.seed, salt: tbfSalt(j) }), 1, 'hash', {
         reset: null,
       });
-      const addr2 = hash.slice(Math.log2(c.timersPerBank) - 1, laneBits);
+      const a2 = hash.slice(Math.log2(c.timersPerBank) - 1, laneBits);
+      const a3 = m.pipe(a2, 1, 'addr3', { reset: null });
+      const a4 = m.pipe(a3, 1, 'addr4', { reset: null });
+      const sa2 = s2.scanAddr!;
+      const sa3 = s3.scanAddr!;
+      const sa4 = s4.scanAddr!;
       const timers = m.memory('timers', { width: AW, depth, readDuringWrite: 'undefined' });
       const scanMem = m.memory('scan', { width: AW, depth, readDuringWrite: 'undefined' });
+      // marks: 'old', since its writes are masked and a read that meets a write to the same word
+      // keeps the bits not written (the correction in A+4 supplies only the written ones).
       const marks = m.memory('marks', { width: t, depth, mask: true, readDuringWrite: 'old' });
-      const rdA = timers.read(addr2, s2.valid!);
-      const rdS = marks.read(addr2, s2.valid!);
-      const rdScan = scanMem.read(s2.scanAddr!, s2.valid!.and(s2.ins!));
-      const addr3 = m.pipe(addr2, 1, 'addr', { reset: null });
-      // Address matches for stage 3, compared a cycle early and registered: the op in stage 2
-      // against the op in stage 3 (whose writes the forwarding registers will hold) and against
-      // its own scan word.
-      const scanAddr3 = s3.scanAddr!;
-      const opHitA = m.pipe(addr2.eq(addr3), 1, 'fwd_op_hit', { reset: null });
-      const opHitS = m.pipe(addr2.eq(scanAddr3), 1, 'fwd_op_hit_marks', { reset: null });
-      const scanHitA = m.pipe(s2.scanAddr!.eq(addr3), 1, 'fwd_scan_hit', { reset: null });
-      const sameWord = m.pipe(addr2.eq(s2.scanAddr!), 1, 'scan_same_word', { reset: null });
-      const lane3 = laneBits === 0 ? null : m.pipe(hash.slice(laneBits - 1, 0), 1, 'lane', { reset: null });
+      const rdA = timers.read(a2, s2.valid!);
+      const rdS = marks.read(a2, s2.valid!);
+      const rdScan = scanMem.read(sa2, s2.valid!.and(s2.ins!));
 
-      // Previous cycle's writes.
-      const fAValid = m.reg('fwd_timers_valid', 1);
-      const fAData = m.reg('fwd_timers_data', AW, { reset: null });
-      const fSValid = m.reg('fwd_marks_valid', 1);
-      const fSMask = m.reg('fwd_marks_mask', t, { reset: null });
-      const fSData = m.reg('fwd_marks_data', t, { reset: null });
-      const wordA = forwarding ? m.mux(fAValid.and(opHitA), fAData, rdA) : rdA;
-      const sHit = fSValid.and(opHitS);
-      const wordS = forwarding ? m.mux(sHit, rdS.and(fSMask.not()).or(fSData.and(fSMask)), rdS) : rdS;
+      // What stage A+4 decided, registered: the block RAMs are written from these in A+5 (so no
+      // logic but the sweep's select sits before a RAM input); `last*` hold the cycle before's.
+      const a5 = m.pipe(a4, 1, 'addr5', { reset: null });
+      const sa5 = m.pipe(sa4, 1, 'scan_addr5', { reset: null });
+      const opAData = m.reg('op_timers_data', AW, { reset: null });
+      const opSMask = m.reg('op_marks_mask', t, { reset: null });
+      const opSData = m.reg('op_marks_data', t, { reset: null });
+      const lastAData = m.pipe(opAData, 1, 'last_timers_data', { reset: null });
+      const lastSMask = m.pipe(opSMask, 1, 'last_marks_mask', { reset: null });
+      const lastSData = m.pipe(opSData, 1, 'last_marks_data', { reset: null });
+
+      // Hazards, as registered address matches. An op X reads at the end of A+2. The op two
+      // ahead (in A+4 then) writes at the end of X's A+3 and the op three ahead (in A+5) at the
+      // end of X's A+2, at X's read edge: both are applied to X's RAM word in A+3. The op one
+      // ahead writes at the end of X's A+4 and is applied in A+4.
+      const hit = (name: string, ins: Sig, writeAddr: Sig, readAddr: Sig): Sig =>
+        m.pipe(ins.and(writeAddr.eq(readAddr)), 1, name, { reset: null });
+      const zA = hit('hit2_timers', ins4, a4, a2);
+      const wA = hit('hit3_timers', ins5, a5, a2);
+      const zScan = hit('hit2_scan', ins4, a4, sa2);
+      const wScan = hit('hit3_scan', ins5, a5, sa2);
+      const zS = hit('hit2_marks', ins4, sa4, a2);
+      const wS = hit('hit3_marks', ins5, sa5, a2);
+      const yA = hit('hit1_timers', ins4, a4, a3);
+      const yS = hit('hit1_marks', ins4, sa4, a3);
+      // This bank's copy of the scan window (4·t comparators read it). Copies of different banks
+      // are registers of different kinds (with or without reset, with or without enable) so
+      // synthesis cannot merge them back into one register with a chip-wide fan-out.
+      const kind = j % 4;
+      const scanWin3 = windowOf(s3, 'scan');
+      const copy = (x: Sig, name: string): Sig =>
+        m.pipe(x, 1, name, { reset: kind & 1 ? 0 : null, ...(kind & 2 ? { en: s3.valid! } : {}) });
+      const scanWin: Window = {
+        nlo: copy(scanWin3.nlo, 'scan_nlo'),
+        nhi: copy(scanWin3.nhi, 'scan_nhi'),
+        wrap: copy(scanWin3.wrap, 'scan_wrap'),
+      };
+      const lane3 = laneBits === 0 ? null : m.pipe(hash.slice(laneBits - 1, 0), 1, 'lane3', { reset: null });
+      const lane4 = lane3 === null ? null : m.pipe(lane3, 1, 'lane4', { reset: null });
+      const oneHot = Array.from({ length: t }, (_, i) =>
+        lane3 === null ? m.const(1, 1) : m.pipe(lane3.eq(i), 1, `lane_is${i}`, { reset: null }),
+      );
+      // Lanes the scanner may mark: an insert's, except those refreshed after the scan word was
+      // read and before the scan: this op's own (same word), and the op one ahead's (its insert
+      // hits the scan word). Those hold T+ then, never stale; every other lane is as registered
+      // in A+3, since the op one ahead writes back the word it read with only its lane changed.
+      const allow = Array.from({ length: t }, (_, i) => {
+        const own = lane3 === null ? a3.eq(sa3) : a3.eq(sa3).and(lane3.eq(i));
+        const ahead = lane4 === null ? ins4.and(a4.eq(sa3)) : ins4.and(a4.eq(sa3)).and(lane4.eq(i));
+        return m.pipe(own.or(ahead).not().and(s3.valid!).and(s3.ins!), 1, `scan_allow${i}`, { reset: null });
+      });
+
+      // A+3: the RAM words with the writes of the ops two and three ahead applied, registered.
+      const fullFwd = (z: Sig, w: Sig, rd: Sig): Sig => (forwarding ? m.mux(z, opAData, m.mux(w, lastAData, rd)) : rd);
+      const word3A = m.pipe(fullFwd(zA, wA, rdA), 1, 'word_timers', { reset: null });
+      const word3Scan = m.pipe(fullFwd(zScan, wScan, rdScan), 1, 'word_scan', { reset: null });
+      const maskedFwd = (word: Sig, en: Sig, mask: Sig, data: Sig): Sig => {
+        const sel = mask.and(m.mux(en, m.const((1n << BigInt(t)) - 1n, t), 0));
+        return word.and(sel.not()).or(data.and(sel));
+      };
+      const word3S = m.pipe(
+        forwarding ? maskedFwd(maskedFwd(rdS, wS, lastSMask, lastSData), zS, opSMask, opSData) : rdS,
+        1,
+        'word_marks',
+        { reset: null },
+      );
+
+      // A+4: the op one ahead's writes (in the write registers now) applied.
+      const curA = forwarding ? m.mux(yA, opAData, word3A) : word3A;
+      const curS = forwarding ? maskedFwd(word3S, yS, opSMask, opSData) : word3S;
 
       const laneA = (w: Sig, i: number): Sig => w.slice((i + 1) * lw - 1, i * lw);
-      const lanesA = Array.from({ length: t }, (_, i) => laneA(wordA, i));
-      const myA = muxTree(m, lanesA, lane3);
+      const lanesA = Array.from({ length: t }, (_, i) => laneA(curA, i));
+      const myA = muxTree(m, lanesA, lane4);
       const myLS = muxTree(
         m,
-        Array.from({ length: t }, (_, i) => wordS.bit(i)),
-        lane3,
+        Array.from({ length: t }, (_, i) => curS.bit(i)),
+        lane4,
       );
-      const myLA = myA.bit(tb);
-      live4.push(m.pipe(myLA.xor(myLS), 1, 'live', { reset: null }));
-      time4.push(m.pipe(myA.slice(tb - 1, 0), 1, 'time', { reset: null }));
+      laS5.push(m.pipe(myA.bit(tb), 1, 'la', { reset: null }));
+      lsS5.push(m.pipe(myLS, 1, 'ls', { reset: null }));
+      time5.push(m.pipe(myA.slice(tb - 1, 0), 1, 'time', { reset: null }));
 
-      // Insert: {¬L_S, T+} into the lane; the whole word is written to both copies.
-      const newLane = m.cat(myLS.not(), s3.tplus!);
+      // Insert: {¬L_S, T+} into its lane (lane i's own L_S when i is the lane); the whole word
+      // is written to both copies.
       const newA = m.cat(
-        ...lanesA.map((old, i) => (lane3 === null ? newLane : m.mux(lane3.eq(i), newLane, old))).reverse(),
+        ...lanesA.map((old, i) => m.mux(oneHot[i]!, m.cat(curS.bit(i).not(), s4.tplus!), old)).reverse(),
       );
-      const sweepAddrHere = sweepAddr;
-      const aAddr = m.mux(sweepActive, sweepAddrHere, addr3);
-      const aData = m.mux(sweepActive, 0, newA);
-      const aEn = sweepActive.or(insWrite);
-      timers.write(aAddr, aData, aEn);
-      scanMem.write(aAddr, aData, aEn);
-      fAValid.next(insWrite);
-      fAData.next(newA);
 
-      // Expiry scanner: one word per insert, after the insert (which it sees when in the same word).
-      const scanFwd = forwarding ? m.mux(fAValid.and(scanHitA), fAData, rdScan) : rdScan;
-      const scanWord = m.mux(sameWord, newA, scanFwd);
+      // Expiry scanner, one word per insert, after the insert: lanes of the scan word whose T is
+      // in the stale window, except the lanes refreshed since the read (see `allow`).
       const markBits: Sig[] = [];
       const laBits: Sig[] = [];
       for (let i = 0; i < t; i++) {
-        const lane = laneA(scanWord, i);
-        markBits.push(inWindow(lane.slice(tb - 1, 0), s3.scanLo!, s3.scanHi!, s3.scanWrap!));
+        const lane = laneA(word3Scan, i);
+        markBits.push(inWindow(lane.slice(tb - 1, 0), scanWin).and(allow[i]!));
         laBits.push(lane.bit(tb));
       }
-      const markVec = m.cat(...[...markBits].reverse());
+      const markVec = scanner ? m.cat(...[...markBits].reverse()) : m.const(0, t);
       const laVec = m.cat(...[...laBits].reverse());
-      const scanWrite = scanner ? insWrite.and(markVec.any()) : m.const(0, 1);
+
+      opAData.next(newA);
+      // A reset/clear sweep zeroes a word per cycle, one cycle after `sweepActive` like an op.
+      // Every RAM input is a register or one LUT (the sweep's select) after registers.
       const ones = m.const((1n << BigInt(t)) - 1n, t);
-      marks.write(
-        m.mux(sweepActive, sweepAddrHere, scanAddr3),
-        m.mux(sweepActive, 0, laVec),
-        sweepActive.or(scanWrite),
-        m.mux(sweepActive, ones, markVec),
-      );
-      fSValid.next(scanWrite);
-      fSMask.next(markVec);
-      fSData.next(laVec);
+      opSMask.next(markVec);
+      opSData.next(laVec);
+      const aAddr = m.pipe(m.mux(sweepActive, sweepAddr, a4), 1, 'w_timers_addr', { reset: null });
+      const sAddr = m.pipe(m.mux(sweepActive, sweepAddr, sa4), 1, 'w_marks_addr', { reset: null });
+      const aData = m.mux(sweepW, 0, opAData);
+      timers.write(aAddr, aData, wEn);
+      scanMem.write(aAddr, aData, wEn);
+      marks.write(sAddr, m.mux(sweepW, 0, opSData), wEn, m.mux(sweepW, ones, opSMask));
     });
   }
 
-  // ---- A+4: ages and expiry ------------------------------------------------------------------
-  const s4 = s4base;
-  const exp5: Sig[] = [];
-  const age5: Sig[] = [];
+  // ---- A+5: ages and expiry ------------------------------------------------------------------
+  const s5 = s5base;
+  const exp6: Sig[] = [];
+  const age6: Sig[] = [];
   for (let j = 0; j < k; j++) {
-    const age = ageOf(s4.tplus!, time4[j]!);
-    const over = inWindow(time4[j]!, s4.expLo!, s4.expHi!, s4.expWrap!);
-    exp5.push(m.pipe(live4[j]!.not().or(over), 1, `s5_exp${j}`, { reset: null }));
-    age5.push(m.pipe(age.slice(Math.min(tb, LB) - 1, 0).zext(LB), 1, `s5_age${j}`, { reset: null }));
+    const age = ageOf(s5.tplus!, s5.tplusW!, time5[j]!);
+    const over = inWindow(time5[j]!, windowOf(s5, 'exp'));
+    const live = laS5[j]!.xor(lsS5[j]!);
+    exp6.push(m.pipe(live.not().or(over), 1, `s6_exp${j}`, { reset: null }));
+    age6.push(m.pipe(age.slice(Math.min(tb, LB) - 1, 0).zext(LB), 1, `s6_age${j}`, { reset: null }));
   }
-  const s5 = stage(5, omit(s4, 'tplus', 'expLo', 'expHi', 'expWrap'));
+  const s6 = stage(6, omit(s5, 'tplus', 'tplusW', ...Object.keys(windowFields('exp', windowOf(s5, 'exp')))));
 
-  // ---- A+5: λ = max age, c = how many hold it ---------------------------------------------
-  let level = age5;
-  while (level.length > 1) {
-    const next: Sig[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      const a = level[i]!;
-      const bb = level[i + 1];
-      next.push(bb === undefined ? a : m.mux(bb.gt(a), bb, a));
-    }
-    level = next;
-  }
-  const maxAge = level[0]!;
+  // ---- A+6: every ordered pair of ages compared; expired timers counted ----------------------
+  // ---- A+7: λ = the age of the timers no other exceeds, c = how many there are ---------------
   const count = (bits: Sig[]): Sig => bits.map((x) => x.zext(cBits)).reduce((x, y) => x.add(y));
-  const anyExp = exp5.reduce((x, y) => x.or(y));
-  const lambda = m.mux(anyExp, INF, maxAge);
-  const cnt = m.mux(anyExp, count(exp5), count(age5.map((a) => a.eq(maxAge))));
-  const q5 = s5.query!;
-  const s6in: Record<string, Sig> = {
-    valid: s5.valid!,
-    query: q5,
-    tag: s5.tag!,
-    hit: anyExp.not().and(q5),
-    lambda: m.mux(q5, lambda, 0),
-    c: m.mux(q5, cnt, 0),
+  const ge7: Sig[][] = age6.map((ai, i) =>
+    age6.map((aj, j) => (i === j ? m.const(1, 1) : m.pipe(ai.ge(aj), 1, `s7_ge${i}_${j}`, { reset: null }))),
+  );
+  const anyExp7 = m.pipe(
+    exp6.reduce((x, y) => x.or(y)),
+    1,
+    's7_any_exp',
+    { reset: null },
+  );
+  const expCount7 = m.pipe(count(exp6), 1, 's7_exp_count', { reset: null });
+  const age7 = age6.map((a, i) => m.pipe(a, 1, `s7_age${i}`, { reset: null }));
+  const s7 = stage(7, s6);
+  const isMax = ge7.map((row) => row.reduce((x, y) => x.and(y)));
+  // All maxima hold the same age, so OR-ing the ages of the maxima gives it.
+  const maxAge = isMax.map((f, i) => age7[i]!.and(m.mux(f, m.const(2 ** LB - 1, LB), 0))).reduce((x, y) => x.or(y));
+  const lambda = m.mux(anyExp7, INF, maxAge);
+  const cnt = m.mux(anyExp7, expCount7, count(isMax));
+  const q7 = s7.query!;
+  const s8in: Record<string, Sig> = {
+    valid: s7.valid!,
+    query: q7,
+    tag: s7.tag!,
+    hit: anyExp7.not().and(q7),
+    lambda: m.mux(q7, lambda, 0),
+    c: m.mux(q7, cnt, 0),
   };
-  if (s5.b) s6in.b = s5.b;
-  if (s5.cls) s6in.cls = s5.cls;
-  if (s5.ratio) s6in.ratio = s5.ratio;
-  const s6 = stage(6, s6in);
+  if (s7.b) s8in.b = s7.b;
+  if (s7.cls) s8in.cls = s7.cls;
+  if (s7.ratio) s8in.ratio = s7.ratio;
+  const s8 = stage(8, s8in);
 
-  // ---- A+6, A+7: decision unit ------------------------------------------------------------
-  let last = s6;
+  // ---- A+8, A+9: decision unit ------------------------------------------------------------
+  let last = s8;
   let decision: Sig | null = null;
   if (dl) {
     const table = decisionTable(c);
@@ -342,42 +483,42 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       readDuringWrite: 'old',
       init: table.map((v) => BigInt(v)),
     });
-    const lam0 = s6.lambda!.eq(0);
-    const bz = s6.b ? s6.b : m.const(0, 1);
+    const lam0 = s8.lambda!.eq(0);
+    const bz = s8.b ? s8.b : m.const(0, 1);
     const wide = LB + bBits + dl.loBits;
-    const lamMinus1 = s6.lambda!.sub(1).zext(wide);
+    const lamMinus1 = s8.lambda!.sub(1).zext(wide);
     const loFromLam = (bBits > 0 ? lamMinus1.shl(bBits) : lamMinus1).or(bz.zext(wide)).trunc(dl.loBits);
     const lo = m.mux(lam0, bz.zext(Math.max(dl.loBits, bz.width)).trunc(dl.loBits), loFromLam);
-    const cIdx = m.mux(lam0, 0, s6.c!.zext(Math.max(dl.cBits, cBits)).trunc(dl.cBits));
+    const cIdx = m.mux(lam0, 0, s8.c!.zext(Math.max(dl.cBits, cBits)).trunc(dl.cBits));
     const parts = [cIdx, lo];
-    if (s6.cls) parts.unshift(s6.cls);
+    if (s8.cls) parts.unshift(s8.cls);
     const romAddr = m.cat(...parts);
     const word = rom.read(
       romAddr.width === Math.log2(dl.depth) ? romAddr : romAddr.zext(Math.log2(dl.depth)),
-      s6.valid!,
+      s8.valid!,
     );
     rom.write(0, 0, 0);
-    const s7in: Record<string, Sig> = {
-      valid: s6.valid!,
-      query: s6.query!,
-      tag: s6.tag!,
-      hit: s6.hit!,
-      lambda: s6.lambda!,
-      c: s6.c!,
-      ratio: s6.ratio!,
-      expired: s6.lambda!.eq(INF),
+    const s9in: Record<string, Sig> = {
+      valid: s8.valid!,
+      query: s8.query!,
+      tag: s8.tag!,
+      hit: s8.hit!,
+      lambda: s8.lambda!,
+      c: s8.c!,
+      ratio: s8.ratio!,
+      expired: s8.lambda!.eq(INF),
     };
-    const s7 = stage(7, s7in);
-    const pw = m.mux(s7.expired!, 0, word);
-    decision = pw.ge(s7.ratio!.zext(dl.width)).and(s7.query!);
-    last = s7;
+    const s9 = stage(9, s9in);
+    const pw = m.mux(s9.expired!, 0, word);
+    decision = pw.ge(s9.ratio!.zext(dl.width)).and(s9.query!);
+    last = s9;
   }
 
   // ---- response queue ------------------------------------------------------------------------
   const fields = [last.tag!, last.hit!, last.lambda!, last.c!, ...(decision ? [decision] : [])];
   const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid!, fields, outReady);
   const { outValid, pop } = rq;
-  occ.next(m.mux(accept.and(pop.not()), occ.add(1), m.mux(pop.and(accept.not()), occ.sub(1), occ)));
+  occ.step(wireAccept, pop);
 
   m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');

@@ -13,7 +13,7 @@ describe('TBF/BTBF commands', () => {
     const r = await run(['generate', 'btbf_k3_w256_b8_decision', '-o', dir]);
     expect(r.exitCode).toBe(0);
     const m = JSON.parse(fs.readFileSync(path.join(dir, 'btbf_k3_w256_b8_decision.manifest.json'), 'utf8'));
-    expect(m.latency.cycles).toBe(8);
+    expect(m.latency.cycles).toBe(11);
     expect(m.parameters).toMatchObject({ filter: 'btbf', k: 3, window: 256, blockSize: 8 });
     const ports = m.ports.map((p: { name: string }) => p.name);
     for (const p of ['in_ratio', 'in_class', 'out_hit', 'out_lambda', 'out_c', 'out_decision'])
