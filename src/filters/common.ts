@@ -54,15 +54,20 @@ export function responseQueue(
   push: Sig,
   fields: Sig[],
   outReady: Sig,
+  opts: { oneHotWrite?: boolean } = {},
 ): { outValid: Sig; pop: Sig; head: Sig[] } {
   const qBits = Math.log2(depth);
-  // The write pointer is one-hot (rotated on each push), so an entry's enable is one AND.
-  const wp = m.reg('rq_wp_onehot', depth, { reset: 1 });
+  // With `oneHotWrite` the write pointer is one-hot (rotated on each push), so an entry's enable
+  // is one AND; otherwise a binary pointer compared per entry. (The TBF/BTBF pipelines use the
+  // one-hot pointer; on the APBF/APBBF presets it placed worse: `bloomforge synth --seeds 3`.)
+  const wpOneHot = opts.oneHotWrite ? m.reg('rq_wp_onehot', depth, { reset: 1 }) : null;
+  const wp = opts.oneHotWrite ? null : m.reg('rq_wp', qBits + 1);
   const rp = m.reg('rq_rp', qBits + 1);
   const entryW = fields.reduce((s, f) => s + f.width, 0);
   const entries: Sig[] = [];
   for (let i = 0; i < depth; i++) {
-    const e = m.reg(`rq_entry${i}`, entryW, { reset: null, en: push.and(wp.bit(i)) });
+    const slot = wpOneHot ? wpOneHot.bit(i) : wp!.slice(qBits - 1, 0).eq(i);
+    const e = m.reg(`rq_entry${i}`, entryW, { reset: null, en: push.and(slot) });
     e.next(m.cat(...fields));
     entries.push(e);
   }
@@ -71,7 +76,8 @@ export function responseQueue(
   const outValid = count.value.bit(0);
   const pop = outValid.and(outReady);
   count.step(push, pop);
-  wp.next(m.mux(push, m.cat(wp.slice(depth - 2, 0), wp.bit(depth - 1)), wp));
+  if (wpOneHot) wpOneHot.next(m.mux(push, m.cat(wpOneHot.slice(depth - 2, 0), wpOneHot.bit(depth - 1)), wpOneHot));
+  if (wp) wp.next(m.mux(push, wp.add(1), wp));
   rp.next(m.mux(pop, rp.add(1), rp));
   const word = muxTree(m, entries, rp.slice(qBits - 1, 0));
   let hi = entryW - 1;

@@ -516,7 +516,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
 
   // ---- response queue ------------------------------------------------------------------------
   const fields = [last.tag!, last.hit!, last.lambda!, last.c!, ...(decision ? [decision] : [])];
-  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid!, fields, outReady);
+  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid!, fields, outReady, { oneHotWrite: true });
   const { outValid, pop } = rq;
   occ.step(wireAccept, pop);
 
