@@ -14,7 +14,15 @@
  */
 import { h3Tables } from '../src/ir/h3.js';
 import { combOrder } from '../src/ir/topo.js';
-import { assertNever, type Cell, type Design, type MemoryCell, type NetId, type RegCell } from '../src/ir/types.js';
+import {
+  assertNever,
+  cellOutput,
+  type Cell,
+  type Design,
+  type MemoryCell,
+  type NetId,
+  type RegCell,
+} from '../src/ir/types.js';
 
 export const words = (w: number): number => Math.ceil(w / 32);
 /** Mask of the valid bits of word i of a W-bit value. */
@@ -562,8 +570,8 @@ export interface GenerateOptions {
 export const OPTIMIZED_BYTECODE_LIMIT = 256 * 1024;
 const MONOLITHIC_CHARS = 120_000;
 const CHUNK_CHARS = 40000;
-/** Parameters of every function of chunk mode. */
-const PARAMS = 'V, stim, ib, stats';
+/** Parameters of every function of chunk mode (V: this cycle's values, W: the next state). */
+const PARAMS = 'V, W, stim, ib, stats';
 /** Register words per next-value function in chunk mode. */
 const REGS_PER_CHUNK = 400;
 
@@ -644,8 +652,9 @@ export function generate(d: Design, L: Layout, opts: GenerateOptions = {}): Gene
 /**
  * `run` split into functions, for designs too large for one optimised function. Every value
  * lives in V between functions: each clock cycle runs the combinational chunks in order (each
- * stores what later chunks read), copies the outputs, computes the registers' next values into
- * NX, clocks the memories, then commits NX to the registers.
+ * stores what later chunks read), copies the outputs, writes the registers' next values and the
+ * memories' read data into the other state buffer W, clocks the memories, and swaps V and W
+ * (every state word is written each cycle, so nothing is copied per cycle).
  */
 function generateChunked(
   d: Design,
@@ -656,6 +665,19 @@ function generateChunked(
 ): { run: string; chunks: number } {
   const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
   const regWords = regs.flatMap((r) => Array.from({ length: words(d.nets[r.out]!.width) }, (_, i) => [r, i] as const));
+  // A register's next value is computed in the combinational chunk right after the last cell
+  // driving its data, enable or reset, so those values need not pass through V; registers fed
+  // only by state and inputs get functions of their own.
+  const position = new Map<NetId, number>(order.map((c, idx) => [cellOutput(c), idx]));
+  const regsAfter = new Map<number, (typeof regWords)[number][]>();
+  const regsAlone: typeof regWords = [];
+  for (const rw of regWords) {
+    const [r] = rw;
+    const at = Math.max(...[r.d, r.en, r.rst].map((n) => (n === null ? -1 : (position.get(n) ?? -1))));
+    if (at < 0) regsAlone.push(rw);
+    else if (regsAfter.has(at)) regsAfter.get(at)!.push(rw);
+    else regsAfter.set(at, [rw]);
+  }
   // The first pass fixes where each chunk starts (cell index in `order`).
   let starts: number[] = [];
   const fns: string[] = [];
@@ -675,6 +697,7 @@ function generateChunked(
         if (plan === null) starts.push(idx);
       }
       genComb(g, c);
+      for (const [r, i] of regsAfter.get(idx) ?? []) g.emit(`W[${L.offset[r.out]! + i}] = ${nextValue(g, r, i)};`);
     });
     finish(`c${k}`, PARAMS);
     const combChunks = k + 1;
@@ -686,11 +709,13 @@ function generateChunked(
         outs.push(`out[ob + ${L.outputOffsets[q]! + i}] = ${g.v(p.net, i)};`);
     });
     const outputCode = [...g.header, ...outs];
-    // Register next values, REGS_PER_CHUNK words a function.
+    // Next values of registers with no combinational input, REGS_PER_CHUNK words a function.
     const regFns: string[] = [];
-    for (let at = 0; at < regWords.length; at += REGS_PER_CHUNK) {
+    for (let at = 0; at < regsAlone.length; at += REGS_PER_CHUNK) {
       g.startChunk(1_000_001 + at);
-      regWords.slice(at, at + REGS_PER_CHUNK).forEach(([r, i], j) => g.emit(`NX[${at + j}] = ${nextValue(g, r, i)};`));
+      regsAlone
+        .slice(at, at + REGS_PER_CHUNK)
+        .forEach(([r, i]) => g.emit(`W[${L.offset[r.out]! + i}] = ${nextValue(g, r, i)};`));
       finish(`r${at}`, PARAMS);
       regFns.push(`r${at}(${PARAMS});`);
     }
@@ -703,16 +728,19 @@ function generateChunked(
     L.memories.forEach((m, k) => {
       for (let i = 0; i < words(m.width); i++) {
         pre.push(`let ${rdLocal(k, i)} = V[${L.offset[m.rdData]! + i}];`);
-        post.push(`V[${L.offset[m.rdData]! + i}] = ${rdLocal(k, i)};`);
+        post.push(`W[${L.offset[m.rdData]! + i}] = ${rdLocal(k, i)};`);
       }
     });
     genMemories(g, rdLocal);
     finish('mem', PARAMS, pre, post);
-    const commit = regWords.map(([r, i], j) => `V[${L.offset[r.out]! + i}] = NX[${j}];`);
-    fns.push(`function commit(V) {\n${commit.join('\n')}\n}`);
     const calls = Array.from({ length: combChunks }, (_, j) => `c${j}(${PARAMS});`);
+    // W starts as a copy of V, so a word no cycle writes (none should be read) reads the same
+    // from both; the state ends in the caller's V.
     const loop = [
-      'return function run(V, stim, stimBase, out, outBase, n, stats) {',
+      'return function run(V0, stim, stimBase, out, outBase, n, stats) {',
+      'let V = V0;',
+      'let W = W0;',
+      'W.set(V);',
       'for (let cyc = 0; cyc < n; cyc++) {',
       `const ib = stimBase + cyc * ${L.inputWords};`,
       ...calls,
@@ -722,16 +750,19 @@ function generateChunked(
       '}',
       ...regFns,
       `mem(${PARAMS});`,
-      'commit(V);',
+      'const t = V;',
+      'V = W;',
+      'W = t;',
       '}',
+      'if (V !== V0) V0.set(V);',
       '};',
     ];
     fns.push(loop.join('\n'));
-    fns.unshift(`const NX = new Uint32Array(${Math.max(1, regWords.length)});`);
+    fns.unshift(`const W0 = new Uint32Array(${Math.max(1, L.size)});`);
     const pro = new Gen(d, L);
     prologue(pro);
     fns.unshift(...pro.out);
-    chunksOut = combChunks + regFns.length + 2;
+    chunksOut = combChunks + regFns.length + 1;
     return g;
   };
   let chunksOut = 0;

@@ -36,7 +36,8 @@ describe('compiled simulator = reference interpreter', () => {
       const d = make();
       const stim = randomStimulus(d, 3000, 12, biased(d));
       const chunked = new CompiledSim(d, { chunkChars: 200 });
-      expect(chunked.chunks).toBeGreaterThan(2);
+      // 1 would be the single-loop form; chunk mode has at least a combinational and a memory function.
+      expect(chunked.chunks).toBeGreaterThan(1);
       const cmp = compareTraces(d, ['chunked', 'interp'], runTrace(chunked, stim), runTrace(new Interpreter(d), stim));
       expect(cmp.count, formatComparison(cmp, d)).toBe(0);
     });
