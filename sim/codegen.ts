@@ -734,13 +734,17 @@ function generateChunked(
     genMemories(g, rdLocal);
     finish('mem', PARAMS, pre, post);
     const calls = Array.from({ length: combChunks }, (_, j) => `c${j}(${PARAMS});`);
-    // W starts as a copy of V, so a word no cycle writes (none should be read) reads the same
-    // from both; the state ends in the caller's V.
+    // Every cycle writes every state word into W and every other word it reads into V before
+    // reading it, so neither array needs copying per call; when the state ends in W0 (n odd) its
+    // state words are copied to the caller's V (only those: `step` runs one cycle per call).
+    const stateWords = [
+      ...regWords.map(([r, i]) => L.offset[r.out]! + i),
+      ...L.memories.flatMap((m) => Array.from({ length: words(m.width) }, (_, i) => L.offset[m.rdData]! + i)),
+    ];
     const loop = [
       'return function run(V0, stim, stimBase, out, outBase, n, stats) {',
       'let V = V0;',
       'let W = W0;',
-      'W.set(V);',
       'for (let cyc = 0; cyc < n; cyc++) {',
       `const ib = stimBase + cyc * ${L.inputWords};`,
       ...calls,
@@ -754,10 +758,11 @@ function generateChunked(
       'V = W;',
       'W = t;',
       '}',
-      'if (V !== V0) V0.set(V);',
+      'if (V !== V0) for (let k = 0; k < SW.length; k++) V0[SW[k]] = V[SW[k]];',
       '};',
     ];
     fns.push(loop.join('\n'));
+    fns.unshift(`const SW = new Uint32Array([${stateWords.join(', ')}]);`);
     fns.unshift(`const W0 = new Uint32Array(${Math.max(1, L.size)});`);
     const pro = new Gen(d, L);
     prologue(pro);
