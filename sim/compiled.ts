@@ -53,10 +53,14 @@ export class CompiledSim implements Engine {
   private readonly stim: Uint32Array;
   private readonly runFn: RunFn;
   private readonly settleFn: SettleFn;
+  private readonly settleOutputsFn: SettleFn;
+  private readonly outputCone: ReadonlySet<number>;
   private readonly poison: boolean;
   /** Functions one clock cycle runs (1: a single loop with the state in locals). */
   readonly chunks: number;
   private settled = false;
+  /** The output ports' cone is settled (implied by `settled`). */
+  private outputsSettled = false;
   cycle = 0;
 
   constructor(
@@ -70,6 +74,7 @@ export class CompiledSim implements Engine {
     if (dump) {
       fs.mkdirSync(dump, { recursive: true });
       fs.writeFileSync(path.join(dump, `${design.name}.settle.js`), src.settle);
+      fs.writeFileSync(path.join(dump, `${design.name}.settleOutputs.js`), src.settleOutputs);
       fs.writeFileSync(path.join(dump, `${design.name}.run.js`), src.run);
     }
     this.chunks = src.chunks;
@@ -78,6 +83,8 @@ export class CompiledSim implements Engine {
       T: Uint32Array[],
     ) => RunFn;
     this.settleFn = new Function('V', 'M', 'T', 'stim', `'use strict';\n${src.settle}`) as SettleFn;
+    this.settleOutputsFn = new Function('V', 'M', 'T', 'stim', `'use strict';\n${src.settleOutputs}`) as SettleFn;
+    this.outputCone = src.outputCone;
     this.V = new Uint32Array(this.layout.size);
     this.stim = new Uint32Array(Math.max(1, this.layout.inputWords));
     this.M = this.layout.memories.map((m) => new Uint32Array(m.depth * words(m.width)));
@@ -101,6 +108,7 @@ export class CompiledSim implements Engine {
     }
     this.cycle = 0;
     this.settled = false;
+    this.outputsSettled = false;
   }
 
   private portIndex(name: string): number {
@@ -114,6 +122,7 @@ export class CompiledSim implements Engine {
     const w = this.design.nets[this.design.inputs[k]!.net]!.width;
     this.stim.set(toWords(BigInt(value), w), this.layout.inputOffsets[k]!);
     this.settled = false;
+    this.outputsSettled = false;
   }
 
   /** Value of any net by name (ports, registers, named wires) after settling. */
@@ -121,13 +130,22 @@ export class CompiledSim implements Engine {
     const port = this.design.outputs.find((p) => p.name === name);
     const net = port ? this.design.nets[port.net] : this.design.nets.find((n) => n.name === name);
     if (!net) throw new Error(`design '${this.design.name}' has no signal '${name}'`);
-    this.settle();
+    if (this.outputCone.has(net.id)) this.settleOutputs();
+    else this.settle();
     return fromWords(this.V, this.layout.offset[net.id]!, net.width);
   }
 
+  /** Evaluates every combinational net for the current inputs and state. */
   settle(): void {
     if (!this.settled) this.settleFn(this.V, this.M, this.layout.tables, this.stim);
     this.settled = true;
+    this.outputsSettled = true;
+  }
+
+  /** Evaluates only what the output ports depend on (what a test bench reads every cycle). */
+  settleOutputs(): void {
+    if (!this.outputsSettled) this.settleOutputsFn(this.V, this.M, this.layout.tables, this.stim);
+    this.outputsSettled = true;
   }
 
   step(n = 1): void {
@@ -136,6 +154,7 @@ export class CompiledSim implements Engine {
     }
     this.cycle += n;
     this.settled = false;
+    this.outputsSettled = false;
   }
 
   /**
@@ -150,6 +169,7 @@ export class CompiledSim implements Engine {
     if (n > 0) this.stim.set(stim.subarray((n - 1) * this.layout.inputWords, n * this.layout.inputWords));
     this.cycle += n;
     this.settled = false;
+    this.outputsSettled = false;
   }
 
   /** Word `addr` of memory `name` as a bigint. */
