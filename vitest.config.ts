@@ -3,9 +3,11 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Verilator builds take seconds each (cached afterwards under .cache/).
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
+    // A guard against hangs, not a speed goal: Verilator builds take seconds each (cached
+    // afterwards under .cache/), and Yosys on the largest presets takes minutes (synth_xilinx on
+    // apbbf_k3_l8_b512_4_large about 3 min alone on 2 cores, over 5 min with other work running).
+    testTimeout: 1_200_000,
+    hookTimeout: 1_200_000,
     // Yield to the event loop after every test (see the file for why).
     setupFiles: ['test/setup/yieldBetweenTests.ts'],
     pool: 'forks',
