@@ -1,11 +1,36 @@
-/** Topological order of the combinational cells; sequential cells break every path. */
+/** Graph walks over a design: drivers, fan-in cones, the topological order of the logic. */
 import { DesignError, formatLoc } from './errors.js';
 import { cellOutput, combInputs, isSequential, type Cell, type Design, type NetId } from './types.js';
 
-/** Combinational cells ordered so every cell comes after the cells driving its inputs. */
-export function combOrder(d: Design): Cell[] {
+/** The cell driving each net (inputs have none). */
+export function driverMap(d: Design): Map<NetId, Cell> {
   const driver = new Map<NetId, Cell>();
   for (const c of d.cells) driver.set(cellOutput(c), c);
+  return driver;
+}
+
+/**
+ * Every net the nets `from` depend on, themselves included, walking back through each driving
+ * cell's `inputsOf` (`cellInputs`: through registers and memories too; `combInputs`: within the
+ * cycle, stopping at state).
+ */
+export function fanInCone(d: Design, from: readonly NetId[], inputsOf: (c: Cell) => NetId[]): Set<NetId> {
+  const driver = driverMap(d);
+  const cone = new Set<NetId>();
+  const stack = [...from];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (cone.has(n)) continue;
+    cone.add(n);
+    const c = driver.get(n);
+    if (c) stack.push(...inputsOf(c));
+  }
+  return cone;
+}
+
+/** Combinational cells ordered so every cell comes after the cells driving its inputs. */
+export function combOrder(d: Design): Cell[] {
+  const driver = driverMap(d);
   const state = new Map<Cell, 1 | 2>(); // 1 = on the stack, 2 = done
   const order: Cell[] = [];
   const visit = (root: Cell): void => {

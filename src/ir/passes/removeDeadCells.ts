@@ -3,20 +3,16 @@
  * back-ends see the same pruned design, so "the simulator agrees with Verilator" still holds.
  */
 import { remapCell } from '../remap.js';
-import { cellInputs, cellOutput, type Cell, type Design, type NetId } from '../types.js';
+import { fanInCone } from '../topo.js';
+import { cellInputs, cellOutput, type Design, type NetId } from '../types.js';
 
 export function removeDeadCells(d: Design): Design {
-  const driver = new Map<NetId, Cell>();
-  for (const c of d.cells) driver.set(cellOutput(c), c);
-  const live = new Set<Cell>();
-  const work: NetId[] = d.outputs.map((p) => p.net);
-  while (work.length > 0) {
-    const c = driver.get(work.pop()!);
-    if (!c || live.has(c)) continue;
-    live.add(c);
-    work.push(...cellInputs(c));
-  }
-  const cells = d.cells.filter((c) => live.has(c));
+  const live = fanInCone(
+    d,
+    d.outputs.map((p) => p.net),
+    cellInputs,
+  );
+  const cells = d.cells.filter((c) => live.has(cellOutput(c)));
   const used = new Set<NetId>([...d.inputs, ...d.outputs].map((p) => p.net));
   for (const c of cells) {
     used.add(cellOutput(c));
