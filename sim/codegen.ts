@@ -1,8 +1,11 @@
 /**
  * Compiles an IR design to JavaScript source: straight-line code over 32-bit words, no BigInt.
  *
- * Every net of width W is ceil(W/32) little-endian words, each an unsigned 32-bit JS number
- * with the bits above W cleared. Inside the generated functions a net is a set of `const`
+ * Every net of width W is ceil(W/32) little-endian words with the bits above W cleared. A word
+ * is held as the int32 of its bits (a word of all 32 bits is negative when bit 31 is set): V8
+ * keeps int32 values unboxed in registers, while an unsigned word above 2^31 - 1 would be a
+ * double. The word arrays (V, M, T, stim) are Int32Array views; only unsigned comparisons and
+ * multi-word carries convert with `>>> 0`. Inside the generated functions a net is a set of `const`
  * locals (`v<net>_<word>`); state (registers, memory read data) and, for `settle`, every net
  * lives in the value array V at a fixed slot. Hash units are byte-table look-ups (H3 is linear).
  *
@@ -14,6 +17,7 @@
  */
 import { h3Tables } from '../src/ir/h3.js';
 import { combOrder, fanInCone } from '../src/ir/topo.js';
+import { planLifts, type Lift, type LiftPlan } from './lift.js';
 import {
   assertNever,
   cellOutput,
@@ -31,7 +35,16 @@ export function wordMask(w: number, i: number): number {
   const bits = Math.min(32, w - 32 * i);
   return bits === 32 ? 0xffffffff : (2 ** bits - 1) >>> 0;
 }
-const hex = (x: number): string => `0x${(x >>> 0).toString(16)}`;
+/**
+ * A 32-bit word as a literal of its signed (int32) value: generated code keeps every word as an
+ * int32, V8's fastest number representation (an unsigned word above 2^31 - 1 would be a double).
+ */
+const hex = (x: number): string => {
+  const s = x | 0;
+  return s < 0 ? `(${s})` : `0x${s.toString(16)}`;
+};
+/** Word i of a W-bit value uses all 32 bits (it can be negative as an int32). */
+const fullWord = (w: number, i: number): boolean => wordMask(w, i) === 0xffffffff;
 /** Longest expression substituted into its use; longer ones get a local. */
 const MAX_INLINE = 240;
 
@@ -98,6 +111,8 @@ class Gen {
   private readonly inputAt = new Map<NetId, number>();
   /** True while generating `run`: state in loop-carried locals instead of V. */
   loopState = false;
+  /** Where read-during-write collisions are counted (a local of `run`'s loop when it has one). */
+  collisions = 'stats[0]';
   /** True while generating code that must see materialised locals (outputs, clock edge). */
   pinning = false;
   /** Textual references to each net word (`<net>_<word>`), counted while generating. */
@@ -116,6 +131,8 @@ class Gen {
     /** Bake in poisoned reads on read-during-write collisions. */
     readonly poison = false,
     private readonly liveOut: ReadonlySet<string> = new Set(),
+    /** Word-level lifting of bit-blasted concats (the `run` functions only; see sim/lift.ts). */
+    readonly lift: LiftPlan | null = null,
   ) {
     d.inputs.forEach((p, k) => this.inputAt.set(p.net, L.inputOffsets[k]!));
     for (const [k, c] of d.cells.entries()) {
@@ -173,9 +190,11 @@ class Gen {
     this.emit(`const ${t} = ${e};`);
     return t;
   }
-  emit(s: string): void {
-    this.out.push(s);
-    this.chars += s.length + 1;
+  emit(...lines: string[]): void {
+    for (const s of lines) {
+      this.out.push(s);
+      this.chars += s.length + 1;
+    }
   }
   def(n: NetId, i: number, expr: string): void {
     const key = `${n}_${i}`;
@@ -206,11 +225,39 @@ class Gen {
       return `(${shifted}${m})`;
     }
     const hi = `(${this.v(n, q + 1)} << ${32 - r})`;
-    return `(((${this.v(n, q)} >>> ${r}) | ${hi})${m}) >>> 0`;
+    return `((${this.v(n, q)} >>> ${r}) | ${hi})${m}`;
   }
 }
 
+/** Expression for the OR of lifted parts (sim/lift.ts). */
+function liftExpr(g: Gen, parts: readonly Lift[]): string {
+  const one = (x: Lift): string => {
+    switch (x.k) {
+      case 'ones':
+        return hex(x.value);
+      case 'bits': {
+        let e = g.bits(x.src, x.lo, x.len);
+        if (x.mask !== wordMask(x.len, 0)) e = `(${e} & ${hex(x.mask)})`;
+        return x.at === 0 ? e : `(${e} << ${x.at})`;
+      }
+      case 'not':
+        return `(~${liftExpr(g, x.a)} & ${hex(x.mask)})`;
+      case 'bitwise':
+        return `(${liftExpr(g, x.a)} ${{ and: '&', or: '|', xor: '^' }[x.op]} ${liftExpr(g, x.b)})`;
+      case 'mux': {
+        const sel = g.eager(g.bits(x.sel, x.selBit, 1));
+        return `(${sel} ? ${g.eager(liftExpr(g, x.t))} : ${g.eager(liftExpr(g, x.f))})`;
+      }
+      default:
+        return assertNever(x);
+    }
+  };
+  if (parts.length === 0) return '0';
+  return parts.length === 1 ? one(parts[0]!) : `(${parts.map(one).join(' | ')})`;
+}
+
 function genComb(g: Gen, c: Cell): void {
+  if (g.lift?.absorbed.has(c)) return;
   const W = (n: NetId): number => g.w(n);
   const nw = (n: NetId): number => words(W(n));
   const v = (n: NetId, i: number): string => g.v(n, i);
@@ -219,11 +266,11 @@ function genComb(g: Gen, c: Cell): void {
       for (let i = 0; i < nw(c.out); i++) g.alias(c.out, i, hex(Number((c.value >> BigInt(32 * i)) & 0xffffffffn)));
       return;
     case 'not':
-      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `(~${v(c.a, i)} & ${hex(wordMask(W(c.out), i))}) >>> 0`);
+      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `~${v(c.a, i)} & ${hex(wordMask(W(c.out), i))}`);
       return;
     case 'bitwise': {
       const op = { and: '&', or: '|', xor: '^' }[c.op];
-      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `(${v(c.a, i)} ${op} ${v(c.b, i)}) >>> 0`);
+      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `${v(c.a, i)} ${op} ${v(c.b, i)}`);
       return;
     }
     case 'arith': {
@@ -235,7 +282,7 @@ function genComb(g: Gen, c: Cell): void {
           c.out,
           0,
           w === 32
-            ? `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) >>> 0`
+            ? `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) | 0`
             : `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) & ${hex(wordMask(w, 0))}`,
         );
         return;
@@ -245,13 +292,13 @@ function genComb(g: Gen, c: Cell): void {
       for (let i = 0; i < k; i++) {
         const t = g.fresh();
         if (c.op === 'add') {
-          g.emit(`const ${t} = ${v(c.a, i)} + ${v(c.b, i)} + ${carry};`);
+          g.emit(`const ${t} = (${v(c.a, i)} >>> 0) + (${v(c.b, i)} >>> 0) + ${carry};`);
           if (i < k - 1) g.emit(`${carry} = ${t} > 0xffffffff ? 1 : 0;`);
         } else {
-          g.emit(`const ${t} = ${v(c.a, i)} - ${v(c.b, i)} - ${carry};`);
+          g.emit(`const ${t} = (${v(c.a, i)} >>> 0) - (${v(c.b, i)} >>> 0) - ${carry};`);
           if (i < k - 1) g.emit(`${carry} = ${t} < 0 ? 1 : 0;`);
         }
-        g.def(c.out, i, `(${t} & ${hex(wordMask(w, i))}) >>> 0`);
+        g.def(c.out, i, `${t} & ${hex(wordMask(w, i))}`);
       }
       return;
     }
@@ -263,10 +310,13 @@ function genComb(g: Gen, c: Cell): void {
           ? `${v(c.a, 0)} === ${v(c.b, 0)}`
           : `(${Array.from({ length: k }, (_, i) => `(${v(c.a, i)} ^ ${v(c.b, i)})`).join(' | ')}) === 0`;
       // Lexicographic from the top word: lt = lt[k-1] | eq[k-1] & (lt[k-2] | eq[k-2] & ...).
+      // Words of all 32 bits are compared as unsigned (`>>> 0`: V8 compares two such values as
+      // unsigned 32-bit integers).
+      const u = (x: string, i: number): string => (fullWord(W(c.a), i) ? `(${x} >>> 0)` : x);
       const order = (op: string): string => {
-        if (k === 1) return `${v(c.a, 0)} ${op} ${v(c.b, 0)}`;
-        const a = Array.from({ length: k }, (_, i) => g.eager(v(c.a, i)));
-        const b = Array.from({ length: k }, (_, i) => g.eager(v(c.b, i)));
+        if (k === 1) return `${u(v(c.a, 0), 0)} ${op} ${u(v(c.b, 0), 0)}`;
+        const a = Array.from({ length: k }, (_, i) => u(g.eager(v(c.a, i)), i));
+        const b = Array.from({ length: k }, (_, i) => u(g.eager(v(c.b, i)), i));
         let e = `(${a[0]} ${op} ${b[0]} ? 1 : 0)`;
         for (let i = 1; i < k; i++) e = `(${a[i]} ${op[0]} ${b[i]} ? 1 : 0) | ((${a[i]} === ${b[i]} ? 1 : 0) & ${e})`;
         return `(${e}) === 1`;
@@ -299,13 +349,13 @@ function genComb(g: Gen, c: Cell): void {
       const amt = g.fresh();
       const high = Array.from({ length: ka - 1 }, (_, i) => v(c.amount, i + 1)).join(' | ');
       g.emit(
-        `const ${amt} = ${ka > 1 ? `(${high}) !== 0 ? 0xffffffff : ${g.eager(v(c.amount, 0))}` : v(c.amount, 0)};`,
+        `const ${amt} = ${ka > 1 ? `(${high}) !== 0 ? 0xffffffff : ${g.eager(`${v(c.amount, 0)} >>> 0`)}` : `${v(c.amount, 0)} >>> 0`};`,
       );
       const k = nw(c.out);
       if (k === 1) {
         let e: string;
-        if (c.op === 'shr') e = `${v(c.a, 0)} >>> ${amt}`;
-        else if (w === 32) e = `(${v(c.a, 0)} << ${amt}) >>> 0`;
+        if (c.op === 'shr') e = w === 32 ? `(${v(c.a, 0)} >>> ${amt}) | 0` : `${v(c.a, 0)} >>> ${amt}`;
+        else if (w === 32) e = `${v(c.a, 0)} << ${amt}`;
         else e = `(${v(c.a, 0)} << ${amt}) & ${hex(wordMask(w, 0))}`;
         g.def(c.out, 0, `${amt} >= ${w} ? 0 : ${g.eager(e)}`);
         return;
@@ -324,7 +374,7 @@ function genComb(g: Gen, c: Cell): void {
         } else {
           e = `(${get(`${i} + ${q}`)} >>> ${r}) | (${r} === 0 ? 0 : ${get(`${i} + ${q} + 1`)} << (32 - ${r}))`;
         }
-        g.def(c.out, i, `${amt} >= ${w} ? 0 : ((${e}) & ${hex(wordMask(w, i))}) >>> 0`);
+        g.def(c.out, i, `${amt} >= ${w} ? 0 : ${g.eager(`(${e}) & ${hex(wordMask(w, i))}`)}`);
       }
       return;
     }
@@ -345,18 +395,22 @@ function genComb(g: Gen, c: Cell): void {
         placed.push({ net: c.parts[p]!, at, width: W(c.parts[p]!) });
         at += W(c.parts[p]!);
       }
+      const lifted = g.lift?.words.get(c);
       for (let i = 0; i < words(w); i++) {
         const lo = 32 * i;
         const hi = Math.min(w, lo + 32);
         const terms: string[] = [];
+        const plan = lifted?.[i];
+        if (plan) terms.push(liftExpr(g, plan));
         for (const p of placed) {
+          if (plan && p.width === 1) continue;
           const s = Math.max(lo, p.at);
           const e = Math.min(hi, p.at + p.width);
           if (s >= e) continue;
           const b = g.bits(p.net, s - p.at, e - s);
           terms.push(s - lo === 0 ? b : `(${b} << ${s - lo})`);
         }
-        g.def(c.out, i, `(${terms.join(' | ')}) >>> 0`);
+        g.def(c.out, i, terms.length === 1 ? terms[0]! : terms.join(' | '));
       }
       return;
     }
@@ -392,7 +446,7 @@ function genComb(g: Gen, c: Cell): void {
         const byte = sh === 0 ? `(${word} & 255)` : `((${word} >>> ${sh}) & 255)`;
         terms.push(`T${ti}[${b * 256} + ${byte}]`);
       }
-      g.def(c.out, 0, terms.length ? `(${terms.join(' ^ ')}) >>> 0` : '0');
+      g.def(c.out, 0, terms.length ? terms.join(' ^ ') : '0');
       return;
     }
     case 'reg':
@@ -454,23 +508,23 @@ function genMemories(g: Gen, rd: (k: number, i: number) => string): void {
     const undef = m.readDuringWrite === 'undefined';
     if (inRange(m.rdAddr)) {
       const coll = g.fresh();
-      if (undef) g.emit(`const ${coll} = ${wa} === ${ra} ? ${re} & ${we} : 0; stats[0] += ${coll};`);
+      if (undef) g.emit(`const ${coll} = ${wa} === ${ra} ? ${re} & ${we} : 0; ${g.collisions} += ${coll};`);
       for (let i = 0; i < ww; i++) {
         let e = g.eager(word(ra, i));
-        if (undef && g.poison) e = g.eager(`(${e} ^ (${hex(wordMask(m.width, i))} & -${coll})) >>> 0`);
+        if (undef && g.poison) e = g.eager(`${e} ^ (${hex(wordMask(m.width, i))} & -${coll})`);
         g.emit(`${rd(k, i)} = ${re} ? ${e} : ${rd(k, i)};`);
       }
     } else {
       g.emit(`if (${re}) {`);
       if (undef) {
         g.emit(`  const coll = ${we} && ${wa} === ${ra};`);
-        g.emit(`  if (coll) stats[0]++;`);
+        g.emit(`  if (coll) ${g.collisions}++;`);
       }
       for (let i = 0; i < ww; i++) {
         const e = word(ra, i);
         g.emit(
           undef && g.poison
-            ? `  ${rd(k, i)} = coll ? (~${e} & ${hex(wordMask(m.width, i))}) >>> 0 : ${e};`
+            ? `  ${rd(k, i)} = coll ? ~${e} & ${hex(wordMask(m.width, i))} : ${e};`
             : `  ${rd(k, i)} = ${e};`,
         );
       }
@@ -480,7 +534,7 @@ function genMemories(g: Gen, rd: (k: number, i: number) => string): void {
       const data = g.v(m.wrData, i);
       if (m.wrMask === null) return data;
       const mk = g.v(m.wrMask, i);
-      return `((${old} & ~${mk}) | (${data} & ${mk})) >>> 0`;
+      return `(${old} & ~${mk}) | (${data} & ${mk})`;
     };
     if (inRange(m.wrAddr)) {
       for (let i = 0; i < ww; i++) {
@@ -496,14 +550,19 @@ function genMemories(g: Gen, rd: (k: number, i: number) => string): void {
   g.pinning = false;
 }
 
-/** Register next-value expression for word i of register r. */
-function nextValue(g: Gen, r: RegCell, i: number): string {
+const resetWord = (r: RegCell, i: number): string => hex(Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn));
+
+/**
+ * Register next-value expression for word i of register r; without its reset when `withReset`
+ * is false (the caller applies the reset).
+ */
+function nextValue(g: Gen, r: RegCell, i: number, withReset = true): string {
   let e = g.v(r.d, i);
-  if (r.en === null && r.rst === null) return e;
+  const rst = withReset ? r.rst : null;
+  if (r.en === null && rst === null) return e;
   e = g.eager(e);
   if (r.en !== null) e = `${g.eager(g.v(r.en, 0))} ? ${e} : ${g.eager(g.v(r.out, i))}`;
-  if (r.rst !== null)
-    e = `${g.eager(g.v(r.rst, 0))} ? ${hex(Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn))} : ${e}`;
+  if (rst !== null) e = `${g.eager(g.v(rst, 0))} ? ${resetWord(r, i)} : ${e}`;
   return e;
 }
 
@@ -513,10 +572,22 @@ function genEdge(g: Gen): void {
   genMemories(g, (k, i) => stateSlot(g, g.L.memories[k]!.rdData, i));
   // 2. next values of all registers, from this cycle's values (a single-use value is
   // substituted into its register's next-value expression).
+  // In `run` resets are applied after the commit, one test per reset net (a reset cycle is rare,
+  // so the branch is predicted) instead of a select per register word; the reset's pre-edge
+  // value is held in a local.
+  const hoist = g.loopState;
+  const resets = new Map<NetId, { at: string; words: string[] }>();
   const next: { slot: string; tmp: string; expr: string }[] = [];
   for (const r of regs) {
+    if (hoist && r.rst !== null && !resets.has(r.rst)) {
+      const at = g.fresh();
+      g.emit(`const ${at} = ${g.v(r.rst, 0)};`);
+      resets.set(r.rst, { at, words: [] });
+    }
     for (let i = 0; i < words(g.w(r.out)); i++) {
-      next.push({ slot: stateSlot(g, r.out, i), tmp: `n${r.out}_${i}`, expr: nextValue(g, r, i) });
+      const slot = stateSlot(g, r.out, i);
+      next.push({ slot, tmp: `n${r.out}_${i}`, expr: nextValue(g, r, i, !hoist) });
+      if (hoist && r.rst !== null) resets.get(r.rst)!.words.push(`${slot} = ${resetWord(r, i)};`);
     }
   }
   // 3. commit. In `run` a register no other next-value expression reads is assigned in place;
@@ -536,6 +607,7 @@ function genEdge(g: Gen): void {
     }
   });
   for (const x of deferred) g.emit(`${x.slot} = ${x.tmp};`);
+  for (const { at, words: assign } of resets.values()) g.emit(`if (${at}) {`, ...assign, '}');
 }
 
 function prologue(g: Gen): void {
@@ -607,9 +679,10 @@ function singleUse(g: Gen, chunked: boolean): Set<string> {
 export function generate(d: Design, L: Layout, opts: GenerateOptions = {}): GeneratedSource {
   const order = combOrder(d);
   const poison = opts.poison ?? false;
+  const lift = planLifts(d);
   const twoPass = (body: (g: Gen) => void, loopState: boolean): string => {
     const make = (inline?: ReadonlySet<string>): Gen => {
-      const g = new Gen(d, L, inline, poison);
+      const g = new Gen(d, L, inline, poison, undefined, loopState ? lift : null);
       g.loopState = loopState;
       body(g);
       return g;
@@ -640,6 +713,8 @@ export function generate(d: Design, L: Layout, opts: GenerateOptions = {}): Gene
       const state = stateNets(d).flatMap((n) => Array.from({ length: words(r.w(n)) }, (_, i) => [n, i] as const));
       r.emit('return function run(V, stim, stimBase, out, outBase, n, stats) {');
       for (const [n, i] of state) r.emit(`let s${n}_${i} = V[${L.offset[n]! + i}];`);
+      r.collisions = 'collisions';
+      r.emit('let collisions = 0;');
       r.emit(`for (let cyc = 0; cyc < n; cyc++) {`);
       r.emit(`const ib = stimBase + cyc * ${L.inputWords};`);
       genInputs(r, 'ib');
@@ -657,11 +732,12 @@ export function generate(d: Design, L: Layout, opts: GenerateOptions = {}): Gene
       genEdge(r);
       r.emit('}');
       for (const [n, i] of state) r.emit(`V[${L.offset[n]! + i}] = s${n}_${i};`);
+      r.emit('stats[0] += collisions;');
       r.emit('};');
     }, true);
     if (run.length <= MONOLITHIC_CHARS) return { ...common, run: header + run, chunks: 1 };
   }
-  const chunked = generateChunked(d, L, order, poison, opts.chunkChars ?? CHUNK_CHARS);
+  const chunked = generateChunked(d, L, order, poison, opts.chunkChars ?? CHUNK_CHARS, lift);
   return { ...common, run: header + chunked.run, chunks: chunked.chunks };
 }
 
@@ -690,6 +766,7 @@ function generateChunked(
   order: Cell[],
   poison: boolean,
   chunkChars: number,
+  lift: LiftPlan,
 ): { run: string; chunks: number } {
   const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
   const regWords = regs.flatMap((r) => Array.from({ length: words(d.nets[r.out]!.width) }, (_, i) => [r, i] as const));
@@ -710,7 +787,7 @@ function generateChunked(
   let starts: number[] = [];
   const fns: string[] = [];
   const build = (plan: ChunkPlan | null): Gen => {
-    const g = new Gen(d, L, plan?.inline, poison, plan?.liveOut);
+    const g = new Gen(d, L, plan?.inline, poison, plan?.liveOut, lift);
     fns.length = 0;
     const finish = (name: string, params: string, pre: string[] = [], post: string[] = []): void => {
       fns.push(`function ${name}(${params}) {\n${[...g.header, ...pre, ...g.out, ...post].join('\n')}\n}`);
@@ -791,7 +868,7 @@ function generateChunked(
     ];
     fns.push(loop.join('\n'));
     fns.unshift(`const SW = new Uint32Array([${stateWords.join(', ')}]);`);
-    fns.unshift(`const W0 = new Uint32Array(${Math.max(1, L.size)});`);
+    fns.unshift(`const W0 = new Int32Array(${Math.max(1, L.size)});`);
     const pro = new Gen(d, L);
     prologue(pro);
     fns.unshift(...pro.out);

@@ -13,16 +13,19 @@ import { generate, layoutOf, OPTIMIZED_BYTECODE_LIMIT, words, type Layout } from
 import type { Engine } from './engine.js';
 import { fromWords, toWords } from './words.js';
 
+// The generated code sees every word array as Int32Array (see sim/codegen.ts); the class keeps
+// Uint32Array views of the same buffers for its callers.
 type RunFn = (
-  V: Uint32Array,
-  stim: Uint32Array,
+  V: Int32Array,
+  stim: Int32Array,
   stimBase: number,
   out: Uint32Array | null,
   outBase: number,
   n: number,
   stats: Float64Array,
 ) => void;
-type SettleFn = (V: Uint32Array, M: Uint32Array[], T: Uint32Array[], stim: Uint32Array) => void;
+type SettleFn = (V: Int32Array, M: Int32Array[], T: Int32Array[], stim: Int32Array) => void;
+const int32 = (a: Uint32Array): Int32Array => new Int32Array(a.buffer, a.byteOffset, a.length);
 
 // Generated cycle functions of mid-sized designs exceed V8's default limit for optimised
 // functions (60 KB of bytecode); unoptimised they run about ten times slower. The flag is read
@@ -51,6 +54,11 @@ export class CompiledSim implements Engine {
   /** stats[0]: same-address read-during-write events on 'undefined' memories. */
   readonly stats = new Float64Array(1);
   private readonly stim: Uint32Array;
+  /** Int32Array views of V, M, the H3 tables and stim, for the generated functions. */
+  private readonly Vi: Int32Array;
+  private readonly Mi: Int32Array[];
+  private readonly Ti: Int32Array[];
+  private readonly stimI: Int32Array;
   private readonly runFn: RunFn;
   private readonly settleFn: SettleFn;
   private readonly settleOutputsFn: SettleFn;
@@ -78,17 +86,18 @@ export class CompiledSim implements Engine {
       fs.writeFileSync(path.join(dump, `${design.name}.run.js`), src.run);
     }
     this.chunks = src.chunks;
-    const factory = new Function('M', 'T', `'use strict';\n${src.run}`) as (
-      M: Uint32Array[],
-      T: Uint32Array[],
-    ) => RunFn;
+    const factory = new Function('M', 'T', `'use strict';\n${src.run}`) as (M: Int32Array[], T: Int32Array[]) => RunFn;
     this.settleFn = new Function('V', 'M', 'T', 'stim', `'use strict';\n${src.settle}`) as SettleFn;
     this.settleOutputsFn = new Function('V', 'M', 'T', 'stim', `'use strict';\n${src.settleOutputs}`) as SettleFn;
     this.outputCone = src.outputCone;
     this.V = new Uint32Array(this.layout.size);
     this.stim = new Uint32Array(Math.max(1, this.layout.inputWords));
     this.M = this.layout.memories.map((m) => new Uint32Array(m.depth * words(m.width)));
-    this.runFn = factory(this.M, this.layout.tables);
+    this.Vi = int32(this.V);
+    this.Mi = this.M.map(int32);
+    this.Ti = this.layout.tables.map(int32);
+    this.stimI = int32(this.stim);
+    this.runFn = factory(this.Mi, this.Ti);
     this.reset();
   }
 
@@ -137,20 +146,20 @@ export class CompiledSim implements Engine {
 
   /** Evaluates every combinational net for the current inputs and state. */
   settle(): void {
-    if (!this.settled) this.settleFn(this.V, this.M, this.layout.tables, this.stim);
+    if (!this.settled) this.settleFn(this.Vi, this.Mi, this.Ti, this.stimI);
     this.settled = true;
     this.outputsSettled = true;
   }
 
   /** Evaluates only what the output ports depend on (what a test bench reads every cycle). */
   settleOutputs(): void {
-    if (!this.outputsSettled) this.settleOutputsFn(this.V, this.M, this.layout.tables, this.stim);
+    if (!this.outputsSettled) this.settleOutputsFn(this.Vi, this.Mi, this.Ti, this.stimI);
     this.outputsSettled = true;
   }
 
   step(n = 1): void {
     for (let i = 0; i < n; i++) {
-      this.runFn(this.V, this.stim, 0, null, 0, 1, this.stats);
+      this.runFn(this.Vi, this.stimI, 0, null, 0, 1, this.stats);
     }
     this.cycle += n;
     this.settled = false;
@@ -163,8 +172,9 @@ export class CompiledSim implements Engine {
    */
   runBatch(stim: Uint32Array, n: number, out: Uint32Array | null = null): void {
     const { inputWords, outputWords } = this.layout;
+    const si = int32(stim);
     for (let at = 0; at < n; at += BATCH) {
-      this.runFn(this.V, stim, at * inputWords, out, at * outputWords, Math.min(BATCH, n - at), this.stats);
+      this.runFn(this.Vi, si, at * inputWords, out, at * outputWords, Math.min(BATCH, n - at), this.stats);
     }
     if (n > 0) this.stim.set(stim.subarray((n - 1) * this.layout.inputWords, n * this.layout.inputWords));
     this.cycle += n;

@@ -135,7 +135,41 @@ export function h3Banks(keyBits = 64, banks = 8, seed = 7): Design {
   return m.build();
 }
 
+/**
+ * Vectors built one bit at a time, as filter generators build thermometer codes and per-bit
+ * enables: a 16-bit thermometer register shifted up or down through per-bit muxes, 36 per-bit
+ * gates over two words with displaced bit selects and constants, and a bit shared by several
+ * vectors. The compiled simulator evaluates such vectors as word operations (sim/lift.ts).
+ */
+export function bitBlast(): Design {
+  const m = new ModuleBuilder('bitblast');
+  const x = m.input('x', 40, 'data');
+  const y = m.input('y', 40, 'data');
+  const sel = m.input('sel', 1, 'shift the thermometer this cycle');
+  const dir = m.input('dir', 1, 'shift direction: 1 up (fill with ones), 0 down');
+  const therm = m.reg('therm', 16);
+  const next: Sig[] = [];
+  for (let j = 15; j >= 0; j--) {
+    const up = j === 0 ? m.const(1, 1) : therm.bit(j - 1);
+    const down = j === 15 ? m.const(0, 1) : therm.bit(j + 1);
+    next.push(m.mux(sel, m.mux(dir, up, down), therm.bit(j)));
+  }
+  therm.next(m.cat(...next));
+  const shared = x.bit(3).xor(y.bit(5));
+  const gates: Sig[] = [];
+  for (let j = 35; j >= 0; j--) {
+    if (j === 7 || j === 33) gates.push(shared);
+    else if (j % 5 === 0) gates.push(m.const(j & 1, 1));
+    else gates.push(m.mux(x.bit(39), x.bit(j).and(y.bit(j + 2)), x.bit(j + 1).not()));
+  }
+  m.output('therm', therm, 'thermometer code');
+  m.output('gates', m.cat(...gates), 'per-bit gates');
+  m.output('mixed', m.cat(x.slice(7, 0), shared, y.bit(0), x.slice(39, 30), shared.not(), y.bit(39)), 'mixed widths');
+  return m.build();
+}
+
 export const EXAMPLES: Record<string, () => Design> = {
+  bitblast: bitBlast,
   counter,
   fifo,
   ram1r1w: ram,
