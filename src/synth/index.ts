@@ -216,8 +216,18 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
       if (result.ffs > cap.ffs) throw new DoesNotFitError('flip-flops', result.ffs, cap.ffs, target);
     }
     if (ice40) {
+      // Seeds are independent runs (each deterministic): as many at a time as there are cores.
       const runs: { seed: number; fmax: number; path: CriticalPath | null }[] = [];
-      for (let s = 1; s <= seeds; s++) runs.push({ seed: s, ...(await placeAndRoute(json, target, s, dir)) });
+      const parallel = Math.max(1, Math.min(seeds, os.availableParallelism()));
+      for (let first = 1; first <= seeds; first += parallel) {
+        const batch = Array.from({ length: Math.min(parallel, seeds - first + 1) }, (_, k) => first + k);
+        // Settle every run of the batch before reporting a failure (none outlives the temp dir).
+        const done = await Promise.allSettled(batch.map((s) => placeAndRoute(json, target, s, dir)));
+        for (const [k, r] of done.entries()) {
+          if (r.status === 'rejected') throw r.reason;
+          runs.push({ seed: batch[k]!, ...r.value });
+        }
+      }
       result.fmaxBySeed = runs.map((r) => ({ seed: r.seed, fmaxMHz: r.fmax }));
       result.fmaxMHz = median(runs.map((r) => r.fmax));
       const mid = [...runs].sort((a, b) => a.fmax - b.fmax)[runs.length >> 1]!;
