@@ -2342,8 +2342,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 0
   assign bank0_h3_3 = {^(s1_key_p1 & 64'hf6d8000000000000), ^(s1_key_p1 & 64'h6307000000000000), ^(s1_key_p1 & 64'h9ac6000000000000), ^(s1_key_p1 & 64'hb374000000000000), ^(s1_key_p1 & 64'hc034000000000000), ^(s1_key_p1 & 64'h3096000000000000), ^(s1_key_p1 & 64'h2a5a000000000000), ^(s1_key_p1 & 64'h7e91000000000000), ^(s1_key_p1 & 64'h4b6f000000000000), ^(s1_key_p1 & 64'h8159000000000000), ^(s1_key_p1 & 64'he303000000000000), ^(s1_key_p1 & 64'h7bd2000000000000)};
   assign bank0_xor_0 = bank0_hash0_part0_p1 ^ bank0_hash0_part1_p1;
-  assign bank0_xor_1 = bank0_xor_0 ^ bank0_hash0_part2_p1;
-  assign bank0_xor_2 = bank0_xor_1 ^ bank0_hash0_part3_p1;
+  assign bank0_xor_1 = bank0_hash0_part2_p1 ^ bank0_hash0_part3_p1;
+  assign bank0_xor_2 = bank0_xor_0 ^ bank0_xor_1;
   assign bank0_slice_0 = clr0_target[0];
   assign bank0_and_0 = clr0_active & bank0_slice_0;
   assign bank0_or_0 = sweep_active | bank0_and_0;
@@ -2386,8 +2386,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 64
   assign bank1_h3_3 = {^(s1_key_p1 & 64'h60a3000000000000), ^(s1_key_p1 & 64'h724f000000000000), ^(s1_key_p1 & 64'hf69f000000000000), ^(s1_key_p1 & 64'h38b8000000000000), ^(s1_key_p1 & 64'hc4ee000000000000), ^(s1_key_p1 & 64'h8e4000000000000), ^(s1_key_p1 & 64'h9fb4000000000000), ^(s1_key_p1 & 64'he232000000000000), ^(s1_key_p1 & 64'h24ae000000000000), ^(s1_key_p1 & 64'h7617000000000000), ^(s1_key_p1 & 64'hd299000000000000), ^(s1_key_p1 & 64'hb923000000000000)};
   assign bank1_xor_0 = bank1_hash0_part0_p1 ^ bank1_hash0_part1_p1;
-  assign bank1_xor_1 = bank1_xor_0 ^ bank1_hash0_part2_p1;
-  assign bank1_xor_2 = bank1_xor_1 ^ bank1_hash0_part3_p1;
+  assign bank1_xor_1 = bank1_hash0_part2_p1 ^ bank1_hash0_part3_p1;
+  assign bank1_xor_2 = bank1_xor_0 ^ bank1_xor_1;
   assign bank1_slice_0 = clr0_target[1];
   assign bank1_and_0 = clr0_active & bank1_slice_0;
   assign bank1_or_0 = sweep_active | bank1_and_0;
@@ -2430,8 +2430,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 128
   assign bank2_h3_3 = {^(s1_key_p1 & 64'h9748000000000000), ^(s1_key_p1 & 64'ha476000000000000), ^(s1_key_p1 & 64'he749000000000000), ^(s1_key_p1 & 64'hd85e000000000000), ^(s1_key_p1 & 64'h7046000000000000), ^(s1_key_p1 & 64'h16f6000000000000), ^(s1_key_p1 & 64'hdbbc000000000000), ^(s1_key_p1 & 64'h3984000000000000), ^(s1_key_p1 & 64'h82a9000000000000), ^(s1_key_p1 & 64'h2fb8000000000000), ^(s1_key_p1 & 64'hc6eb000000000000), ^(s1_key_p1 & 64'h5cc0000000000000)};
   assign bank2_xor_0 = bank2_hash0_part0_p1 ^ bank2_hash0_part1_p1;
-  assign bank2_xor_1 = bank2_xor_0 ^ bank2_hash0_part2_p1;
-  assign bank2_xor_2 = bank2_xor_1 ^ bank2_hash0_part3_p1;
+  assign bank2_xor_1 = bank2_hash0_part2_p1 ^ bank2_hash0_part3_p1;
+  assign bank2_xor_2 = bank2_xor_0 ^ bank2_xor_1;
   assign bank2_slice_0 = clr0_target[2];
   assign bank2_and_0 = clr0_active & bank2_slice_0;
   assign bank2_or_0 = sweep_active | bank2_and_0;
@@ -2474,8 +2474,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 192
   assign bank3_h3_3 = {^(s1_key_p1 & 64'hade9000000000000), ^(s1_key_p1 & 64'h7913000000000000), ^(s1_key_p1 & 64'h8126000000000000), ^(s1_key_p1 & 64'h430a000000000000), ^(s1_key_p1 & 64'h48ac000000000000), ^(s1_key_p1 & 64'hf88f000000000000), ^(s1_key_p1 & 64'hb6d0000000000000), ^(s1_key_p1 & 64'h6ec3000000000000), ^(s1_key_p1 & 64'hdb20000000000000), ^(s1_key_p1 & 64'had24000000000000), ^(s1_key_p1 & 64'h2c97000000000000), ^(s1_key_p1 & 64'hdaa7000000000000)};
   assign bank3_xor_0 = bank3_hash0_part0_p1 ^ bank3_hash0_part1_p1;
-  assign bank3_xor_1 = bank3_xor_0 ^ bank3_hash0_part2_p1;
-  assign bank3_xor_2 = bank3_xor_1 ^ bank3_hash0_part3_p1;
+  assign bank3_xor_1 = bank3_hash0_part2_p1 ^ bank3_hash0_part3_p1;
+  assign bank3_xor_2 = bank3_xor_0 ^ bank3_xor_1;
   assign bank3_slice_0 = clr0_target[3];
   assign bank3_and_0 = clr0_active & bank3_slice_0;
   assign bank3_or_0 = sweep_active | bank3_and_0;
@@ -2518,8 +2518,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 256
   assign bank4_h3_3 = {^(s1_key_p1 & 64'hb619000000000000), ^(s1_key_p1 & 64'h7e7a000000000000), ^(s1_key_p1 & 64'h6326000000000000), ^(s1_key_p1 & 64'hcbd9000000000000), ^(s1_key_p1 & 64'h4cac000000000000), ^(s1_key_p1 & 64'he7e9000000000000), ^(s1_key_p1 & 64'ha712000000000000), ^(s1_key_p1 & 64'hc36d000000000000), ^(s1_key_p1 & 64'h5824000000000000), ^(s1_key_p1 & 64'h1e61000000000000), ^(s1_key_p1 & 64'h7448000000000000), ^(s1_key_p1 & 64'h73bf000000000000)};
   assign bank4_xor_0 = bank4_hash0_part0_p1 ^ bank4_hash0_part1_p1;
-  assign bank4_xor_1 = bank4_xor_0 ^ bank4_hash0_part2_p1;
-  assign bank4_xor_2 = bank4_xor_1 ^ bank4_hash0_part3_p1;
+  assign bank4_xor_1 = bank4_hash0_part2_p1 ^ bank4_hash0_part3_p1;
+  assign bank4_xor_2 = bank4_xor_0 ^ bank4_xor_1;
   assign bank4_slice_0 = clr0_target[4];
   assign bank4_and_0 = clr0_active & bank4_slice_0;
   assign bank4_or_0 = sweep_active | bank4_and_0;
@@ -2562,8 +2562,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 320
   assign bank5_h3_3 = {^(s1_key_p1 & 64'hd434000000000000), ^(s1_key_p1 & 64'h2341000000000000), ^(s1_key_p1 & 64'h69b9000000000000), ^(s1_key_p1 & 64'ha32d000000000000), ^(s1_key_p1 & 64'hfac1000000000000), ^(s1_key_p1 & 64'haddd000000000000), ^(s1_key_p1 & 64'hf525000000000000), ^(s1_key_p1 & 64'hc18b000000000000), ^(s1_key_p1 & 64'h60b6000000000000), ^(s1_key_p1 & 64'h132c000000000000), ^(s1_key_p1 & 64'hb696000000000000), ^(s1_key_p1 & 64'hd60d000000000000)};
   assign bank5_xor_0 = bank5_hash0_part0_p1 ^ bank5_hash0_part1_p1;
-  assign bank5_xor_1 = bank5_xor_0 ^ bank5_hash0_part2_p1;
-  assign bank5_xor_2 = bank5_xor_1 ^ bank5_hash0_part3_p1;
+  assign bank5_xor_1 = bank5_hash0_part2_p1 ^ bank5_hash0_part3_p1;
+  assign bank5_xor_2 = bank5_xor_0 ^ bank5_xor_1;
   assign bank5_slice_0 = clr0_target[5];
   assign bank5_and_0 = clr0_active & bank5_slice_0;
   assign bank5_or_0 = sweep_active | bank5_and_0;
@@ -2606,8 +2606,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 384
   assign bank6_h3_3 = {^(s1_key_p1 & 64'hcb1c000000000000), ^(s1_key_p1 & 64'h732c000000000000), ^(s1_key_p1 & 64'heaca000000000000), ^(s1_key_p1 & 64'h9540000000000000), ^(s1_key_p1 & 64'h49c8000000000000), ^(s1_key_p1 & 64'h428f000000000000), ^(s1_key_p1 & 64'he466000000000000), ^(s1_key_p1 & 64'h494e000000000000), ^(s1_key_p1 & 64'h4097000000000000), ^(s1_key_p1 & 64'h6e68000000000000), ^(s1_key_p1 & 64'hf3d5000000000000), ^(s1_key_p1 & 64'he0b5000000000000)};
   assign bank6_xor_0 = bank6_hash0_part0_p1 ^ bank6_hash0_part1_p1;
-  assign bank6_xor_1 = bank6_xor_0 ^ bank6_hash0_part2_p1;
-  assign bank6_xor_2 = bank6_xor_1 ^ bank6_hash0_part3_p1;
+  assign bank6_xor_1 = bank6_hash0_part2_p1 ^ bank6_hash0_part3_p1;
+  assign bank6_xor_2 = bank6_xor_0 ^ bank6_xor_1;
   assign bank6_slice_0 = clr0_target[6];
   assign bank6_and_0 = clr0_active & bank6_slice_0;
   assign bank6_or_0 = sweep_active | bank6_and_0;
@@ -2650,8 +2650,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 448
   assign bank7_h3_3 = {^(s1_key_p1 & 64'hb123000000000000), ^(s1_key_p1 & 64'h431f000000000000), ^(s1_key_p1 & 64'h2fe8000000000000), ^(s1_key_p1 & 64'hc6a3000000000000), ^(s1_key_p1 & 64'h63d7000000000000), ^(s1_key_p1 & 64'h87000000000000), ^(s1_key_p1 & 64'h8b78000000000000), ^(s1_key_p1 & 64'hf196000000000000), ^(s1_key_p1 & 64'hc8ac000000000000), ^(s1_key_p1 & 64'ha21a000000000000), ^(s1_key_p1 & 64'hb730000000000000), ^(s1_key_p1 & 64'hbd22000000000000)};
   assign bank7_xor_0 = bank7_hash0_part0_p1 ^ bank7_hash0_part1_p1;
-  assign bank7_xor_1 = bank7_xor_0 ^ bank7_hash0_part2_p1;
-  assign bank7_xor_2 = bank7_xor_1 ^ bank7_hash0_part3_p1;
+  assign bank7_xor_1 = bank7_hash0_part2_p1 ^ bank7_hash0_part3_p1;
+  assign bank7_xor_2 = bank7_xor_0 ^ bank7_xor_1;
   assign bank7_slice_0 = clr0_target[7];
   assign bank7_and_0 = clr0_active & bank7_slice_0;
   assign bank7_or_0 = sweep_active | bank7_and_0;
@@ -2694,8 +2694,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 512
   assign bank8_h3_3 = {^(s1_key_p1 & 64'he1b2000000000000), ^(s1_key_p1 & 64'h76a8000000000000), ^(s1_key_p1 & 64'h5769000000000000), ^(s1_key_p1 & 64'h65a000000000000), ^(s1_key_p1 & 64'hfc9f000000000000), ^(s1_key_p1 & 64'h59ee000000000000), ^(s1_key_p1 & 64'h6abd000000000000), ^(s1_key_p1 & 64'h3b2b000000000000), ^(s1_key_p1 & 64'h6288000000000000), ^(s1_key_p1 & 64'h5213000000000000), ^(s1_key_p1 & 64'hffb1000000000000), ^(s1_key_p1 & 64'haef7000000000000)};
   assign bank8_xor_0 = bank8_hash0_part0_p1 ^ bank8_hash0_part1_p1;
-  assign bank8_xor_1 = bank8_xor_0 ^ bank8_hash0_part2_p1;
-  assign bank8_xor_2 = bank8_xor_1 ^ bank8_hash0_part3_p1;
+  assign bank8_xor_1 = bank8_hash0_part2_p1 ^ bank8_hash0_part3_p1;
+  assign bank8_xor_2 = bank8_xor_0 ^ bank8_xor_1;
   assign bank8_slice_0 = clr0_target[8];
   assign bank8_and_0 = clr0_active & bank8_slice_0;
   assign bank8_or_0 = sweep_active | bank8_and_0;
@@ -2738,8 +2738,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 576
   assign bank9_h3_3 = {^(s1_key_p1 & 64'h3954000000000000), ^(s1_key_p1 & 64'hb2a000000000000), ^(s1_key_p1 & 64'h46ba000000000000), ^(s1_key_p1 & 64'h8efb000000000000), ^(s1_key_p1 & 64'h634a000000000000), ^(s1_key_p1 & 64'hba7e000000000000), ^(s1_key_p1 & 64'h58f0000000000000), ^(s1_key_p1 & 64'h10fa000000000000), ^(s1_key_p1 & 64'h2195000000000000), ^(s1_key_p1 & 64'hfc8a000000000000), ^(s1_key_p1 & 64'h3078000000000000), ^(s1_key_p1 & 64'hb8e2000000000000)};
   assign bank9_xor_0 = bank9_hash0_part0_p1 ^ bank9_hash0_part1_p1;
-  assign bank9_xor_1 = bank9_xor_0 ^ bank9_hash0_part2_p1;
-  assign bank9_xor_2 = bank9_xor_1 ^ bank9_hash0_part3_p1;
+  assign bank9_xor_1 = bank9_hash0_part2_p1 ^ bank9_hash0_part3_p1;
+  assign bank9_xor_2 = bank9_xor_0 ^ bank9_xor_1;
   assign bank9_slice_0 = clr0_target[9];
   assign bank9_and_0 = clr0_active & bank9_slice_0;
   assign bank9_or_0 = sweep_active | bank9_and_0;
@@ -2782,8 +2782,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 640
   assign bank10_h3_3 = {^(s1_key_p1 & 64'hf44d000000000000), ^(s1_key_p1 & 64'h351f000000000000), ^(s1_key_p1 & 64'h65db000000000000), ^(s1_key_p1 & 64'h7e68000000000000), ^(s1_key_p1 & 64'h56fb000000000000), ^(s1_key_p1 & 64'h93c8000000000000), ^(s1_key_p1 & 64'hf044000000000000), ^(s1_key_p1 & 64'hd36d000000000000), ^(s1_key_p1 & 64'h6aa8000000000000), ^(s1_key_p1 & 64'h3aae000000000000), ^(s1_key_p1 & 64'h2bf4000000000000), ^(s1_key_p1 & 64'hafc0000000000000)};
   assign bank10_xor_0 = bank10_hash0_part0_p1 ^ bank10_hash0_part1_p1;
-  assign bank10_xor_1 = bank10_xor_0 ^ bank10_hash0_part2_p1;
-  assign bank10_xor_2 = bank10_xor_1 ^ bank10_hash0_part3_p1;
+  assign bank10_xor_1 = bank10_hash0_part2_p1 ^ bank10_hash0_part3_p1;
+  assign bank10_xor_2 = bank10_xor_0 ^ bank10_xor_1;
   assign bank10_slice_0 = clr0_target[10];
   assign bank10_and_0 = clr0_active & bank10_slice_0;
   assign bank10_or_0 = sweep_active | bank10_and_0;
@@ -2826,8 +2826,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 704
   assign bank11_h3_3 = {^(s1_key_p1 & 64'hab8000000000000), ^(s1_key_p1 & 64'h77d2000000000000), ^(s1_key_p1 & 64'hdb8d000000000000), ^(s1_key_p1 & 64'h5f1000000000000), ^(s1_key_p1 & 64'hb6e6000000000000), ^(s1_key_p1 & 64'h5fad000000000000), ^(s1_key_p1 & 64'hf6b6000000000000), ^(s1_key_p1 & 64'h375000000000000), ^(s1_key_p1 & 64'ha62000000000000), ^(s1_key_p1 & 64'ha6d6000000000000), ^(s1_key_p1 & 64'h2c57000000000000), ^(s1_key_p1 & 64'he12f000000000000)};
   assign bank11_xor_0 = bank11_hash0_part0_p1 ^ bank11_hash0_part1_p1;
-  assign bank11_xor_1 = bank11_xor_0 ^ bank11_hash0_part2_p1;
-  assign bank11_xor_2 = bank11_xor_1 ^ bank11_hash0_part3_p1;
+  assign bank11_xor_1 = bank11_hash0_part2_p1 ^ bank11_hash0_part3_p1;
+  assign bank11_xor_2 = bank11_xor_0 ^ bank11_xor_1;
   assign bank11_slice_0 = clr0_target[11];
   assign bank11_and_0 = clr0_active & bank11_slice_0;
   assign bank11_or_0 = sweep_active | bank11_and_0;
@@ -2870,8 +2870,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 768
   assign bank12_h3_3 = {^(s1_key_p1 & 64'h4ba3000000000000), ^(s1_key_p1 & 64'h81cb000000000000), ^(s1_key_p1 & 64'h6f81000000000000), ^(s1_key_p1 & 64'h4dcf000000000000), ^(s1_key_p1 & 64'hb6c9000000000000), ^(s1_key_p1 & 64'h7524000000000000), ^(s1_key_p1 & 64'hbe62000000000000), ^(s1_key_p1 & 64'h6044000000000000), ^(s1_key_p1 & 64'h9ac1000000000000), ^(s1_key_p1 & 64'h8a1d000000000000), ^(s1_key_p1 & 64'h1c9d000000000000), ^(s1_key_p1 & 64'h6866000000000000)};
   assign bank12_xor_0 = bank12_hash0_part0_p1 ^ bank12_hash0_part1_p1;
-  assign bank12_xor_1 = bank12_xor_0 ^ bank12_hash0_part2_p1;
-  assign bank12_xor_2 = bank12_xor_1 ^ bank12_hash0_part3_p1;
+  assign bank12_xor_1 = bank12_hash0_part2_p1 ^ bank12_hash0_part3_p1;
+  assign bank12_xor_2 = bank12_xor_0 ^ bank12_xor_1;
   assign bank12_slice_0 = clr0_target[12];
   assign bank12_and_0 = clr0_active & bank12_slice_0;
   assign bank12_or_0 = sweep_active | bank12_and_0;
@@ -2914,8 +2914,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 832
   assign bank13_h3_3 = {^(s1_key_p1 & 64'h8c29000000000000), ^(s1_key_p1 & 64'h8a0e000000000000), ^(s1_key_p1 & 64'h296b000000000000), ^(s1_key_p1 & 64'h5da0000000000000), ^(s1_key_p1 & 64'h565b000000000000), ^(s1_key_p1 & 64'ha825000000000000), ^(s1_key_p1 & 64'hf83d000000000000), ^(s1_key_p1 & 64'hd5e7000000000000), ^(s1_key_p1 & 64'hd94e000000000000), ^(s1_key_p1 & 64'h7d5a000000000000), ^(s1_key_p1 & 64'h371b000000000000), ^(s1_key_p1 & 64'h4938000000000000)};
   assign bank13_xor_0 = bank13_hash0_part0_p1 ^ bank13_hash0_part1_p1;
-  assign bank13_xor_1 = bank13_xor_0 ^ bank13_hash0_part2_p1;
-  assign bank13_xor_2 = bank13_xor_1 ^ bank13_hash0_part3_p1;
+  assign bank13_xor_1 = bank13_hash0_part2_p1 ^ bank13_hash0_part3_p1;
+  assign bank13_xor_2 = bank13_xor_0 ^ bank13_xor_1;
   assign bank13_slice_0 = clr0_target[13];
   assign bank13_and_0 = clr0_active & bank13_slice_0;
   assign bank13_or_0 = sweep_active | bank13_and_0;
@@ -2958,8 +2958,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 896
   assign bank14_h3_3 = {^(s1_key_p1 & 64'hb7c8000000000000), ^(s1_key_p1 & 64'hcf31000000000000), ^(s1_key_p1 & 64'h9bab000000000000), ^(s1_key_p1 & 64'hcc3c000000000000), ^(s1_key_p1 & 64'hf37d000000000000), ^(s1_key_p1 & 64'h2885000000000000), ^(s1_key_p1 & 64'h138a000000000000), ^(s1_key_p1 & 64'hbab000000000000), ^(s1_key_p1 & 64'hf2b4000000000000), ^(s1_key_p1 & 64'h9d61000000000000), ^(s1_key_p1 & 64'h8690000000000000), ^(s1_key_p1 & 64'h30e1000000000000)};
   assign bank14_xor_0 = bank14_hash0_part0_p1 ^ bank14_hash0_part1_p1;
-  assign bank14_xor_1 = bank14_xor_0 ^ bank14_hash0_part2_p1;
-  assign bank14_xor_2 = bank14_xor_1 ^ bank14_hash0_part3_p1;
+  assign bank14_xor_1 = bank14_hash0_part2_p1 ^ bank14_hash0_part3_p1;
+  assign bank14_xor_2 = bank14_xor_0 ^ bank14_xor_1;
   assign bank14_slice_0 = clr0_target[14];
   assign bank14_and_0 = clr0_active & bank14_slice_0;
   assign bank14_or_0 = sweep_active | bank14_and_0;
@@ -3002,8 +3002,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 960
   assign bank15_h3_3 = {^(s1_key_p1 & 64'h4e73000000000000), ^(s1_key_p1 & 64'h3e50000000000000), ^(s1_key_p1 & 64'h3e78000000000000), ^(s1_key_p1 & 64'h6f5000000000000), ^(s1_key_p1 & 64'h9991000000000000), ^(s1_key_p1 & 64'h5e41000000000000), ^(s1_key_p1 & 64'h8a43000000000000), ^(s1_key_p1 & 64'h51f8000000000000), ^(s1_key_p1 & 64'he1ed000000000000), ^(s1_key_p1 & 64'h6ca2000000000000), ^(s1_key_p1 & 64'h843e000000000000), ^(s1_key_p1 & 64'hdffb000000000000)};
   assign bank15_xor_0 = bank15_hash0_part0_p1 ^ bank15_hash0_part1_p1;
-  assign bank15_xor_1 = bank15_xor_0 ^ bank15_hash0_part2_p1;
-  assign bank15_xor_2 = bank15_xor_1 ^ bank15_hash0_part3_p1;
+  assign bank15_xor_1 = bank15_hash0_part2_p1 ^ bank15_hash0_part3_p1;
+  assign bank15_xor_2 = bank15_xor_0 ^ bank15_xor_1;
   assign bank15_slice_0 = clr0_target[15];
   assign bank15_and_0 = clr0_active & bank15_slice_0;
   assign bank15_or_0 = sweep_active | bank15_and_0;
@@ -3046,8 +3046,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 1024
   assign bank16_h3_3 = {^(s1_key_p1 & 64'h6ff7000000000000), ^(s1_key_p1 & 64'hbc62000000000000), ^(s1_key_p1 & 64'hef47000000000000), ^(s1_key_p1 & 64'h3aef000000000000), ^(s1_key_p1 & 64'hc3a5000000000000), ^(s1_key_p1 & 64'hdf8f000000000000), ^(s1_key_p1 & 64'h96e9000000000000), ^(s1_key_p1 & 64'h345f000000000000), ^(s1_key_p1 & 64'h1385000000000000), ^(s1_key_p1 & 64'h682000000000000), ^(s1_key_p1 & 64'h5d0e000000000000), ^(s1_key_p1 & 64'h9b2c000000000000)};
   assign bank16_xor_0 = bank16_hash0_part0_p1 ^ bank16_hash0_part1_p1;
-  assign bank16_xor_1 = bank16_xor_0 ^ bank16_hash0_part2_p1;
-  assign bank16_xor_2 = bank16_xor_1 ^ bank16_hash0_part3_p1;
+  assign bank16_xor_1 = bank16_hash0_part2_p1 ^ bank16_hash0_part3_p1;
+  assign bank16_xor_2 = bank16_xor_0 ^ bank16_xor_1;
   assign bank16_slice_0 = clr0_target[16];
   assign bank16_and_0 = clr0_active & bank16_slice_0;
   assign bank16_or_0 = sweep_active | bank16_and_0;
@@ -3090,8 +3090,8 @@ module apbf_k10_l7 (
   // H3 hash, seed 1, salt 1088
   assign bank17_h3_3 = {^(s1_key_p1 & 64'h9995000000000000), ^(s1_key_p1 & 64'hdecf000000000000), ^(s1_key_p1 & 64'hac4f000000000000), ^(s1_key_p1 & 64'h3ba7000000000000), ^(s1_key_p1 & 64'h7f07000000000000), ^(s1_key_p1 & 64'hbc44000000000000), ^(s1_key_p1 & 64'hd597000000000000), ^(s1_key_p1 & 64'hb6a4000000000000), ^(s1_key_p1 & 64'hc93e000000000000), ^(s1_key_p1 & 64'hb22d000000000000), ^(s1_key_p1 & 64'h9b000000000000), ^(s1_key_p1 & 64'hc504000000000000)};
   assign bank17_xor_0 = bank17_hash0_part0_p1 ^ bank17_hash0_part1_p1;
-  assign bank17_xor_1 = bank17_xor_0 ^ bank17_hash0_part2_p1;
-  assign bank17_xor_2 = bank17_xor_1 ^ bank17_hash0_part3_p1;
+  assign bank17_xor_1 = bank17_hash0_part2_p1 ^ bank17_hash0_part3_p1;
+  assign bank17_xor_2 = bank17_xor_0 ^ bank17_xor_1;
   assign bank17_slice_0 = clr0_target[17];
   assign bank17_and_0 = clr0_active & bank17_slice_0;
   assign bank17_or_0 = sweep_active | bank17_and_0;

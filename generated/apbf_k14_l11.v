@@ -3587,8 +3587,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 0
   assign bank0_h3_3 = {^(s1_key_p1 & 64'hf6d8000000000000), ^(s1_key_p1 & 64'h6307000000000000), ^(s1_key_p1 & 64'h9ac6000000000000), ^(s1_key_p1 & 64'hb374000000000000), ^(s1_key_p1 & 64'hc034000000000000), ^(s1_key_p1 & 64'h3096000000000000), ^(s1_key_p1 & 64'h2a5a000000000000), ^(s1_key_p1 & 64'h7e91000000000000), ^(s1_key_p1 & 64'h4b6f000000000000), ^(s1_key_p1 & 64'h8159000000000000), ^(s1_key_p1 & 64'he303000000000000), ^(s1_key_p1 & 64'h7bd2000000000000)};
   assign bank0_xor_0 = bank0_hash0_part0_p1 ^ bank0_hash0_part1_p1;
-  assign bank0_xor_1 = bank0_xor_0 ^ bank0_hash0_part2_p1;
-  assign bank0_xor_2 = bank0_xor_1 ^ bank0_hash0_part3_p1;
+  assign bank0_xor_1 = bank0_hash0_part2_p1 ^ bank0_hash0_part3_p1;
+  assign bank0_xor_2 = bank0_xor_0 ^ bank0_xor_1;
   assign bank0_slice_0 = clr0_target[0];
   assign bank0_and_0 = clr0_active & bank0_slice_0;
   assign bank0_slice_1 = clr1_target[0];
@@ -3637,8 +3637,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 64
   assign bank1_h3_3 = {^(s1_key_p1 & 64'h60a3000000000000), ^(s1_key_p1 & 64'h724f000000000000), ^(s1_key_p1 & 64'hf69f000000000000), ^(s1_key_p1 & 64'h38b8000000000000), ^(s1_key_p1 & 64'hc4ee000000000000), ^(s1_key_p1 & 64'h8e4000000000000), ^(s1_key_p1 & 64'h9fb4000000000000), ^(s1_key_p1 & 64'he232000000000000), ^(s1_key_p1 & 64'h24ae000000000000), ^(s1_key_p1 & 64'h7617000000000000), ^(s1_key_p1 & 64'hd299000000000000), ^(s1_key_p1 & 64'hb923000000000000)};
   assign bank1_xor_0 = bank1_hash0_part0_p1 ^ bank1_hash0_part1_p1;
-  assign bank1_xor_1 = bank1_xor_0 ^ bank1_hash0_part2_p1;
-  assign bank1_xor_2 = bank1_xor_1 ^ bank1_hash0_part3_p1;
+  assign bank1_xor_1 = bank1_hash0_part2_p1 ^ bank1_hash0_part3_p1;
+  assign bank1_xor_2 = bank1_xor_0 ^ bank1_xor_1;
   assign bank1_slice_0 = clr0_target[1];
   assign bank1_and_0 = clr0_active & bank1_slice_0;
   assign bank1_slice_1 = clr1_target[1];
@@ -3687,8 +3687,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 128
   assign bank2_h3_3 = {^(s1_key_p1 & 64'h9748000000000000), ^(s1_key_p1 & 64'ha476000000000000), ^(s1_key_p1 & 64'he749000000000000), ^(s1_key_p1 & 64'hd85e000000000000), ^(s1_key_p1 & 64'h7046000000000000), ^(s1_key_p1 & 64'h16f6000000000000), ^(s1_key_p1 & 64'hdbbc000000000000), ^(s1_key_p1 & 64'h3984000000000000), ^(s1_key_p1 & 64'h82a9000000000000), ^(s1_key_p1 & 64'h2fb8000000000000), ^(s1_key_p1 & 64'hc6eb000000000000), ^(s1_key_p1 & 64'h5cc0000000000000)};
   assign bank2_xor_0 = bank2_hash0_part0_p1 ^ bank2_hash0_part1_p1;
-  assign bank2_xor_1 = bank2_xor_0 ^ bank2_hash0_part2_p1;
-  assign bank2_xor_2 = bank2_xor_1 ^ bank2_hash0_part3_p1;
+  assign bank2_xor_1 = bank2_hash0_part2_p1 ^ bank2_hash0_part3_p1;
+  assign bank2_xor_2 = bank2_xor_0 ^ bank2_xor_1;
   assign bank2_slice_0 = clr0_target[2];
   assign bank2_and_0 = clr0_active & bank2_slice_0;
   assign bank2_slice_1 = clr1_target[2];
@@ -3737,8 +3737,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 192
   assign bank3_h3_3 = {^(s1_key_p1 & 64'hade9000000000000), ^(s1_key_p1 & 64'h7913000000000000), ^(s1_key_p1 & 64'h8126000000000000), ^(s1_key_p1 & 64'h430a000000000000), ^(s1_key_p1 & 64'h48ac000000000000), ^(s1_key_p1 & 64'hf88f000000000000), ^(s1_key_p1 & 64'hb6d0000000000000), ^(s1_key_p1 & 64'h6ec3000000000000), ^(s1_key_p1 & 64'hdb20000000000000), ^(s1_key_p1 & 64'had24000000000000), ^(s1_key_p1 & 64'h2c97000000000000), ^(s1_key_p1 & 64'hdaa7000000000000)};
   assign bank3_xor_0 = bank3_hash0_part0_p1 ^ bank3_hash0_part1_p1;
-  assign bank3_xor_1 = bank3_xor_0 ^ bank3_hash0_part2_p1;
-  assign bank3_xor_2 = bank3_xor_1 ^ bank3_hash0_part3_p1;
+  assign bank3_xor_1 = bank3_hash0_part2_p1 ^ bank3_hash0_part3_p1;
+  assign bank3_xor_2 = bank3_xor_0 ^ bank3_xor_1;
   assign bank3_slice_0 = clr0_target[3];
   assign bank3_and_0 = clr0_active & bank3_slice_0;
   assign bank3_slice_1 = clr1_target[3];
@@ -3787,8 +3787,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 256
   assign bank4_h3_3 = {^(s1_key_p1 & 64'hb619000000000000), ^(s1_key_p1 & 64'h7e7a000000000000), ^(s1_key_p1 & 64'h6326000000000000), ^(s1_key_p1 & 64'hcbd9000000000000), ^(s1_key_p1 & 64'h4cac000000000000), ^(s1_key_p1 & 64'he7e9000000000000), ^(s1_key_p1 & 64'ha712000000000000), ^(s1_key_p1 & 64'hc36d000000000000), ^(s1_key_p1 & 64'h5824000000000000), ^(s1_key_p1 & 64'h1e61000000000000), ^(s1_key_p1 & 64'h7448000000000000), ^(s1_key_p1 & 64'h73bf000000000000)};
   assign bank4_xor_0 = bank4_hash0_part0_p1 ^ bank4_hash0_part1_p1;
-  assign bank4_xor_1 = bank4_xor_0 ^ bank4_hash0_part2_p1;
-  assign bank4_xor_2 = bank4_xor_1 ^ bank4_hash0_part3_p1;
+  assign bank4_xor_1 = bank4_hash0_part2_p1 ^ bank4_hash0_part3_p1;
+  assign bank4_xor_2 = bank4_xor_0 ^ bank4_xor_1;
   assign bank4_slice_0 = clr0_target[4];
   assign bank4_and_0 = clr0_active & bank4_slice_0;
   assign bank4_slice_1 = clr1_target[4];
@@ -3837,8 +3837,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 320
   assign bank5_h3_3 = {^(s1_key_p1 & 64'hd434000000000000), ^(s1_key_p1 & 64'h2341000000000000), ^(s1_key_p1 & 64'h69b9000000000000), ^(s1_key_p1 & 64'ha32d000000000000), ^(s1_key_p1 & 64'hfac1000000000000), ^(s1_key_p1 & 64'haddd000000000000), ^(s1_key_p1 & 64'hf525000000000000), ^(s1_key_p1 & 64'hc18b000000000000), ^(s1_key_p1 & 64'h60b6000000000000), ^(s1_key_p1 & 64'h132c000000000000), ^(s1_key_p1 & 64'hb696000000000000), ^(s1_key_p1 & 64'hd60d000000000000)};
   assign bank5_xor_0 = bank5_hash0_part0_p1 ^ bank5_hash0_part1_p1;
-  assign bank5_xor_1 = bank5_xor_0 ^ bank5_hash0_part2_p1;
-  assign bank5_xor_2 = bank5_xor_1 ^ bank5_hash0_part3_p1;
+  assign bank5_xor_1 = bank5_hash0_part2_p1 ^ bank5_hash0_part3_p1;
+  assign bank5_xor_2 = bank5_xor_0 ^ bank5_xor_1;
   assign bank5_slice_0 = clr0_target[5];
   assign bank5_and_0 = clr0_active & bank5_slice_0;
   assign bank5_slice_1 = clr1_target[5];
@@ -3887,8 +3887,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 384
   assign bank6_h3_3 = {^(s1_key_p1 & 64'hcb1c000000000000), ^(s1_key_p1 & 64'h732c000000000000), ^(s1_key_p1 & 64'heaca000000000000), ^(s1_key_p1 & 64'h9540000000000000), ^(s1_key_p1 & 64'h49c8000000000000), ^(s1_key_p1 & 64'h428f000000000000), ^(s1_key_p1 & 64'he466000000000000), ^(s1_key_p1 & 64'h494e000000000000), ^(s1_key_p1 & 64'h4097000000000000), ^(s1_key_p1 & 64'h6e68000000000000), ^(s1_key_p1 & 64'hf3d5000000000000), ^(s1_key_p1 & 64'he0b5000000000000)};
   assign bank6_xor_0 = bank6_hash0_part0_p1 ^ bank6_hash0_part1_p1;
-  assign bank6_xor_1 = bank6_xor_0 ^ bank6_hash0_part2_p1;
-  assign bank6_xor_2 = bank6_xor_1 ^ bank6_hash0_part3_p1;
+  assign bank6_xor_1 = bank6_hash0_part2_p1 ^ bank6_hash0_part3_p1;
+  assign bank6_xor_2 = bank6_xor_0 ^ bank6_xor_1;
   assign bank6_slice_0 = clr0_target[6];
   assign bank6_and_0 = clr0_active & bank6_slice_0;
   assign bank6_slice_1 = clr1_target[6];
@@ -3937,8 +3937,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 448
   assign bank7_h3_3 = {^(s1_key_p1 & 64'hb123000000000000), ^(s1_key_p1 & 64'h431f000000000000), ^(s1_key_p1 & 64'h2fe8000000000000), ^(s1_key_p1 & 64'hc6a3000000000000), ^(s1_key_p1 & 64'h63d7000000000000), ^(s1_key_p1 & 64'h87000000000000), ^(s1_key_p1 & 64'h8b78000000000000), ^(s1_key_p1 & 64'hf196000000000000), ^(s1_key_p1 & 64'hc8ac000000000000), ^(s1_key_p1 & 64'ha21a000000000000), ^(s1_key_p1 & 64'hb730000000000000), ^(s1_key_p1 & 64'hbd22000000000000)};
   assign bank7_xor_0 = bank7_hash0_part0_p1 ^ bank7_hash0_part1_p1;
-  assign bank7_xor_1 = bank7_xor_0 ^ bank7_hash0_part2_p1;
-  assign bank7_xor_2 = bank7_xor_1 ^ bank7_hash0_part3_p1;
+  assign bank7_xor_1 = bank7_hash0_part2_p1 ^ bank7_hash0_part3_p1;
+  assign bank7_xor_2 = bank7_xor_0 ^ bank7_xor_1;
   assign bank7_slice_0 = clr0_target[7];
   assign bank7_and_0 = clr0_active & bank7_slice_0;
   assign bank7_slice_1 = clr1_target[7];
@@ -3987,8 +3987,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 512
   assign bank8_h3_3 = {^(s1_key_p1 & 64'he1b2000000000000), ^(s1_key_p1 & 64'h76a8000000000000), ^(s1_key_p1 & 64'h5769000000000000), ^(s1_key_p1 & 64'h65a000000000000), ^(s1_key_p1 & 64'hfc9f000000000000), ^(s1_key_p1 & 64'h59ee000000000000), ^(s1_key_p1 & 64'h6abd000000000000), ^(s1_key_p1 & 64'h3b2b000000000000), ^(s1_key_p1 & 64'h6288000000000000), ^(s1_key_p1 & 64'h5213000000000000), ^(s1_key_p1 & 64'hffb1000000000000), ^(s1_key_p1 & 64'haef7000000000000)};
   assign bank8_xor_0 = bank8_hash0_part0_p1 ^ bank8_hash0_part1_p1;
-  assign bank8_xor_1 = bank8_xor_0 ^ bank8_hash0_part2_p1;
-  assign bank8_xor_2 = bank8_xor_1 ^ bank8_hash0_part3_p1;
+  assign bank8_xor_1 = bank8_hash0_part2_p1 ^ bank8_hash0_part3_p1;
+  assign bank8_xor_2 = bank8_xor_0 ^ bank8_xor_1;
   assign bank8_slice_0 = clr0_target[8];
   assign bank8_and_0 = clr0_active & bank8_slice_0;
   assign bank8_slice_1 = clr1_target[8];
@@ -4037,8 +4037,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 576
   assign bank9_h3_3 = {^(s1_key_p1 & 64'h3954000000000000), ^(s1_key_p1 & 64'hb2a000000000000), ^(s1_key_p1 & 64'h46ba000000000000), ^(s1_key_p1 & 64'h8efb000000000000), ^(s1_key_p1 & 64'h634a000000000000), ^(s1_key_p1 & 64'hba7e000000000000), ^(s1_key_p1 & 64'h58f0000000000000), ^(s1_key_p1 & 64'h10fa000000000000), ^(s1_key_p1 & 64'h2195000000000000), ^(s1_key_p1 & 64'hfc8a000000000000), ^(s1_key_p1 & 64'h3078000000000000), ^(s1_key_p1 & 64'hb8e2000000000000)};
   assign bank9_xor_0 = bank9_hash0_part0_p1 ^ bank9_hash0_part1_p1;
-  assign bank9_xor_1 = bank9_xor_0 ^ bank9_hash0_part2_p1;
-  assign bank9_xor_2 = bank9_xor_1 ^ bank9_hash0_part3_p1;
+  assign bank9_xor_1 = bank9_hash0_part2_p1 ^ bank9_hash0_part3_p1;
+  assign bank9_xor_2 = bank9_xor_0 ^ bank9_xor_1;
   assign bank9_slice_0 = clr0_target[9];
   assign bank9_and_0 = clr0_active & bank9_slice_0;
   assign bank9_slice_1 = clr1_target[9];
@@ -4087,8 +4087,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 640
   assign bank10_h3_3 = {^(s1_key_p1 & 64'hf44d000000000000), ^(s1_key_p1 & 64'h351f000000000000), ^(s1_key_p1 & 64'h65db000000000000), ^(s1_key_p1 & 64'h7e68000000000000), ^(s1_key_p1 & 64'h56fb000000000000), ^(s1_key_p1 & 64'h93c8000000000000), ^(s1_key_p1 & 64'hf044000000000000), ^(s1_key_p1 & 64'hd36d000000000000), ^(s1_key_p1 & 64'h6aa8000000000000), ^(s1_key_p1 & 64'h3aae000000000000), ^(s1_key_p1 & 64'h2bf4000000000000), ^(s1_key_p1 & 64'hafc0000000000000)};
   assign bank10_xor_0 = bank10_hash0_part0_p1 ^ bank10_hash0_part1_p1;
-  assign bank10_xor_1 = bank10_xor_0 ^ bank10_hash0_part2_p1;
-  assign bank10_xor_2 = bank10_xor_1 ^ bank10_hash0_part3_p1;
+  assign bank10_xor_1 = bank10_hash0_part2_p1 ^ bank10_hash0_part3_p1;
+  assign bank10_xor_2 = bank10_xor_0 ^ bank10_xor_1;
   assign bank10_slice_0 = clr0_target[10];
   assign bank10_and_0 = clr0_active & bank10_slice_0;
   assign bank10_slice_1 = clr1_target[10];
@@ -4137,8 +4137,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 704
   assign bank11_h3_3 = {^(s1_key_p1 & 64'hab8000000000000), ^(s1_key_p1 & 64'h77d2000000000000), ^(s1_key_p1 & 64'hdb8d000000000000), ^(s1_key_p1 & 64'h5f1000000000000), ^(s1_key_p1 & 64'hb6e6000000000000), ^(s1_key_p1 & 64'h5fad000000000000), ^(s1_key_p1 & 64'hf6b6000000000000), ^(s1_key_p1 & 64'h375000000000000), ^(s1_key_p1 & 64'ha62000000000000), ^(s1_key_p1 & 64'ha6d6000000000000), ^(s1_key_p1 & 64'h2c57000000000000), ^(s1_key_p1 & 64'he12f000000000000)};
   assign bank11_xor_0 = bank11_hash0_part0_p1 ^ bank11_hash0_part1_p1;
-  assign bank11_xor_1 = bank11_xor_0 ^ bank11_hash0_part2_p1;
-  assign bank11_xor_2 = bank11_xor_1 ^ bank11_hash0_part3_p1;
+  assign bank11_xor_1 = bank11_hash0_part2_p1 ^ bank11_hash0_part3_p1;
+  assign bank11_xor_2 = bank11_xor_0 ^ bank11_xor_1;
   assign bank11_slice_0 = clr0_target[11];
   assign bank11_and_0 = clr0_active & bank11_slice_0;
   assign bank11_slice_1 = clr1_target[11];
@@ -4187,8 +4187,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 768
   assign bank12_h3_3 = {^(s1_key_p1 & 64'h4ba3000000000000), ^(s1_key_p1 & 64'h81cb000000000000), ^(s1_key_p1 & 64'h6f81000000000000), ^(s1_key_p1 & 64'h4dcf000000000000), ^(s1_key_p1 & 64'hb6c9000000000000), ^(s1_key_p1 & 64'h7524000000000000), ^(s1_key_p1 & 64'hbe62000000000000), ^(s1_key_p1 & 64'h6044000000000000), ^(s1_key_p1 & 64'h9ac1000000000000), ^(s1_key_p1 & 64'h8a1d000000000000), ^(s1_key_p1 & 64'h1c9d000000000000), ^(s1_key_p1 & 64'h6866000000000000)};
   assign bank12_xor_0 = bank12_hash0_part0_p1 ^ bank12_hash0_part1_p1;
-  assign bank12_xor_1 = bank12_xor_0 ^ bank12_hash0_part2_p1;
-  assign bank12_xor_2 = bank12_xor_1 ^ bank12_hash0_part3_p1;
+  assign bank12_xor_1 = bank12_hash0_part2_p1 ^ bank12_hash0_part3_p1;
+  assign bank12_xor_2 = bank12_xor_0 ^ bank12_xor_1;
   assign bank12_slice_0 = clr0_target[12];
   assign bank12_and_0 = clr0_active & bank12_slice_0;
   assign bank12_slice_1 = clr1_target[12];
@@ -4237,8 +4237,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 832
   assign bank13_h3_3 = {^(s1_key_p1 & 64'h8c29000000000000), ^(s1_key_p1 & 64'h8a0e000000000000), ^(s1_key_p1 & 64'h296b000000000000), ^(s1_key_p1 & 64'h5da0000000000000), ^(s1_key_p1 & 64'h565b000000000000), ^(s1_key_p1 & 64'ha825000000000000), ^(s1_key_p1 & 64'hf83d000000000000), ^(s1_key_p1 & 64'hd5e7000000000000), ^(s1_key_p1 & 64'hd94e000000000000), ^(s1_key_p1 & 64'h7d5a000000000000), ^(s1_key_p1 & 64'h371b000000000000), ^(s1_key_p1 & 64'h4938000000000000)};
   assign bank13_xor_0 = bank13_hash0_part0_p1 ^ bank13_hash0_part1_p1;
-  assign bank13_xor_1 = bank13_xor_0 ^ bank13_hash0_part2_p1;
-  assign bank13_xor_2 = bank13_xor_1 ^ bank13_hash0_part3_p1;
+  assign bank13_xor_1 = bank13_hash0_part2_p1 ^ bank13_hash0_part3_p1;
+  assign bank13_xor_2 = bank13_xor_0 ^ bank13_xor_1;
   assign bank13_slice_0 = clr0_target[13];
   assign bank13_and_0 = clr0_active & bank13_slice_0;
   assign bank13_slice_1 = clr1_target[13];
@@ -4287,8 +4287,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 896
   assign bank14_h3_3 = {^(s1_key_p1 & 64'hb7c8000000000000), ^(s1_key_p1 & 64'hcf31000000000000), ^(s1_key_p1 & 64'h9bab000000000000), ^(s1_key_p1 & 64'hcc3c000000000000), ^(s1_key_p1 & 64'hf37d000000000000), ^(s1_key_p1 & 64'h2885000000000000), ^(s1_key_p1 & 64'h138a000000000000), ^(s1_key_p1 & 64'hbab000000000000), ^(s1_key_p1 & 64'hf2b4000000000000), ^(s1_key_p1 & 64'h9d61000000000000), ^(s1_key_p1 & 64'h8690000000000000), ^(s1_key_p1 & 64'h30e1000000000000)};
   assign bank14_xor_0 = bank14_hash0_part0_p1 ^ bank14_hash0_part1_p1;
-  assign bank14_xor_1 = bank14_xor_0 ^ bank14_hash0_part2_p1;
-  assign bank14_xor_2 = bank14_xor_1 ^ bank14_hash0_part3_p1;
+  assign bank14_xor_1 = bank14_hash0_part2_p1 ^ bank14_hash0_part3_p1;
+  assign bank14_xor_2 = bank14_xor_0 ^ bank14_xor_1;
   assign bank14_slice_0 = clr0_target[14];
   assign bank14_and_0 = clr0_active & bank14_slice_0;
   assign bank14_slice_1 = clr1_target[14];
@@ -4337,8 +4337,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 960
   assign bank15_h3_3 = {^(s1_key_p1 & 64'h4e73000000000000), ^(s1_key_p1 & 64'h3e50000000000000), ^(s1_key_p1 & 64'h3e78000000000000), ^(s1_key_p1 & 64'h6f5000000000000), ^(s1_key_p1 & 64'h9991000000000000), ^(s1_key_p1 & 64'h5e41000000000000), ^(s1_key_p1 & 64'h8a43000000000000), ^(s1_key_p1 & 64'h51f8000000000000), ^(s1_key_p1 & 64'he1ed000000000000), ^(s1_key_p1 & 64'h6ca2000000000000), ^(s1_key_p1 & 64'h843e000000000000), ^(s1_key_p1 & 64'hdffb000000000000)};
   assign bank15_xor_0 = bank15_hash0_part0_p1 ^ bank15_hash0_part1_p1;
-  assign bank15_xor_1 = bank15_xor_0 ^ bank15_hash0_part2_p1;
-  assign bank15_xor_2 = bank15_xor_1 ^ bank15_hash0_part3_p1;
+  assign bank15_xor_1 = bank15_hash0_part2_p1 ^ bank15_hash0_part3_p1;
+  assign bank15_xor_2 = bank15_xor_0 ^ bank15_xor_1;
   assign bank15_slice_0 = clr0_target[15];
   assign bank15_and_0 = clr0_active & bank15_slice_0;
   assign bank15_slice_1 = clr1_target[15];
@@ -4387,8 +4387,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1024
   assign bank16_h3_3 = {^(s1_key_p1 & 64'h6ff7000000000000), ^(s1_key_p1 & 64'hbc62000000000000), ^(s1_key_p1 & 64'hef47000000000000), ^(s1_key_p1 & 64'h3aef000000000000), ^(s1_key_p1 & 64'hc3a5000000000000), ^(s1_key_p1 & 64'hdf8f000000000000), ^(s1_key_p1 & 64'h96e9000000000000), ^(s1_key_p1 & 64'h345f000000000000), ^(s1_key_p1 & 64'h1385000000000000), ^(s1_key_p1 & 64'h682000000000000), ^(s1_key_p1 & 64'h5d0e000000000000), ^(s1_key_p1 & 64'h9b2c000000000000)};
   assign bank16_xor_0 = bank16_hash0_part0_p1 ^ bank16_hash0_part1_p1;
-  assign bank16_xor_1 = bank16_xor_0 ^ bank16_hash0_part2_p1;
-  assign bank16_xor_2 = bank16_xor_1 ^ bank16_hash0_part3_p1;
+  assign bank16_xor_1 = bank16_hash0_part2_p1 ^ bank16_hash0_part3_p1;
+  assign bank16_xor_2 = bank16_xor_0 ^ bank16_xor_1;
   assign bank16_slice_0 = clr0_target[16];
   assign bank16_and_0 = clr0_active & bank16_slice_0;
   assign bank16_slice_1 = clr1_target[16];
@@ -4437,8 +4437,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1088
   assign bank17_h3_3 = {^(s1_key_p1 & 64'h9995000000000000), ^(s1_key_p1 & 64'hdecf000000000000), ^(s1_key_p1 & 64'hac4f000000000000), ^(s1_key_p1 & 64'h3ba7000000000000), ^(s1_key_p1 & 64'h7f07000000000000), ^(s1_key_p1 & 64'hbc44000000000000), ^(s1_key_p1 & 64'hd597000000000000), ^(s1_key_p1 & 64'hb6a4000000000000), ^(s1_key_p1 & 64'hc93e000000000000), ^(s1_key_p1 & 64'hb22d000000000000), ^(s1_key_p1 & 64'h9b000000000000), ^(s1_key_p1 & 64'hc504000000000000)};
   assign bank17_xor_0 = bank17_hash0_part0_p1 ^ bank17_hash0_part1_p1;
-  assign bank17_xor_1 = bank17_xor_0 ^ bank17_hash0_part2_p1;
-  assign bank17_xor_2 = bank17_xor_1 ^ bank17_hash0_part3_p1;
+  assign bank17_xor_1 = bank17_hash0_part2_p1 ^ bank17_hash0_part3_p1;
+  assign bank17_xor_2 = bank17_xor_0 ^ bank17_xor_1;
   assign bank17_slice_0 = clr0_target[17];
   assign bank17_and_0 = clr0_active & bank17_slice_0;
   assign bank17_slice_1 = clr1_target[17];
@@ -4487,8 +4487,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1152
   assign bank18_h3_3 = {^(s1_key_p1 & 64'h9024000000000000), ^(s1_key_p1 & 64'h76a5000000000000), ^(s1_key_p1 & 64'he4a6000000000000), ^(s1_key_p1 & 64'h4d30000000000000), ^(s1_key_p1 & 64'h549c000000000000), ^(s1_key_p1 & 64'hdcab000000000000), ^(s1_key_p1 & 64'he0b6000000000000), ^(s1_key_p1 & 64'h7a93000000000000), ^(s1_key_p1 & 64'hbffe000000000000), ^(s1_key_p1 & 64'hdfe7000000000000), ^(s1_key_p1 & 64'h60f5000000000000), ^(s1_key_p1 & 64'hc799000000000000)};
   assign bank18_xor_0 = bank18_hash0_part0_p1 ^ bank18_hash0_part1_p1;
-  assign bank18_xor_1 = bank18_xor_0 ^ bank18_hash0_part2_p1;
-  assign bank18_xor_2 = bank18_xor_1 ^ bank18_hash0_part3_p1;
+  assign bank18_xor_1 = bank18_hash0_part2_p1 ^ bank18_hash0_part3_p1;
+  assign bank18_xor_2 = bank18_xor_0 ^ bank18_xor_1;
   assign bank18_slice_0 = clr0_target[18];
   assign bank18_and_0 = clr0_active & bank18_slice_0;
   assign bank18_slice_1 = clr1_target[18];
@@ -4537,8 +4537,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1216
   assign bank19_h3_3 = {^(s1_key_p1 & 64'h33a000000000000), ^(s1_key_p1 & 64'h9f7f000000000000), ^(s1_key_p1 & 64'h22d6000000000000), ^(s1_key_p1 & 64'h48ff000000000000), ^(s1_key_p1 & 64'he82e000000000000), ^(s1_key_p1 & 64'h62d1000000000000), ^(s1_key_p1 & 64'h1501000000000000), ^(s1_key_p1 & 64'h708a000000000000), ^(s1_key_p1 & 64'hd329000000000000), ^(s1_key_p1 & 64'h2f90000000000000), ^(s1_key_p1 & 64'hb69000000000000), ^(s1_key_p1 & 64'h298f000000000000)};
   assign bank19_xor_0 = bank19_hash0_part0_p1 ^ bank19_hash0_part1_p1;
-  assign bank19_xor_1 = bank19_xor_0 ^ bank19_hash0_part2_p1;
-  assign bank19_xor_2 = bank19_xor_1 ^ bank19_hash0_part3_p1;
+  assign bank19_xor_1 = bank19_hash0_part2_p1 ^ bank19_hash0_part3_p1;
+  assign bank19_xor_2 = bank19_xor_0 ^ bank19_xor_1;
   assign bank19_slice_0 = clr0_target[19];
   assign bank19_and_0 = clr0_active & bank19_slice_0;
   assign bank19_slice_1 = clr1_target[19];
@@ -4587,8 +4587,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1280
   assign bank20_h3_3 = {^(s1_key_p1 & 64'ha23d000000000000), ^(s1_key_p1 & 64'hd26a000000000000), ^(s1_key_p1 & 64'he7a0000000000000), ^(s1_key_p1 & 64'h87a0000000000000), ^(s1_key_p1 & 64'h6971000000000000), ^(s1_key_p1 & 64'h576e000000000000), ^(s1_key_p1 & 64'hf0fa000000000000), ^(s1_key_p1 & 64'h90e1000000000000), ^(s1_key_p1 & 64'hb02000000000000), ^(s1_key_p1 & 64'h6075000000000000), ^(s1_key_p1 & 64'h2413000000000000), ^(s1_key_p1 & 64'hca4f000000000000)};
   assign bank20_xor_0 = bank20_hash0_part0_p1 ^ bank20_hash0_part1_p1;
-  assign bank20_xor_1 = bank20_xor_0 ^ bank20_hash0_part2_p1;
-  assign bank20_xor_2 = bank20_xor_1 ^ bank20_hash0_part3_p1;
+  assign bank20_xor_1 = bank20_hash0_part2_p1 ^ bank20_hash0_part3_p1;
+  assign bank20_xor_2 = bank20_xor_0 ^ bank20_xor_1;
   assign bank20_slice_0 = clr0_target[20];
   assign bank20_and_0 = clr0_active & bank20_slice_0;
   assign bank20_slice_1 = clr1_target[20];
@@ -4637,8 +4637,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1344
   assign bank21_h3_3 = {^(s1_key_p1 & 64'hd9d3000000000000), ^(s1_key_p1 & 64'h7c2b000000000000), ^(s1_key_p1 & 64'hca82000000000000), ^(s1_key_p1 & 64'ha8d8000000000000), ^(s1_key_p1 & 64'h99a7000000000000), ^(s1_key_p1 & 64'hc394000000000000), ^(s1_key_p1 & 64'h65fe000000000000), ^(s1_key_p1 & 64'h10b7000000000000), ^(s1_key_p1 & 64'h48ad000000000000), ^(s1_key_p1 & 64'hd604000000000000), ^(s1_key_p1 & 64'h2bde000000000000), ^(s1_key_p1 & 64'h9444000000000000)};
   assign bank21_xor_0 = bank21_hash0_part0_p1 ^ bank21_hash0_part1_p1;
-  assign bank21_xor_1 = bank21_xor_0 ^ bank21_hash0_part2_p1;
-  assign bank21_xor_2 = bank21_xor_1 ^ bank21_hash0_part3_p1;
+  assign bank21_xor_1 = bank21_hash0_part2_p1 ^ bank21_hash0_part3_p1;
+  assign bank21_xor_2 = bank21_xor_0 ^ bank21_xor_1;
   assign bank21_slice_0 = clr0_target[21];
   assign bank21_and_0 = clr0_active & bank21_slice_0;
   assign bank21_slice_1 = clr1_target[21];
@@ -4687,8 +4687,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1408
   assign bank22_h3_3 = {^(s1_key_p1 & 64'h2c30000000000000), ^(s1_key_p1 & 64'he6c0000000000000), ^(s1_key_p1 & 64'h8dec000000000000), ^(s1_key_p1 & 64'h430f000000000000), ^(s1_key_p1 & 64'h3e2e000000000000), ^(s1_key_p1 & 64'he21000000000000), ^(s1_key_p1 & 64'hbcf2000000000000), ^(s1_key_p1 & 64'h421d000000000000), ^(s1_key_p1 & 64'h85b3000000000000), ^(s1_key_p1 & 64'hb500000000000000), ^(s1_key_p1 & 64'hd305000000000000), ^(s1_key_p1 & 64'hd771000000000000)};
   assign bank22_xor_0 = bank22_hash0_part0_p1 ^ bank22_hash0_part1_p1;
-  assign bank22_xor_1 = bank22_xor_0 ^ bank22_hash0_part2_p1;
-  assign bank22_xor_2 = bank22_xor_1 ^ bank22_hash0_part3_p1;
+  assign bank22_xor_1 = bank22_hash0_part2_p1 ^ bank22_hash0_part3_p1;
+  assign bank22_xor_2 = bank22_xor_0 ^ bank22_xor_1;
   assign bank22_slice_0 = clr0_target[22];
   assign bank22_and_0 = clr0_active & bank22_slice_0;
   assign bank22_slice_1 = clr1_target[22];
@@ -4737,8 +4737,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1472
   assign bank23_h3_3 = {^(s1_key_p1 & 64'hf480000000000000), ^(s1_key_p1 & 64'h6a30000000000000), ^(s1_key_p1 & 64'h5fe1000000000000), ^(s1_key_p1 & 64'h2fc4000000000000), ^(s1_key_p1 & 64'h87be000000000000), ^(s1_key_p1 & 64'h6071000000000000), ^(s1_key_p1 & 64'hf06b000000000000), ^(s1_key_p1 & 64'haa75000000000000), ^(s1_key_p1 & 64'h1b5a000000000000), ^(s1_key_p1 & 64'h2fce000000000000), ^(s1_key_p1 & 64'h770c000000000000), ^(s1_key_p1 & 64'h8fa3000000000000)};
   assign bank23_xor_0 = bank23_hash0_part0_p1 ^ bank23_hash0_part1_p1;
-  assign bank23_xor_1 = bank23_xor_0 ^ bank23_hash0_part2_p1;
-  assign bank23_xor_2 = bank23_xor_1 ^ bank23_hash0_part3_p1;
+  assign bank23_xor_1 = bank23_hash0_part2_p1 ^ bank23_hash0_part3_p1;
+  assign bank23_xor_2 = bank23_xor_0 ^ bank23_xor_1;
   assign bank23_slice_0 = clr0_target[23];
   assign bank23_and_0 = clr0_active & bank23_slice_0;
   assign bank23_slice_1 = clr1_target[23];
@@ -4787,8 +4787,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1536
   assign bank24_h3_3 = {^(s1_key_p1 & 64'h89c000000000000), ^(s1_key_p1 & 64'hfdc3000000000000), ^(s1_key_p1 & 64'h3256000000000000), ^(s1_key_p1 & 64'had9d000000000000), ^(s1_key_p1 & 64'hae47000000000000), ^(s1_key_p1 & 64'h7a02000000000000), ^(s1_key_p1 & 64'hf642000000000000), ^(s1_key_p1 & 64'h1530000000000000), ^(s1_key_p1 & 64'hb861000000000000), ^(s1_key_p1 & 64'h47f9000000000000), ^(s1_key_p1 & 64'hbe00000000000000), ^(s1_key_p1 & 64'h7367000000000000)};
   assign bank24_xor_0 = bank24_hash0_part0_p1 ^ bank24_hash0_part1_p1;
-  assign bank24_xor_1 = bank24_xor_0 ^ bank24_hash0_part2_p1;
-  assign bank24_xor_2 = bank24_xor_1 ^ bank24_hash0_part3_p1;
+  assign bank24_xor_1 = bank24_hash0_part2_p1 ^ bank24_hash0_part3_p1;
+  assign bank24_xor_2 = bank24_xor_0 ^ bank24_xor_1;
   assign bank24_slice_0 = clr0_target[24];
   assign bank24_and_0 = clr0_active & bank24_slice_0;
   assign bank24_slice_1 = clr1_target[24];
@@ -4837,8 +4837,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1600
   assign bank25_h3_3 = {^(s1_key_p1 & 64'hc9d6000000000000), ^(s1_key_p1 & 64'hf05e000000000000), ^(s1_key_p1 & 64'h7dd9000000000000), ^(s1_key_p1 & 64'he5d4000000000000), ^(s1_key_p1 & 64'h9bea000000000000), ^(s1_key_p1 & 64'h2009000000000000), ^(s1_key_p1 & 64'h3a27000000000000), ^(s1_key_p1 & 64'hc7c3000000000000), ^(s1_key_p1 & 64'h1d0000000000000), ^(s1_key_p1 & 64'ha596000000000000), ^(s1_key_p1 & 64'hda8000000000000), ^(s1_key_p1 & 64'h4679000000000000)};
   assign bank25_xor_0 = bank25_hash0_part0_p1 ^ bank25_hash0_part1_p1;
-  assign bank25_xor_1 = bank25_xor_0 ^ bank25_hash0_part2_p1;
-  assign bank25_xor_2 = bank25_xor_1 ^ bank25_hash0_part3_p1;
+  assign bank25_xor_1 = bank25_hash0_part2_p1 ^ bank25_hash0_part3_p1;
+  assign bank25_xor_2 = bank25_xor_0 ^ bank25_xor_1;
   assign bank25_slice_0 = clr0_target[25];
   assign bank25_and_0 = clr0_active & bank25_slice_0;
   assign bank25_slice_1 = clr1_target[25];
@@ -4887,8 +4887,8 @@ module apbf_k14_l11 (
   // H3 hash, seed 1, salt 1664
   assign bank26_h3_3 = {^(s1_key_p1 & 64'ha391000000000000), ^(s1_key_p1 & 64'h254c000000000000), ^(s1_key_p1 & 64'h69b9000000000000), ^(s1_key_p1 & 64'h5fc4000000000000), ^(s1_key_p1 & 64'h8b76000000000000), ^(s1_key_p1 & 64'h40ab000000000000), ^(s1_key_p1 & 64'hc54a000000000000), ^(s1_key_p1 & 64'h4c4b000000000000), ^(s1_key_p1 & 64'h4fb6000000000000), ^(s1_key_p1 & 64'h261c000000000000), ^(s1_key_p1 & 64'hb775000000000000), ^(s1_key_p1 & 64'h4c0000000000000)};
   assign bank26_xor_0 = bank26_hash0_part0_p1 ^ bank26_hash0_part1_p1;
-  assign bank26_xor_1 = bank26_xor_0 ^ bank26_hash0_part2_p1;
-  assign bank26_xor_2 = bank26_xor_1 ^ bank26_hash0_part3_p1;
+  assign bank26_xor_1 = bank26_hash0_part2_p1 ^ bank26_hash0_part3_p1;
+  assign bank26_xor_2 = bank26_xor_0 ^ bank26_xor_1;
   assign bank26_slice_0 = clr0_target[26];
   assign bank26_and_0 = clr0_active & bank26_slice_0;
   assign bank26_slice_1 = clr1_target[26];

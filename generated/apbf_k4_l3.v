@@ -1406,8 +1406,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 0
   assign bank0_h3_3 = {^(s1_key_p1 & 64'hf6d8000000000000), ^(s1_key_p1 & 64'h6307000000000000), ^(s1_key_p1 & 64'h9ac6000000000000), ^(s1_key_p1 & 64'hb374000000000000), ^(s1_key_p1 & 64'hc034000000000000), ^(s1_key_p1 & 64'h3096000000000000), ^(s1_key_p1 & 64'h2a5a000000000000), ^(s1_key_p1 & 64'h7e91000000000000), ^(s1_key_p1 & 64'h4b6f000000000000), ^(s1_key_p1 & 64'h8159000000000000), ^(s1_key_p1 & 64'he303000000000000), ^(s1_key_p1 & 64'h7bd2000000000000)};
   assign bank0_xor_0 = bank0_hash0_part0_p1 ^ bank0_hash0_part1_p1;
-  assign bank0_xor_1 = bank0_xor_0 ^ bank0_hash0_part2_p1;
-  assign bank0_xor_2 = bank0_xor_1 ^ bank0_hash0_part3_p1;
+  assign bank0_xor_1 = bank0_hash0_part2_p1 ^ bank0_hash0_part3_p1;
+  assign bank0_xor_2 = bank0_xor_0 ^ bank0_xor_1;
   assign bank0_slice_0 = clr0_target[0];
   assign bank0_and_0 = clr0_active & bank0_slice_0;
   assign bank0_or_0 = sweep_active | bank0_and_0;
@@ -1450,8 +1450,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 64
   assign bank1_h3_3 = {^(s1_key_p1 & 64'h60a3000000000000), ^(s1_key_p1 & 64'h724f000000000000), ^(s1_key_p1 & 64'hf69f000000000000), ^(s1_key_p1 & 64'h38b8000000000000), ^(s1_key_p1 & 64'hc4ee000000000000), ^(s1_key_p1 & 64'h8e4000000000000), ^(s1_key_p1 & 64'h9fb4000000000000), ^(s1_key_p1 & 64'he232000000000000), ^(s1_key_p1 & 64'h24ae000000000000), ^(s1_key_p1 & 64'h7617000000000000), ^(s1_key_p1 & 64'hd299000000000000), ^(s1_key_p1 & 64'hb923000000000000)};
   assign bank1_xor_0 = bank1_hash0_part0_p1 ^ bank1_hash0_part1_p1;
-  assign bank1_xor_1 = bank1_xor_0 ^ bank1_hash0_part2_p1;
-  assign bank1_xor_2 = bank1_xor_1 ^ bank1_hash0_part3_p1;
+  assign bank1_xor_1 = bank1_hash0_part2_p1 ^ bank1_hash0_part3_p1;
+  assign bank1_xor_2 = bank1_xor_0 ^ bank1_xor_1;
   assign bank1_slice_0 = clr0_target[1];
   assign bank1_and_0 = clr0_active & bank1_slice_0;
   assign bank1_or_0 = sweep_active | bank1_and_0;
@@ -1494,8 +1494,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 128
   assign bank2_h3_3 = {^(s1_key_p1 & 64'h9748000000000000), ^(s1_key_p1 & 64'ha476000000000000), ^(s1_key_p1 & 64'he749000000000000), ^(s1_key_p1 & 64'hd85e000000000000), ^(s1_key_p1 & 64'h7046000000000000), ^(s1_key_p1 & 64'h16f6000000000000), ^(s1_key_p1 & 64'hdbbc000000000000), ^(s1_key_p1 & 64'h3984000000000000), ^(s1_key_p1 & 64'h82a9000000000000), ^(s1_key_p1 & 64'h2fb8000000000000), ^(s1_key_p1 & 64'hc6eb000000000000), ^(s1_key_p1 & 64'h5cc0000000000000)};
   assign bank2_xor_0 = bank2_hash0_part0_p1 ^ bank2_hash0_part1_p1;
-  assign bank2_xor_1 = bank2_xor_0 ^ bank2_hash0_part2_p1;
-  assign bank2_xor_2 = bank2_xor_1 ^ bank2_hash0_part3_p1;
+  assign bank2_xor_1 = bank2_hash0_part2_p1 ^ bank2_hash0_part3_p1;
+  assign bank2_xor_2 = bank2_xor_0 ^ bank2_xor_1;
   assign bank2_slice_0 = clr0_target[2];
   assign bank2_and_0 = clr0_active & bank2_slice_0;
   assign bank2_or_0 = sweep_active | bank2_and_0;
@@ -1538,8 +1538,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 192
   assign bank3_h3_3 = {^(s1_key_p1 & 64'hade9000000000000), ^(s1_key_p1 & 64'h7913000000000000), ^(s1_key_p1 & 64'h8126000000000000), ^(s1_key_p1 & 64'h430a000000000000), ^(s1_key_p1 & 64'h48ac000000000000), ^(s1_key_p1 & 64'hf88f000000000000), ^(s1_key_p1 & 64'hb6d0000000000000), ^(s1_key_p1 & 64'h6ec3000000000000), ^(s1_key_p1 & 64'hdb20000000000000), ^(s1_key_p1 & 64'had24000000000000), ^(s1_key_p1 & 64'h2c97000000000000), ^(s1_key_p1 & 64'hdaa7000000000000)};
   assign bank3_xor_0 = bank3_hash0_part0_p1 ^ bank3_hash0_part1_p1;
-  assign bank3_xor_1 = bank3_xor_0 ^ bank3_hash0_part2_p1;
-  assign bank3_xor_2 = bank3_xor_1 ^ bank3_hash0_part3_p1;
+  assign bank3_xor_1 = bank3_hash0_part2_p1 ^ bank3_hash0_part3_p1;
+  assign bank3_xor_2 = bank3_xor_0 ^ bank3_xor_1;
   assign bank3_slice_0 = clr0_target[3];
   assign bank3_and_0 = clr0_active & bank3_slice_0;
   assign bank3_or_0 = sweep_active | bank3_and_0;
@@ -1582,8 +1582,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 256
   assign bank4_h3_3 = {^(s1_key_p1 & 64'hb619000000000000), ^(s1_key_p1 & 64'h7e7a000000000000), ^(s1_key_p1 & 64'h6326000000000000), ^(s1_key_p1 & 64'hcbd9000000000000), ^(s1_key_p1 & 64'h4cac000000000000), ^(s1_key_p1 & 64'he7e9000000000000), ^(s1_key_p1 & 64'ha712000000000000), ^(s1_key_p1 & 64'hc36d000000000000), ^(s1_key_p1 & 64'h5824000000000000), ^(s1_key_p1 & 64'h1e61000000000000), ^(s1_key_p1 & 64'h7448000000000000), ^(s1_key_p1 & 64'h73bf000000000000)};
   assign bank4_xor_0 = bank4_hash0_part0_p1 ^ bank4_hash0_part1_p1;
-  assign bank4_xor_1 = bank4_xor_0 ^ bank4_hash0_part2_p1;
-  assign bank4_xor_2 = bank4_xor_1 ^ bank4_hash0_part3_p1;
+  assign bank4_xor_1 = bank4_hash0_part2_p1 ^ bank4_hash0_part3_p1;
+  assign bank4_xor_2 = bank4_xor_0 ^ bank4_xor_1;
   assign bank4_slice_0 = clr0_target[4];
   assign bank4_and_0 = clr0_active & bank4_slice_0;
   assign bank4_or_0 = sweep_active | bank4_and_0;
@@ -1626,8 +1626,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 320
   assign bank5_h3_3 = {^(s1_key_p1 & 64'hd434000000000000), ^(s1_key_p1 & 64'h2341000000000000), ^(s1_key_p1 & 64'h69b9000000000000), ^(s1_key_p1 & 64'ha32d000000000000), ^(s1_key_p1 & 64'hfac1000000000000), ^(s1_key_p1 & 64'haddd000000000000), ^(s1_key_p1 & 64'hf525000000000000), ^(s1_key_p1 & 64'hc18b000000000000), ^(s1_key_p1 & 64'h60b6000000000000), ^(s1_key_p1 & 64'h132c000000000000), ^(s1_key_p1 & 64'hb696000000000000), ^(s1_key_p1 & 64'hd60d000000000000)};
   assign bank5_xor_0 = bank5_hash0_part0_p1 ^ bank5_hash0_part1_p1;
-  assign bank5_xor_1 = bank5_xor_0 ^ bank5_hash0_part2_p1;
-  assign bank5_xor_2 = bank5_xor_1 ^ bank5_hash0_part3_p1;
+  assign bank5_xor_1 = bank5_hash0_part2_p1 ^ bank5_hash0_part3_p1;
+  assign bank5_xor_2 = bank5_xor_0 ^ bank5_xor_1;
   assign bank5_slice_0 = clr0_target[5];
   assign bank5_and_0 = clr0_active & bank5_slice_0;
   assign bank5_or_0 = sweep_active | bank5_and_0;
@@ -1670,8 +1670,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 384
   assign bank6_h3_3 = {^(s1_key_p1 & 64'hcb1c000000000000), ^(s1_key_p1 & 64'h732c000000000000), ^(s1_key_p1 & 64'heaca000000000000), ^(s1_key_p1 & 64'h9540000000000000), ^(s1_key_p1 & 64'h49c8000000000000), ^(s1_key_p1 & 64'h428f000000000000), ^(s1_key_p1 & 64'he466000000000000), ^(s1_key_p1 & 64'h494e000000000000), ^(s1_key_p1 & 64'h4097000000000000), ^(s1_key_p1 & 64'h6e68000000000000), ^(s1_key_p1 & 64'hf3d5000000000000), ^(s1_key_p1 & 64'he0b5000000000000)};
   assign bank6_xor_0 = bank6_hash0_part0_p1 ^ bank6_hash0_part1_p1;
-  assign bank6_xor_1 = bank6_xor_0 ^ bank6_hash0_part2_p1;
-  assign bank6_xor_2 = bank6_xor_1 ^ bank6_hash0_part3_p1;
+  assign bank6_xor_1 = bank6_hash0_part2_p1 ^ bank6_hash0_part3_p1;
+  assign bank6_xor_2 = bank6_xor_0 ^ bank6_xor_1;
   assign bank6_slice_0 = clr0_target[6];
   assign bank6_and_0 = clr0_active & bank6_slice_0;
   assign bank6_or_0 = sweep_active | bank6_and_0;
@@ -1714,8 +1714,8 @@ module apbf_k4_l3 (
   // H3 hash, seed 1, salt 448
   assign bank7_h3_3 = {^(s1_key_p1 & 64'hb123000000000000), ^(s1_key_p1 & 64'h431f000000000000), ^(s1_key_p1 & 64'h2fe8000000000000), ^(s1_key_p1 & 64'hc6a3000000000000), ^(s1_key_p1 & 64'h63d7000000000000), ^(s1_key_p1 & 64'h87000000000000), ^(s1_key_p1 & 64'h8b78000000000000), ^(s1_key_p1 & 64'hf196000000000000), ^(s1_key_p1 & 64'hc8ac000000000000), ^(s1_key_p1 & 64'ha21a000000000000), ^(s1_key_p1 & 64'hb730000000000000), ^(s1_key_p1 & 64'hbd22000000000000)};
   assign bank7_xor_0 = bank7_hash0_part0_p1 ^ bank7_hash0_part1_p1;
-  assign bank7_xor_1 = bank7_xor_0 ^ bank7_hash0_part2_p1;
-  assign bank7_xor_2 = bank7_xor_1 ^ bank7_hash0_part3_p1;
+  assign bank7_xor_1 = bank7_hash0_part2_p1 ^ bank7_hash0_part3_p1;
+  assign bank7_xor_2 = bank7_xor_0 ^ bank7_xor_1;
   assign bank7_slice_0 = clr0_target[7];
   assign bank7_and_0 = clr0_active & bank7_slice_0;
   assign bank7_or_0 = sweep_active | bank7_and_0;

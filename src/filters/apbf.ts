@@ -64,6 +64,26 @@ function maskConst(P: number, from: number, to: number): bigint {
   return v;
 }
 
+/**
+ * XOR of `xs` as a balanced tree of 4-input groups: 16 registered hash pieces are two LUT4
+ * levels. (Written as a chain, p0 ^ p1 ^ ... ^ p15, Yosys's ABC mapping left four levels on the
+ * APBBF's critical path.)
+ */
+export function xorTree(xs: readonly Sig[]): Sig {
+  let level = [...xs];
+  while (level.length > 1) {
+    const next: Sig[] = [];
+    for (let i = 0; i < level.length; i += 4) {
+      const g = level.slice(i, i + 4);
+      next.push(
+        g.length >= 3 ? g[0]!.xor(g[1]!).xor(g.slice(2).reduce((x, y) => x.xor(y))) : g.reduce((x, y) => x.xor(y)),
+      );
+    }
+    level = next;
+  }
+  return level[0]!;
+}
+
 /** Name of the block RAM holding column `part` of bank `bank` (as the DSL scopes produce it). */
 export function memoryName(bank: number, part: number, parts: number): string {
   return parts === 1 ? `bank${bank}_ram` : `bank${bank}_col${part}_ram`;
@@ -335,7 +355,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
           const part = m.h3(s1.key, bits, { seed: c.seed, salt: hashSalt(p, u), keyMask });
           return m.pipe(part, 1, chunks === 1 ? `hash${u}` : `hash${u}_part${q}`, { reset: null });
         });
-        units.push(parts.reduce((x, y) => x.xor(y)));
+        units.push(xorTree(parts));
       }
       const hash = m.pipe(m.cat(...units.reverse()), 1, 'hash', { reset: null });
       const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
