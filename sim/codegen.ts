@@ -293,10 +293,10 @@ function genComb(g: Gen, c: Cell): void {
         const t = g.fresh();
         if (c.op === 'add') {
           g.emit(`const ${t} = (${v(c.a, i)} >>> 0) + (${v(c.b, i)} >>> 0) + ${carry};`);
-          if (i < k - 1) g.emit(`${carry} = ${t} > 0xffffffff ? 1 : 0;`);
+          if (i < k - 1) g.emit(`${carry} = +(${t} > 0xffffffff);`);
         } else {
           g.emit(`const ${t} = (${v(c.a, i)} >>> 0) - (${v(c.b, i)} >>> 0) - ${carry};`);
-          if (i < k - 1) g.emit(`${carry} = ${t} < 0 ? 1 : 0;`);
+          if (i < k - 1) g.emit(`${carry} = +(${t} < 0);`);
         }
         g.def(c.out, i, `${t} & ${hex(wordMask(w, i))}`);
       }
@@ -317,8 +317,8 @@ function genComb(g: Gen, c: Cell): void {
         if (k === 1) return `${u(v(c.a, 0), 0)} ${op} ${u(v(c.b, 0), 0)}`;
         const a = Array.from({ length: k }, (_, i) => u(g.eager(v(c.a, i)), i));
         const b = Array.from({ length: k }, (_, i) => u(g.eager(v(c.b, i)), i));
-        let e = `(${a[0]} ${op} ${b[0]} ? 1 : 0)`;
-        for (let i = 1; i < k; i++) e = `(${a[i]} ${op[0]} ${b[i]} ? 1 : 0) | ((${a[i]} === ${b[i]} ? 1 : 0) & ${e})`;
+        let e = `+(${a[0]} ${op} ${b[0]})`;
+        for (let i = 1; i < k; i++) e = `+(${a[i]} ${op[0]} ${b[i]}) | (+(${a[i]} === ${b[i]}) & ${e})`;
         return `(${e}) === 1`;
       };
       const op = c.op;
@@ -340,7 +340,10 @@ function genComb(g: Gen, c: Cell): void {
             return assertNever(op);
         }
       };
-      g.def(c.out, 0, `(${expr()}) ? 1 : 0`);
+      // `+(boolean)`, not `cond ? 1 : 0`: V8 compiles a conditional expression to a branch, and a
+      // compare on data (a hash, a timestamp, a block RAM word) is mispredicted about half the
+      // time; the boolean's number is a flag register read, no branch.
+      g.def(c.out, 0, `+(${expr()})`);
       return;
     }
     case 'shift': {
@@ -423,8 +426,8 @@ function genComb(g: Gen, c: Cell): void {
       const k = nw(c.a);
       const w = W(c.a);
       const ws = Array.from({ length: k }, (_, i) => v(c.a, i));
-      if (c.op === 'and') g.def(c.out, 0, ws.map((x, i) => `(${x} === ${hex(wordMask(w, i))} ? 1 : 0)`).join(' & '));
-      else if (c.op === 'or') g.def(c.out, 0, `(${ws.join(' | ')}) !== 0 ? 1 : 0`);
+      if (c.op === 'and') g.def(c.out, 0, ws.map((x, i) => `+(${x} === ${hex(wordMask(w, i))})`).join(' & '));
+      else if (c.op === 'or') g.def(c.out, 0, `+((${ws.join(' | ')}) !== 0)`);
       else {
         const x = g.fresh();
         g.emit(`let ${x} = ${ws.join(' ^ ')};`);
