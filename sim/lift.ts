@@ -70,11 +70,11 @@ export function planLifts(d: Design): LiftPlan {
   const absorbed = new Set<Cell>();
   const mask = (items: readonly Item[]): number => items.reduce((m, x) => (m | (1 << x.pos)) >>> 0, 0);
 
-  // Generators select the same bit again and again (one slice cell per use): muxes whose selects
-  // are the same bit of the same net are grouped.
-  const sameBit = (n: NetId): string => {
+  // A 1-bit net as bit `bit` of net `src`: of the sliced net when a slice drives it (generators
+  // select the same bit again and again, one slice cell per use), else bit 0 of itself.
+  const bitOf = (n: NetId): { src: NetId; bit: number; slice: Cell | null } => {
     const c = driver.get(n);
-    return c?.kind === 'slice' ? `${c.a}[${c.lo}]` : `${n}`;
+    return c?.kind === 'slice' ? { src: c.a, bit: c.lo, slice: c } : { src: n, bit: 0, slice: null };
   };
   const lift = (items: readonly Item[], depth: number): Lift[] => {
     const groups = new Map<string, { cell: Cell; item: Item }[]>();
@@ -85,8 +85,10 @@ export function planLifts(d: Design): LiftPlan {
       const single = fanout.get(item.net) === 1;
       let key: string | null = null;
       if (c && single && depth < MAX_DEPTH) {
-        if (c.kind === 'mux') key = `mux ${sameBit(c.sel)}`;
-        else if (c.kind === 'bitwise') key = `bitwise ${c.op}`;
+        if (c.kind === 'mux') {
+          const s = bitOf(c.sel);
+          key = `mux ${s.src}[${s.bit}]`;
+        } else if (c.kind === 'bitwise') key = `bitwise ${c.op}`;
         else if (c.kind === 'not') key = 'not';
       }
       if (c?.kind === 'const') {
@@ -113,15 +115,16 @@ export function planLifts(d: Design): LiftPlan {
       const c0 = g[0]!.cell;
       if (c0.kind === 'mux') {
         // The select as a bit of its source; the 1-bit slices that selected it are not needed.
-        const s = driver.get(c0.sel);
+        const s = bitOf(c0.sel);
         for (const { cell } of g) {
-          const sc = driver.get((cell as typeof c0).sel);
-          if (sc?.kind === 'slice' && fanout.get(sc.out) === 1) absorbed.add(sc);
+          const sel = (cell as typeof c0).sel;
+          const sc = bitOf(sel).slice;
+          if (sc && fanout.get(sel) === 1) absorbed.add(sc);
         }
         parts.push({
           k: 'mux',
-          sel: s?.kind === 'slice' ? s.a : c0.sel,
-          selBit: s?.kind === 'slice' ? s.lo : 0,
+          sel: s.src,
+          selBit: s.bit,
           t: operand((c) => (c as typeof c0).whenTrue),
           f: operand((c) => (c as typeof c0).whenFalse),
         });
@@ -143,14 +146,11 @@ export function planLifts(d: Design): LiftPlan {
     // by source and displacement pos - lo: one shifted, masked word per group.
     const bySource = new Map<string, { src: NetId; shift: number; items: Item[] }>();
     for (const item of leaves) {
-      const c = driver.get(item.net);
-      const isSlice = c?.kind === 'slice' && width(item.net) === 1;
-      const src = isSlice ? c.a : item.net;
-      const lo = isSlice ? c.lo : 0;
-      if (isSlice && fanout.get(item.net) === 1) absorbed.add(c);
-      const key = `${src} ${item.pos - lo}`;
-      const g = bySource.get(key) ?? { src, shift: item.pos - lo, items: [] };
-      g.items.push({ pos: item.pos, net: item.net });
+      const { src, bit, slice } = bitOf(item.net);
+      if (slice && fanout.get(item.net) === 1) absorbed.add(slice);
+      const key = `${src} ${item.pos - bit}`;
+      const g = bySource.get(key) ?? { src, shift: item.pos - bit, items: [] };
+      g.items.push(item);
       bySource.set(key, g);
     }
     for (const { src, shift, items: its } of bySource.values()) {
