@@ -3,9 +3,10 @@ import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
 import { ModuleBuilder } from '../../src/dsl/module.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { outputCone } from '../../sim/codegen.js';
-import { runTrace } from '../../sim/engine.js';
+import { runTrace, type OutputTrace, type Stimulus } from '../../sim/engine.js';
 import { Interpreter } from '../../sim/interp.js';
 import { packRows, randomStimulus, unpackRows } from '../../sim/stimulus.js';
+import type { Design } from '../../src/ir/types.js';
 import { biased } from '../helpers/stimulus.js';
 import { compareTraces, formatComparison } from '../../sim/cosim/compare.js';
 
@@ -14,6 +15,20 @@ function h3Stimulus(d: ReturnType<typeof h3Banks>, cycles: number, seed: number)
   return randomStimulus(d, cycles, seed, {
     drive: { rst: (c) => (c === 0 ? 1n : 0n), key: (_c, rng) => BigInt(Math.floor(rng.float() * 48)) },
   });
+}
+
+/** runBatch with an output buffer, in one function and in chunks, = the interpreter's trace (returned). */
+function expectBatchedEqual(d: Design, stim: Stimulus, chunkChars: number): OutputTrace {
+  const cycles = stim.length;
+  const ref = runTrace(new Interpreter(d), stim);
+  for (const opts of [{}, { chunkChars }]) {
+    const c = new CompiledSim(d, opts);
+    const out = new Uint32Array(cycles * c.layout.outputWords);
+    c.runBatch(packRows(d, d.inputs, stim), cycles, out);
+    const cmp = compareTraces(d, ['batched', 'interp'], unpackRows(d, d.outputs, out, cycles), ref);
+    expect(cmp.count, formatComparison(cmp, d)).toBe(0);
+  }
+  return ref;
 }
 
 describe('compiled simulator = reference interpreter', () => {
@@ -49,32 +64,14 @@ describe('compiled simulator = reference interpreter', () => {
   for (const [name, make] of Object.entries(EXAMPLES)) {
     it(`${name}: runBatch outputs, in one function and in chunks`, () => {
       const d = make();
-      const cycles = 3000;
-      const stim = randomStimulus(d, cycles, 13, biased(d));
-      const ref = runTrace(new Interpreter(d), stim);
-      for (const opts of [{}, { chunkChars: 200 }]) {
-        const c = new CompiledSim(d, opts);
-        const out = new Uint32Array(cycles * c.layout.outputWords);
-        c.runBatch(packRows(d, d.inputs, stim), cycles, out);
-        const cmp = compareTraces(d, ['batched', 'interp'], unpackRows(d, d.outputs, out, cycles), ref);
-        expect(cmp.count, formatComparison(cmp, d)).toBe(0);
-      }
+      expectBatchedEqual(d, randomStimulus(d, 3000, 13, biased(d)), 200);
     });
   }
 
   it('runBatch over many batches = cycle by cycle, in both forms', () => {
     const d = h3Banks();
-    const cycles = 5000;
-    const stim = h3Stimulus(d, cycles, 9);
-    const ref = runTrace(new Interpreter(d), stim);
+    const ref = expectBatchedEqual(d, h3Stimulus(d, 5000, 9), 2000);
     expect(new Set(ref.map((row) => row.join())).size).toBeGreaterThan(1);
-    for (const opts of [{}, { chunkChars: 2000 }]) {
-      const c = new CompiledSim(d, opts);
-      const out = new Uint32Array(cycles * c.layout.outputWords);
-      c.runBatch(packRows(d, d.inputs, stim), cycles, out);
-      const cmp = compareTraces(d, ['batched', 'interp'], unpackRows(d, d.outputs, out, cycles), ref);
-      expect(cmp.count, formatComparison(cmp, d)).toBe(0);
-    }
   });
 
   it('the benchmark design agrees too, including its memories', () => {
