@@ -23,7 +23,9 @@ import {
   cellOutput,
   combInputs,
   type Cell,
+  type ConcatCell,
   type Design,
+  type H3Cell,
   type MemoryCell,
   type NetId,
   type RegCell,
@@ -256,6 +258,47 @@ function liftExpr(g: Gen, parts: readonly Lift[]): string {
   return parts.length === 1 ? one(parts[0]!) : `(${parts.map(one).join(' | ')})`;
 }
 
+/**
+ * The bits word i of a concat takes from each part overlapping it: `len` bits of `net` from bit
+ * `lo`, placed at bit `at` of the word (the last part is least significant). Without the 1-bit
+ * parts when `lifted` (their value comes from the lift plan, sim/lift.ts).
+ */
+export function concatSlices(
+  d: Design,
+  c: ConcatCell,
+  i: number,
+  lifted: boolean,
+): { net: NetId; lo: number; len: number; at: number }[] {
+  const w = d.nets[c.out]!.width;
+  const lo = 32 * i;
+  const hi = Math.min(w, lo + 32);
+  const out: { net: NetId; lo: number; len: number; at: number }[] = [];
+  let at = 0;
+  for (let p = c.parts.length - 1; p >= 0; p--) {
+    const net = c.parts[p]!;
+    const width = d.nets[net]!.width;
+    const s = Math.max(lo, at);
+    const e = Math.min(hi, at + width);
+    if (s < e && !(lifted && width === 1)) out.push({ net, lo: s - at, len: e - s, at: s - lo });
+    at += width;
+  }
+  return out;
+}
+
+/**
+ * An H3 unit as table look-ups: its table's index in layout.tables and the key bytes b whose
+ * 256-word block (b * 256 ...) is XORed in. Key bytes no row selects (a partial H3 over some
+ * key bits) contribute nothing and are left out.
+ */
+export function h3Lookups(d: Design, L: Layout, c: H3Cell): { table: number; bytes: number[] } {
+  const table = d.cells.filter((x) => x.kind === 'h3').indexOf(c);
+  const t = L.tables[table]!;
+  const bytes: number[] = [];
+  for (let b = 0; b < Math.ceil(d.nets[c.key]!.width / 8); b++)
+    if (t.subarray(b * 256, b * 256 + 256).some((x) => x !== 0)) bytes.push(b);
+  return { table, bytes };
+}
+
 function genComb(g: Gen, c: Cell): void {
   if (g.lift?.absorbed.has(c)) return;
   const W = (n: NetId): number => g.w(n);
@@ -390,28 +433,13 @@ function genComb(g: Gen, c: Cell): void {
       return;
     }
     case 'concat': {
-      const w = W(c.out);
-      // Offset (from bit 0) of each part; the last part is least significant.
-      const placed: { net: NetId; at: number; width: number }[] = [];
-      let at = 0;
-      for (let p = c.parts.length - 1; p >= 0; p--) {
-        placed.push({ net: c.parts[p]!, at, width: W(c.parts[p]!) });
-        at += W(c.parts[p]!);
-      }
       const lifted = g.lift?.words.get(c);
-      for (let i = 0; i < words(w); i++) {
-        const lo = 32 * i;
-        const hi = Math.min(w, lo + 32);
-        const terms: string[] = [];
+      for (let i = 0; i < words(W(c.out)); i++) {
         const plan = lifted?.[i];
-        if (plan) terms.push(liftExpr(g, plan));
-        for (const p of placed) {
-          if (plan && p.width === 1) continue;
-          const s = Math.max(lo, p.at);
-          const e = Math.min(hi, p.at + p.width);
-          if (s >= e) continue;
-          const b = g.bits(p.net, s - p.at, e - s);
-          terms.push(s - lo === 0 ? b : `(${b} << ${s - lo})`);
+        const terms: string[] = plan ? [liftExpr(g, plan)] : [];
+        for (const x of concatSlices(g.d, c, i, plan !== undefined && plan !== null)) {
+          const b = g.bits(x.net, x.lo, x.len);
+          terms.push(x.at === 0 ? b : `(${b} << ${x.at})`);
         }
         g.def(c.out, i, terms.length === 1 ? terms[0]! : terms.join(' | '));
       }
@@ -437,18 +465,13 @@ function genComb(g: Gen, c: Cell): void {
       return;
     }
     case 'h3': {
-      const ti = g.d.cells.filter((x) => x.kind === 'h3').indexOf(c);
-      const kb = Math.ceil(W(c.key) / 8);
-      const terms: string[] = [];
-      const table = g.L.tables[ti]!;
-      for (let b = 0; b < kb; b++) {
-        // Key bytes no row selects (a partial H3 over some key bits) contribute nothing.
-        if (table.subarray(b * 256, b * 256 + 256).every((x) => x === 0)) continue;
+      const { table, bytes } = h3Lookups(g.d, g.L, c);
+      const terms = bytes.map((b) => {
         const word = v(c.key, b >>> 2);
         const sh = (b & 3) * 8;
         const byte = sh === 0 ? `(${word} & 255)` : `((${word} >>> ${sh}) & 255)`;
-        terms.push(`T${ti}[${b * 256} + ${byte}]`);
-      }
+        return `T${table}[${b * 256} + ${byte}]`;
+      });
       g.def(c.out, 0, terms.length ? terms.join(' ^ ') : '0');
       return;
     }

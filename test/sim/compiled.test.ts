@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
 import { ModuleBuilder } from '../../src/dsl/module.js';
-import { CompiledSim } from '../../sim/compiled.js';
+import { CompiledSim, type SimOptions } from '../../sim/compiled.js';
 import { outputCone } from '../../sim/codegen.js';
 import { runTrace, type OutputTrace, type Stimulus } from '../../sim/engine.js';
 import { Interpreter } from '../../sim/interp.js';
@@ -17,15 +17,18 @@ function h3Stimulus(d: ReturnType<typeof h3Banks>, cycles: number, seed: number)
   });
 }
 
-/** runBatch with an output buffer, in one function and in chunks, = the interpreter's trace (returned). */
+/** The three forms of the cycle loop: WebAssembly, one JavaScript function, JavaScript chunks. */
+const FORMS = (chunkChars: number): SimOptions[] => [{ engine: 'wasm' }, { engine: 'js' }, { chunkChars }];
+
+/** runBatch with an output buffer, in every form, = the interpreter's trace (returned). */
 function expectBatchedEqual(d: Design, stim: Stimulus, chunkChars: number): OutputTrace {
   const cycles = stim.length;
   const ref = runTrace(new Interpreter(d), stim);
-  for (const opts of [{}, { chunkChars }]) {
+  for (const opts of FORMS(chunkChars)) {
     const c = new CompiledSim(d, opts);
     const out = new Uint32Array(cycles * c.layout.outputWords);
     c.runBatch(packRows(d, d.inputs, stim), cycles, out);
-    const cmp = compareTraces(d, ['batched', 'interp'], unpackRows(d, d.outputs, out, cycles), ref);
+    const cmp = compareTraces(d, [`batched ${c.engine}`, 'interp'], unpackRows(d, d.outputs, out, cycles), ref);
     expect(cmp.count, formatComparison(cmp, d)).toBe(0);
   }
   return ref;
@@ -33,16 +36,19 @@ function expectBatchedEqual(d: Design, stim: Stimulus, chunkChars: number): Outp
 
 describe('compiled simulator = reference interpreter', () => {
   for (const [name, make] of Object.entries(EXAMPLES)) {
-    it(`${name}: every output, every cycle`, () => {
+    it(`${name}: every output, every cycle, WebAssembly and JavaScript cycle loops`, () => {
       const d = make();
       const stim = randomStimulus(d, 3000, 11, biased(d));
-      const cmp = compareTraces(
-        d,
-        ['compiled', 'interp'],
-        runTrace(new CompiledSim(d), stim),
-        runTrace(new Interpreter(d), stim),
-      );
-      expect(cmp.count, formatComparison(cmp, d)).toBe(0);
+      const ref = runTrace(new Interpreter(d), stim);
+      for (const engine of ['wasm', 'js'] as const) {
+        const cmp = compareTraces(
+          d,
+          [`compiled ${engine}`, 'interp'],
+          runTrace(new CompiledSim(d, { engine }), stim),
+          ref,
+        );
+        expect(cmp.count, formatComparison(cmp, d)).toBe(0);
+      }
     });
   }
 
@@ -62,13 +68,13 @@ describe('compiled simulator = reference interpreter', () => {
   // runBatch writes the outputs from the cycle function itself (which lifts bit-blasted vectors
   // to word operations, sim/lift.ts), not from `peek`.
   for (const [name, make] of Object.entries(EXAMPLES)) {
-    it(`${name}: runBatch outputs, in one function and in chunks`, () => {
+    it(`${name}: runBatch outputs, WebAssembly, one JavaScript function, JavaScript chunks`, () => {
       const d = make();
       expectBatchedEqual(d, randomStimulus(d, 3000, 13, biased(d)), 200);
     });
   }
 
-  it('runBatch over many batches = cycle by cycle, in both forms', () => {
+  it('runBatch over many batches = cycle by cycle, in every form', () => {
     const d = h3Banks();
     const ref = expectBatchedEqual(d, h3Stimulus(d, 5000, 9), 2000);
     expect(new Set(ref.map((row) => row.join())).size).toBeGreaterThan(1);
@@ -77,11 +83,13 @@ describe('compiled simulator = reference interpreter', () => {
   it('the benchmark design agrees too, including its memories', () => {
     const d = h3Banks();
     const stim = h3Stimulus(d, 4000, 5);
-    const c = new CompiledSim(d);
-    const r = new Interpreter(d);
-    const cmp = compareTraces(d, ['compiled', 'interp'], runTrace(c, stim), runTrace(r, stim));
-    expect(cmp.count).toBe(0);
-    for (let a = 0; a < 256; a += 7) expect(c.readMemory('bank3_ram', a)).toBe(r.readMemory('bank3_ram', a));
+    for (const engine of ['wasm', 'js'] as const) {
+      const c = new CompiledSim(d, { engine });
+      const r = new Interpreter(d);
+      const cmp = compareTraces(d, ['compiled', 'interp'], runTrace(c, stim), runTrace(r, stim));
+      expect(cmp.count).toBe(0);
+      for (let a = 0; a < 256; a += 7) expect(c.readMemory('bank3_ram', a)).toBe(r.readMemory('bank3_ram', a));
+    }
   });
 
   it('reading the outputs settles only their cone; any other net read afterwards is still current', () => {
@@ -125,8 +133,8 @@ describe('compiled simulator = reference interpreter', () => {
 });
 
 describe('compiled simulator behaviour', () => {
-  it('counts, wraps and resets', () => {
-    const s = new CompiledSim(EXAMPLES.counter!());
+  it.each(['wasm', 'js'] as const)('counts, wraps and resets (%s)', (engine) => {
+    const s = new CompiledSim(EXAMPLES.counter!(), { engine });
     s.poke('rst', 0);
     s.poke('en', 1);
     s.step(300);
@@ -136,8 +144,8 @@ describe('compiled simulator behaviour', () => {
     expect(s.peek('count')).toBe(0n);
   });
 
-  it('memory read-during-write: old data for "old" memories', () => {
-    const s = new CompiledSim(EXAMPLES.ram1r1w!());
+  it.each(['wasm', 'js'] as const)('memory read-during-write: old data for "old" memories (%s)', (engine) => {
+    const s = new CompiledSim(EXAMPLES.ram1r1w!(), { engine });
     const write = (addr: number, data: number, mask = 0xffff) => {
       s.poke('wr_en', 1);
       s.poke('wr_addr', addr);
@@ -163,9 +171,9 @@ describe('compiled simulator behaviour', () => {
     mem.write(addr, 0x5a, 1);
     m.output('q', mem.read(addr, 1));
     const d = m.build();
-    for (const chunkChars of [undefined, 20]) {
-      const plain = new CompiledSim(d, { chunkChars });
-      const poisoned = new CompiledSim(d, { poisonCollisions: true, chunkChars });
+    for (const opts of FORMS(20)) {
+      const plain = new CompiledSim(d, opts);
+      const poisoned = new CompiledSim(d, { ...opts, poisonCollisions: true });
       for (const s of [plain, poisoned]) {
         s.poke('addr', 3);
         s.step(2);
@@ -190,5 +198,58 @@ describe('compiled simulator behaviour', () => {
     const src = fs.readFileSync(path.join(dir, 'counter.run.js'), 'utf8');
     expect(src).toContain('for (let cyc = 0; cyc < n; cyc++)');
     expect(src).not.toMatch(/BigInt|\dn\b/);
+    const wasm = fs.readFileSync(path.join(dir, 'counter.run.wasm'));
+    expect(WebAssembly.validate(wasm)).toBe(true);
+  });
+
+  it('the WebAssembly module is the same bytes for the same design', async () => {
+    const { generateWasm, planMemory } = await import('../../sim/wasm.js');
+    const { layoutOf } = await import('../../sim/codegen.js');
+    const { planLifts } = await import('../../sim/lift.js');
+    const bytes = () => {
+      const d = h3Banks();
+      const L = layoutOf(d);
+      return Buffer.from(generateWasm(d, L, planMemory(d, L, 64), { poison: false, lift: planLifts(d) }));
+    };
+    expect(bytes().equals(bytes())).toBe(true);
+  });
+
+  // Random words almost never make a carry ripple through a whole word (a + b = 2^32 - 1 plus a
+  // carry in) or a borrow through a zero word: directed operands, every form.
+  it.each(FORMS(200))('carries and borrows ripple through whole words (%o)', (opts) => {
+    const d = EXAMPLES.arith_w130!();
+    const m = (1n << 130n) - 1n;
+    const cases: [bigint, bigint][] = [
+      [(1n << 64n) - 1n, 1n],
+      [(1n << 128n) - 1n, 1n],
+      [1n << 64n, 1n],
+      [1n << 128n, 1n],
+      [m, m],
+      [0n, 1n],
+    ];
+    // Through the cycle loop (runBatch's outputs) and through settle (peek).
+    const s = new CompiledSim(d, opts);
+    const names = d.inputs.map((p) => p.name);
+    const rows = cases.map(([a, b]) => names.map((n) => ({ a, b, s: 0n, sel: 1n, rst: 0n })[n]!));
+    const out = new Uint32Array(rows.length * s.layout.outputWords);
+    s.runBatch(packRows(d, d.inputs, rows), rows.length, out);
+    const got = unpackRows(d, d.outputs, out, rows.length);
+    const port = (name: string): number => d.outputs.findIndex((p) => p.name === name);
+    cases.forEach(([a, b], k) => {
+      expect(got[k]![port('sum')], `${a} + ${b}`).toBe((a + b) & m);
+      expect(got[k]![port('diff')], `${a} - ${b}`).toBe((a - b) & m);
+    });
+    for (const [a, b] of cases) {
+      s.poke('a', a);
+      s.poke('b', b);
+      expect(s.peek('sum'), `${a} + ${b}`).toBe((a + b) & m);
+      expect(s.peek('diff'), `${a} - ${b}`).toBe((a - b) & m);
+    }
+  });
+
+  it('chunkChars with the WebAssembly engine is refused', () => {
+    expect(() => new CompiledSim(EXAMPLES.counter!(), { engine: 'wasm', chunkChars: 100 })).toThrow(
+      /JavaScript engine only/,
+    );
   });
 });

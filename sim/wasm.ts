@@ -1,0 +1,528 @@
+/**
+ * WebAssembly back-end of the compiled simulator's clock-cycle loop (`run`).
+ *
+ * sim/codegen.ts turns a design into JavaScript; V8 compiles that with TurboFan, which keeps
+ * every live JavaScript value recoverable for deoptimisation and turns each `c ? a : b` into a
+ * branch. On designs with a few hundred state words and data-dependent selects (the BTBF) most
+ * of the generated machine code became spill moves and mispredicted branches. The same cycle as
+ * a WebAssembly function has neither: no deoptimisation points, a select is a conditional move,
+ * memory accesses need no bounds checks, and everything is an i32.
+ *
+ * This module emits one function, `run(n, writeOut) -> collisions`, with the same semantics as
+ * the JavaScript `run`: cycle c reads its input row from the stimulus staging area, stores the
+ * outputs (pre-edge) into the output staging area when `writeOut` is non-zero, then applies the
+ * clock edge (memories read then written, registers committed together, synchronous resets).
+ * Every net word is an i32 local; the state (register outputs, memory read data) is loaded from
+ * V before the loop and stored back after it. The word format is sim/codegen.ts's: ceil(W/32)
+ * little-endian words, bits above W clear.
+ *
+ * All arrays the simulator shares with its JavaScript functions (V, the memories, the H3
+ * tables, the staging areas) live in one WebAssembly.Memory at the offsets of `WasmPlan`, so
+ * `settle`, `peek` and `readMemory` see what `run` wrote.
+ */
+import { combOrder } from '../src/ir/topo.js';
+import { assertNever, type Cell, type Design, type MemoryCell, type NetId, type RegCell } from '../src/ir/types.js';
+import { concatSlices, h3Lookups, words, wordMask, type Layout } from './codegen.js';
+import type { Lift, LiftPlan } from './lift.js';
+
+/** Byte offsets of the arrays in the simulator's WebAssembly.Memory. */
+export interface WasmPlan {
+  /** V: every net's words (layout.size). */
+  v: number;
+  /** One region per memory (depth * words(width) words). */
+  mems: number[];
+  /** One region per H3 table. */
+  tables: number[];
+  /** Stimulus staging: `block` rows of layout.inputWords words. */
+  stim: number;
+  /** Output staging: `block` rows of layout.outputWords words. */
+  out: number;
+  /** Cycles per call of `run` (the staging areas' rows). */
+  block: number;
+  /** Total bytes (a multiple of the 64 KiB page). */
+  bytes: number;
+}
+
+const PAGE = 65536;
+
+/** Scratch words of the multi-word shift cells (3 * words each: zeros, the value, zeros). */
+function shiftScratch(d: Design): Map<Cell, number> {
+  const m = new Map<Cell, number>();
+  for (const c of d.cells) if (c.kind === 'shift' && words(d.nets[c.out]!.width) > 1) m.set(c, 0);
+  return m;
+}
+
+export function planMemory(d: Design, L: Layout, block: number): WasmPlan & { scratch: Map<Cell, number> } {
+  let at = 0;
+  const take = (nWords: number): number => {
+    const o = at;
+    at += Math.max(1, nWords) * 4;
+    at = (at + 15) & ~15;
+    return o;
+  };
+  const v = take(L.size);
+  const mems = L.memories.map((m) => take(m.depth * words(m.width)));
+  const tables = L.tables.map((t) => take(t.length));
+  const scratch = shiftScratch(d);
+  for (const c of scratch.keys()) scratch.set(c, take(3 * words(d.nets[(c as { out: NetId }).out]!.width)));
+  const stim = take(block * L.inputWords);
+  const out = take(block * L.outputWords);
+  return { v, mems, tables, stim, out, block, scratch, bytes: Math.ceil(at / PAGE) * PAGE };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Binary encoding (the subset used: one imported memory, one function of i32 locals).
+
+const uleb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+};
+const sleb = (x: number): number[] => {
+  let n = x | 0;
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+};
+const str = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
+const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
+
+const OP = {
+  block: 0x02,
+  loop: 0x03,
+  if: 0x04,
+  end: 0x0b,
+  br: 0x0c,
+  brIf: 0x0d,
+  select: 0x1b,
+  get: 0x20,
+  set: 0x21,
+  load: 0x28,
+  store: 0x36,
+  const: 0x41,
+  eqz: 0x45,
+  eq: 0x46,
+  ne: 0x47,
+  ltU: 0x49,
+  gtU: 0x4b,
+  leU: 0x4d,
+  geU: 0x4f,
+  popcnt: 0x69,
+  add: 0x6a,
+  sub: 0x6b,
+  mul: 0x6c,
+  and: 0x71,
+  or: 0x72,
+  xor: 0x73,
+  shl: 0x74,
+  shrU: 0x76,
+} as const;
+const VOID = 0x40;
+const I32 = 0x7f;
+
+/** Code that pushes one i32. */
+type Ex = number[];
+const K = (c: number): Ex => [OP.const, ...sleb(c)];
+const bin = (op: number, a: Ex, b: Ex): Ex => [...a, ...b, op];
+const and = (a: Ex, b: Ex): Ex => bin(OP.and, a, b);
+const or = (a: Ex, b: Ex): Ex => bin(OP.or, a, b);
+const xor = (a: Ex, b: Ex): Ex => bin(OP.xor, a, b);
+const shl = (a: Ex, s: number): Ex => (s === 0 ? a : bin(OP.shl, a, K(s)));
+const shr = (a: Ex, s: number): Ex => (s === 0 ? a : bin(OP.shrU, a, K(s)));
+const mask = (a: Ex, m: number): Ex => ((m | 0) === -1 ? a : and(a, K(m)));
+const not = (a: Ex, m: number): Ex => mask(xor(a, K(-1)), m);
+/** c ? t : f, branch-free (a conditional move). */
+const sel = (c: Ex, t: Ex, f: Ex): Ex => [...t, ...f, ...c, OP.select];
+const memarg = (offset: number): number[] => [2, ...uleb(offset)];
+const load = (addr: Ex, offset: number): Ex => [...addr, OP.load, ...memarg(offset)];
+const store = (addr: Ex, value: Ex, offset: number): number[] => [...addr, ...value, OP.store, ...memarg(offset)];
+const orAll = (xs: Ex[]): Ex => xs.reduce((acc, x) => or(acc, x));
+
+class Fn {
+  readonly code: number[] = [];
+  /** Parameters first (n, writeOut), then the declared locals. */
+  private nLocals = 2;
+  local(): number {
+    return this.nLocals++;
+  }
+  get(l: number): Ex {
+    return [OP.get, ...uleb(l)];
+  }
+  set(l: number, e: Ex): void {
+    this.code.push(...e, OP.set, ...uleb(l));
+  }
+  emit(...bytes: number[]): void {
+    for (const b of bytes) this.code.push(b);
+  }
+  body(): number[] {
+    const locals = this.nLocals - 2;
+    const decl = locals > 0 ? [1, ...uleb(locals), I32] : [0];
+    const b = [...decl, ...this.code, OP.end];
+    return [...uleb(b.length), ...b];
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface WasmRunOptions {
+  poison: boolean;
+  lift: LiftPlan | null;
+}
+
+/**
+ * The module bytes of `run(n: i32, writeOut: i32) -> i32` (the count of same-address reads
+ * during writes on 'undefined' memories in those n cycles), importing the memory as env.mem.
+ */
+export function generateWasm(
+  d: Design,
+  L: Layout,
+  plan: WasmPlan & { scratch: Map<Cell, number> },
+  opts: WasmRunOptions,
+): Uint8Array<ArrayBuffer> {
+  const f = new Fn();
+  const W = (n: NetId): number => d.nets[n]!.width;
+  const nw = (n: NetId): number => words(W(n));
+  const locals = new Map<string, number>();
+  const consts = new Map<string, number>();
+  const localOf = (n: NetId, i: number): number => {
+    const key = `${n}_${i}`;
+    let l = locals.get(key);
+    if (l === undefined) {
+      l = f.local();
+      locals.set(key, l);
+    }
+    return l;
+  };
+  const val = (n: NetId, i: number): Ex => {
+    const c = consts.get(`${n}_${i}`);
+    return c !== undefined ? K(c) : f.get(localOf(n, i));
+  };
+  const def = (n: NetId, i: number, e: Ex): void => f.set(localOf(n, i), e);
+  /** Bits [lo, lo+len) of net n, len <= 32. */
+  const bits = (n: NetId, lo: number, len: number): Ex => {
+    const q = lo >>> 5;
+    const r = lo & 31;
+    const m = wordMask(len, 0);
+    if (r + len <= 32) {
+      const s = shr(val(n, q), r);
+      if (r + len === 32 || (r === 0 && len >= W(n) - 32 * q)) return s;
+      return mask(s, m);
+    }
+    return mask(or(shr(val(n, q), r), shl(val(n, q + 1), 32 - r)), m);
+  };
+  const liftEx = (parts: readonly Lift[]): Ex => {
+    const one = (x: Lift): Ex => {
+      switch (x.k) {
+        case 'ones':
+          return K(x.value);
+        case 'bits': {
+          let e = bits(x.src, x.lo, x.len);
+          if (x.mask !== wordMask(x.len, 0)) e = mask(e, x.mask);
+          return shl(e, x.at);
+        }
+        case 'not':
+          return not(liftEx(x.a), x.mask);
+        case 'bitwise':
+          return bin({ and: OP.and, or: OP.or, xor: OP.xor }[x.op], liftEx(x.a), liftEx(x.b));
+        case 'mux':
+          return sel(bits(x.sel, x.selBit, 1), liftEx(x.t), liftEx(x.f));
+        default:
+          return assertNever(x);
+      }
+    };
+    return parts.length === 0 ? K(0) : orAll(parts.map(one));
+  };
+
+  const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
+  const stateNets = d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
+  const iw = L.inputWords;
+  const ow = L.outputWords;
+  const cyc = f.local();
+  const ib = f.local();
+  const ob = f.local();
+  const collisions = f.local();
+  const N = 0;
+  const WRITE_OUT = 1;
+
+  // Prologue: the state from V.
+  for (const n of stateNets) for (let i = 0; i < nw(n); i++) def(n, i, load(K(0), plan.v + (L.offset[n]! + i) * 4));
+  f.set(cyc, f.get(N));
+  f.set(ib, K(0));
+  f.set(ob, K(0));
+  f.set(collisions, K(0));
+  f.emit(OP.block, VOID, OP.loop, VOID);
+  f.emit(...f.get(cyc), OP.eqz, OP.brIf, 1);
+
+  // Inputs.
+  d.inputs.forEach((p, k) => {
+    for (let i = 0; i < nw(p.net); i++) def(p.net, i, load(f.get(ib), plan.stim + (L.inputOffsets[k]! + i) * 4));
+  });
+
+  // Combinational logic.
+  for (const c of combOrder(d)) genCell(c);
+
+  // Outputs (pre-edge).
+  f.emit(...f.get(WRITE_OUT), OP.if, VOID);
+  d.outputs.forEach((p, k) => {
+    for (let i = 0; i < nw(p.net); i++)
+      f.emit(...store(f.get(ob), val(p.net, i), plan.out + (L.outputOffsets[k]! + i) * 4));
+  });
+  f.emit(OP.end);
+
+  // Clock edge. Next values go to fresh locals first; the commit copies them (SSA values for
+  // the compiler, so the copies cost nothing).
+  const commit: [number, number][] = [];
+  L.memories.forEach((m, k) => genMemory(m, k, commit));
+  const resets = new Map<NetId, { pre: number; assign: [number, number][] }>();
+  for (const r of regs) {
+    if (r.rst !== null && !resets.has(r.rst)) {
+      const pre = f.local();
+      f.set(pre, val(r.rst, 0));
+      resets.set(r.rst, { pre, assign: [] });
+    }
+    for (let i = 0; i < nw(r.out); i++) {
+      let e = val(r.d, i);
+      if (r.en !== null) e = sel(val(r.en, 0), e, val(r.out, i));
+      const t = f.local();
+      f.set(t, e);
+      commit.push([localOf(r.out, i), t]);
+      if (r.rst !== null) {
+        const rv = Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn) | 0;
+        resets.get(r.rst)!.assign.push([localOf(r.out, i), rv]);
+      }
+    }
+  }
+  for (const [slot, t] of commit) f.set(slot, f.get(t));
+  // Synchronous resets after the commit: one test per reset net (rarely taken).
+  for (const { pre, assign } of resets.values()) {
+    f.emit(...f.get(pre), OP.if, VOID);
+    for (const [slot, rv] of assign) f.set(slot, K(rv));
+    f.emit(OP.end);
+  }
+  f.set(ib, bin(OP.add, f.get(ib), K(iw * 4)));
+  f.set(ob, bin(OP.add, f.get(ob), K(ow * 4)));
+  f.set(cyc, bin(OP.sub, f.get(cyc), K(1)));
+  f.emit(OP.br, 0, OP.end, OP.end);
+
+  // Epilogue: the state back to V.
+  for (const n of stateNets)
+    for (let i = 0; i < nw(n); i++) f.emit(...store(K(0), val(n, i), plan.v + (L.offset[n]! + i) * 4));
+  f.emit(...f.get(collisions));
+
+  const body = f.body();
+  const mod = [
+    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...section(1, [1, 0x60, 2, I32, I32, 1, I32]),
+    ...section(2, [1, ...str('env'), ...str('mem'), 0x02, 0x00, ...uleb(plan.bytes / PAGE)]),
+    ...section(3, [1, 0]),
+    ...section(7, [1, ...str('run'), 0x00, 0]),
+    ...section(10, [1, ...body]),
+  ];
+  return new Uint8Array(mod);
+
+  function genCell(c: Cell): void {
+    if (opts.lift?.absorbed.has(c)) return;
+    switch (c.kind) {
+      case 'const':
+        for (let i = 0; i < nw(c.out); i++)
+          consts.set(`${c.out}_${i}`, Number((c.value >> BigInt(32 * i)) & 0xffffffffn) | 0);
+        return;
+      case 'not':
+        for (let i = 0; i < nw(c.out); i++) def(c.out, i, not(val(c.a, i), wordMask(W(c.out), i)));
+        return;
+      case 'bitwise': {
+        const op = { and: OP.and, or: OP.or, xor: OP.xor }[c.op];
+        for (let i = 0; i < nw(c.out); i++) def(c.out, i, bin(op, val(c.a, i), val(c.b, i)));
+        return;
+      }
+      case 'arith': {
+        const k = nw(c.out);
+        const w = W(c.out);
+        const op = c.op === 'add' ? OP.add : OP.sub;
+        if (k === 1) {
+          def(c.out, 0, mask(bin(op, val(c.a, 0), val(c.b, 0)), wordMask(w, 0)));
+          return;
+        }
+        // Word by word with a carry (add) or borrow (sub) local.
+        const carry = f.local();
+        const t = f.local();
+        f.set(carry, K(0));
+        for (let i = 0; i < k; i++) {
+          f.set(t, bin(op, val(c.a, i), val(c.b, i)));
+          const out = bin(op, f.get(t), f.get(carry));
+          if (i < k - 1) {
+            // add: carry out when a + b wrapped, or when adding the carry wrapped (t = 2^32 - 1);
+            // sub: borrow when a < b, or when subtracting the borrow wrapped (t = 0).
+            const next =
+              c.op === 'add'
+                ? or(bin(OP.ltU, f.get(t), val(c.a, i)), and(f.get(carry), bin(OP.eq, f.get(t), K(-1))))
+                : or(bin(OP.ltU, val(c.a, i), val(c.b, i)), and(f.get(carry), f.get(t).concat(OP.eqz)));
+            def(c.out, i, mask(out, wordMask(w, i)));
+            f.set(carry, next);
+          } else def(c.out, i, mask(out, wordMask(w, i)));
+        }
+        return;
+      }
+      case 'compare': {
+        const k = nw(c.a);
+        const eq = (): Ex =>
+          k === 1
+            ? bin(OP.eq, val(c.a, 0), val(c.b, 0))
+            : [...orAll(Array.from({ length: k }, (_, i) => xor(val(c.a, i), val(c.b, i)))), OP.eqz];
+        // Lexicographic from the top word; every word compared unsigned.
+        const order = (op: number, strict: number): Ex => {
+          let e = bin(op, val(c.a, 0), val(c.b, 0));
+          for (let i = 1; i < k; i++)
+            e = or(bin(strict, val(c.a, i), val(c.b, i)), and(bin(OP.eq, val(c.a, i), val(c.b, i)), e));
+          return e;
+        };
+        const e = {
+          eq: eq,
+          ne: (): Ex => [...eq(), OP.eqz],
+          ult: (): Ex => order(OP.ltU, OP.ltU),
+          ule: (): Ex => order(OP.leU, OP.ltU),
+          ugt: (): Ex => order(OP.gtU, OP.gtU),
+          uge: (): Ex => order(OP.geU, OP.gtU),
+        }[c.op]();
+        def(c.out, 0, e);
+        return;
+      }
+      case 'shift': {
+        const w = W(c.out);
+        const ka = nw(c.amount);
+        const amt = f.local();
+        // An amount with any high word set shifts everything out.
+        const high = Array.from({ length: ka - 1 }, (_, i) => val(c.amount, i + 1));
+        f.set(amt, ka > 1 ? sel(orAll(high), K(-1), val(c.amount, 0)) : val(c.amount, 0));
+        const out = bin(OP.geU, f.get(amt), K(w));
+        const k = nw(c.out);
+        if (k === 1) {
+          const e =
+            c.op === 'shr'
+              ? bin(OP.shrU, val(c.a, 0), f.get(amt))
+              : mask(bin(OP.shl, val(c.a, 0), f.get(amt)), wordMask(w, 0));
+          def(c.out, 0, sel(out, K(0), e));
+          return;
+        }
+        // Multi-word: the value sits between two zero blocks of k words in a scratch area, so
+        // word j of the shifted value is a load at a distance of (amount >> 5) words.
+        const base = plan.scratch.get(c)!;
+        for (let i = 0; i < k; i++) f.emit(...store(K(0), val(c.a, i), base + (k + i) * 4));
+        const q = f.local();
+        const r = f.local();
+        f.set(q, sel(out, K(0), shr(f.get(amt), 5)));
+        f.set(r, and(f.get(amt), K(31)));
+        // Address of scratch word (k + i + s*q + d), in bytes, s = +1 (shr) or -1 (shl).
+        const word = (i: number, dWords: number): Ex => {
+          const idx =
+            c.op === 'shl' ? bin(OP.sub, K(k + i + dWords), f.get(q)) : bin(OP.add, f.get(q), K(k + i + dWords));
+          return load(shl(idx, 2), base);
+        };
+        for (let i = 0; i < k; i++) {
+          const main = c.op === 'shl' ? bin(OP.shl, word(i, 0), f.get(r)) : bin(OP.shrU, word(i, 0), f.get(r));
+          const spill =
+            c.op === 'shl'
+              ? bin(OP.shrU, word(i, -1), bin(OP.sub, K(32), f.get(r)))
+              : bin(OP.shl, word(i, 1), bin(OP.sub, K(32), f.get(r)));
+          const e = mask(or(main, sel([...f.get(r), OP.eqz], K(0), spill)), wordMask(w, i));
+          def(c.out, i, sel(out, K(0), e));
+        }
+        return;
+      }
+      case 'mux':
+        for (let i = 0; i < nw(c.out); i++) def(c.out, i, sel(val(c.sel, 0), val(c.whenTrue, i), val(c.whenFalse, i)));
+        return;
+      case 'concat': {
+        const lifted = opts.lift?.words.get(c);
+        for (let i = 0; i < nw(c.out); i++) {
+          const pl = lifted?.[i];
+          const terms: Ex[] = pl ? [liftEx(pl)] : [];
+          for (const x of concatSlices(d, c, i, pl !== undefined && pl !== null))
+            terms.push(shl(bits(x.net, x.lo, x.len), x.at));
+          def(c.out, i, terms.length === 0 ? K(0) : orAll(terms));
+        }
+        return;
+      }
+      case 'slice': {
+        const w = W(c.out);
+        for (let i = 0; i < words(w); i++) def(c.out, i, bits(c.a, c.lo + 32 * i, Math.min(32, w - 32 * i)));
+        return;
+      }
+      case 'reduce': {
+        const k = nw(c.a);
+        const w = W(c.a);
+        const ws = Array.from({ length: k }, (_, i) => val(c.a, i));
+        let e: Ex;
+        if (c.op === 'and') e = ws.map((x, i) => bin(OP.eq, x, K(wordMask(w, i) | 0))).reduce((a, b) => and(a, b));
+        else if (c.op === 'or') e = bin(OP.ne, orAll(ws), K(0));
+        else e = and([...ws.reduce((a, b) => xor(a, b)), OP.popcnt], K(1));
+        def(c.out, 0, e);
+        return;
+      }
+      case 'h3': {
+        const { table, bytes } = h3Lookups(d, L, c);
+        const terms = bytes.map((b) =>
+          load(shl(mask(shr(val(c.key, b >>> 2), (b & 3) * 8), 255), 2), plan.tables[table]! + b * 1024),
+        );
+        def(c.out, 0, terms.length ? terms.reduce((a, b) => xor(a, b)) : K(0));
+        return;
+      }
+      case 'reg':
+      case 'memory':
+        return;
+      default:
+        assertNever(c);
+    }
+  }
+
+  /** Memory k's edge: read the old word(s) into fresh locals, then write. */
+  function genMemory(m: MemoryCell, k: number, commitTo: [number, number][]): void {
+    const ww = words(m.width);
+    const base = plan.mems[k]!;
+    const stride = ww * 4;
+    const addr = (a: NetId): Ex =>
+      (stride & (stride - 1)) === 0 ? shl(val(a, 0), Math.log2(stride)) : bin(OP.mul, val(a, 0), K(stride));
+    // The DSL makes every memory's depth 2^(address width), so no address is out of range and
+    // the load and store run every cycle, the enables selecting values.
+    for (const a of [m.rdAddr, m.wrAddr])
+      if (2 ** W(a) !== m.depth)
+        throw new Error(`memory '${m.name}': a ${W(a)}-bit address for depth ${m.depth} (expected 2^width)`);
+    const undef = m.readDuringWrite === 'undefined';
+    const coll = f.local();
+    if (undef) {
+      f.set(coll, and(and(bin(OP.eq, val(m.wrAddr, 0), val(m.rdAddr, 0)), val(m.rdEn, 0)), val(m.wrEn, 0)));
+      f.set(collisions, bin(OP.add, f.get(collisions), f.get(coll)));
+    }
+    for (let i = 0; i < ww; i++) {
+      const t = f.local();
+      let e = load(addr(m.rdAddr), base + i * 4);
+      if (undef && opts.poison) e = xor(e, and(K(wordMask(m.width, i) | 0), bin(OP.sub, K(0), f.get(coll))));
+      f.set(t, sel(val(m.rdEn, 0), e, val(m.rdData, i)));
+      commitTo.push([localOf(m.rdData, i), t]);
+    }
+    const merged = (i: number, old: Ex): Ex => {
+      const data = val(m.wrData, i);
+      if (m.wrMask === null) return data;
+      const mk = val(m.wrMask, i);
+      return or(and(old, xor(mk, K(-1))), and(data, mk));
+    };
+    for (let i = 0; i < ww; i++) {
+      const off = base + i * 4;
+      const old = f.local();
+      f.set(old, load(addr(m.wrAddr), off));
+      f.emit(...store(addr(m.wrAddr), sel(val(m.wrEn, 0), merged(i, f.get(old)), f.get(old)), off));
+    }
+  }
+}
