@@ -1,8 +1,10 @@
 /**
  * `npm run bench:sim`: the same design and the same stimulus on the compiled TS simulator and on
- * Verilator -O3, in one run. Prints cycles/s of both and the ratio TS / Verilator. Both engines
- * do the same work per cycle: read the inputs from a preloaded buffer, evaluate, store every
- * output into an output buffer, clock edge. The output buffers are compared afterwards.
+ * Verilator -O3, in one run. Prints cycles/s of both and the ratio TS / Verilator, for the TS
+ * simulator as used (its cycle loop compiled to WebAssembly) and with its cycle loop compiled to
+ * JavaScript instead. Every engine does the same work per cycle: read the inputs from a
+ * preloaded buffer, evaluate, store every output into an output buffer, clock edge. The output
+ * buffers are compared with Verilator's afterwards.
  *
  * Usage: npm run bench:sim -- [--cycles N] [--json]
  */
@@ -11,7 +13,7 @@ import { h3Banks } from '../../src/examples/index.js';
 import { buildFilter, deriveFilter } from '../../src/filters/index.js';
 import { loadPreset } from '../../src/presets/index.js';
 import type { Design } from '../../src/ir/types.js';
-import { CompiledSim } from '../compiled.js';
+import { CompiledSim, type CycleEngine } from '../compiled.js';
 import { benchVerilator } from '../cosim/verilator.js';
 
 /** Packed stimulus from a 32-bit xorshift: fast enough for millions of cycles. */
@@ -43,10 +45,25 @@ export function benchStimulus(d: Design, cycles: number, seed = 1): Uint32Array 
   return buf;
 }
 
+/**
+ * Cycles/s of `sim.runBatch` over `cycles` cycles of `stim`, after a warm-up run (so the JIT has
+ * compiled the generated code) and a reset; the outputs land in `out`.
+ */
+export function timeRunBatch(sim: CompiledSim, stim: Uint32Array, cycles: number, out: Uint32Array): number {
+  sim.runBatch(stim, Math.min(cycles, 200_000), out);
+  sim.reset();
+  const t0 = process.hrtime.bigint();
+  sim.runBatch(stim, cycles, out);
+  return cycles / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+
 export interface SimBenchResult {
   design: string;
   cycles: number;
+  /** The TS simulator as used everywhere (its cycle loop compiled to WebAssembly). */
   tsCyclesPerSec: number;
+  /** The same with the cycle loop compiled to JavaScript (`engine: 'js'`), for comparison. */
+  tsJsCyclesPerSec: number;
   verilatorCyclesPerSec: number;
   ratio: number;
   outputsEqual: boolean;
@@ -55,21 +72,23 @@ export interface SimBenchResult {
 export async function simBench(d: Design, cycles: number): Promise<SimBenchResult> {
   const stim = benchStimulus(d, cycles);
   const vl = await benchVerilator(d, stim, cycles);
-  const sim = new CompiledSim(d);
-  const out = new Uint32Array(cycles * sim.layout.outputWords);
-  // Warm-up run so the JIT has compiled the generated function, then the timed run from reset.
-  sim.runBatch(stim, Math.min(cycles, 200_000), out);
-  sim.reset();
-  const t0 = process.hrtime.bigint();
-  sim.runBatch(stim, cycles, out);
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const tsCyclesPerSec = cycles / seconds;
-  let outputsEqual = vl.out.length >= out.length;
-  for (let i = 0; i < out.length && outputsEqual; i++) outputsEqual = out[i] === vl.out[i];
+  const timed = (engine: CycleEngine): { rate: number; equal: boolean } => {
+    const sim = new CompiledSim(d, { engine });
+    const out = new Uint32Array(cycles * sim.layout.outputWords);
+    const rate = timeRunBatch(sim, stim, cycles, out);
+    let equal = vl.out.length >= out.length;
+    for (let i = 0; i < out.length && equal; i++) equal = out[i] === vl.out[i];
+    return { rate, equal };
+  };
+  const wasm = timed('wasm');
+  const js = timed('js');
+  const tsCyclesPerSec = wasm.rate;
+  const outputsEqual = wasm.equal && js.equal;
   return {
     design: d.name,
     cycles,
     tsCyclesPerSec,
+    tsJsCyclesPerSec: js.rate,
     verilatorCyclesPerSec: vl.cyclesPerSec,
     ratio: tsCyclesPerSec / vl.cyclesPerSec,
     outputsEqual,
@@ -94,12 +113,14 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(results, null, 2));
   } else {
     console.log(`bench:sim on ${os.cpus().length} cores, node ${process.version}, ${cycles} cycles per engine`);
-    console.log('design                TS cycles/s   Verilator cycles/s   TS/Verilator   outputs equal');
+    console.log(
+      'design                TS cycles/s   Verilator cycles/s   TS/Verilator   TS, JS loop   JS loop/Verilator   outputs equal',
+    );
+    const M = (x: number, w: number): string => `${(x / 1e6).toFixed(2).padStart(w)} M`;
     for (const r of results) {
       console.log(
-        `${r.design.padEnd(20)} ${(r.tsCyclesPerSec / 1e6).toFixed(2).padStart(9)} M ${(r.verilatorCyclesPerSec / 1e6)
-          .toFixed(2)
-          .padStart(16)} M ${r.ratio.toFixed(2).padStart(13)}x   ${r.outputsEqual ? 'yes' : 'NO'}`,
+        `${r.design.padEnd(20)} ${M(r.tsCyclesPerSec, 9)} ${M(r.verilatorCyclesPerSec, 16)} ${r.ratio.toFixed(2).padStart(13)}x ` +
+          `${M(r.tsJsCyclesPerSec, 11)} ${(r.tsJsCyclesPerSec / r.verilatorCyclesPerSec).toFixed(2).padStart(18)}x   ${r.outputsEqual ? 'yes' : 'NO'}`,
       );
     }
   }

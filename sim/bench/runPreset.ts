@@ -1,0 +1,28 @@
+/**
+ * Runs a preset's bench stimulus on the TS simulator and prints cycles/s: the workload that
+ * sim/bench/profile.sh samples with `perf`.
+ *
+ * Usage: tsx sim/bench/runPreset.ts PRESET [wasm|js] [CYCLES]
+ */
+import { buildFilter, deriveFilter } from '../../src/filters/index.js';
+import { loadPreset } from '../../src/presets/index.js';
+import { CompiledSim } from '../compiled.js';
+import { benchStimulus, timeRunBatch } from './simBench.js';
+
+const [preset, engineArg = 'wasm', cyclesArg = '2000000'] = process.argv.slice(2);
+const cycles = Number(cyclesArg);
+if (!preset || (engineArg !== 'wasm' && engineArg !== 'js') || !Number.isInteger(cycles) || cycles < 1000) {
+  console.error('usage: tsx sim/bench/runPreset.ts PRESET [wasm|js] [CYCLES >= 1000]');
+  process.exit(2);
+}
+let d;
+try {
+  d = buildFilter(deriveFilter(loadPreset(preset)));
+} catch (e) {
+  console.error(`runPreset: ${(e as Error).message}`);
+  process.exit(2);
+}
+const stim = benchStimulus(d, cycles);
+const sim = new CompiledSim(d, { engine: engineArg });
+const rate = timeRunBatch(sim, stim, cycles, new Uint32Array(cycles * sim.layout.outputWords));
+console.log(`${preset} ${engineArg}: ${(rate / 1e6).toFixed(3)} M cycles/s`);
