@@ -2,11 +2,12 @@
  * WebAssembly back-end of the compiled simulator's clock-cycle loop (`run`).
  *
  * sim/codegen.ts turns a design into JavaScript; V8 compiles that with TurboFan, which keeps
- * every live JavaScript value recoverable for deoptimisation and turns each `c ? a : b` into a
- * branch. On designs with a few hundred state words and data-dependent selects (the BTBF) most
- * of the generated machine code became spill moves and mispredicted branches. The same cycle as
- * a WebAssembly function has neither: no deoptimisation points, a select is a conditional move,
- * memory accesses need no bounds checks, and everything is an i32.
+ * every JavaScript value live at a possible deoptimisation point recoverable and turns each
+ * `c ? a : b` into a branch. On the BTBF preset about half of the optimised loop's x86
+ * instructions were moves to and from stack slots (sim/bench/profile.sh). The same cycle as a
+ * WebAssembly function has no deoptimisation points, a select is a conditional move, memory
+ * accesses need no bounds checks (V8 guards a 32-bit memory with unmapped pages on 64-bit
+ * hosts), and every value is an i32.
  *
  * This module emits one function, `run(n, writeOut) -> collisions`, with the same semantics as
  * the JavaScript `run`: cycle c reads its input row from the stimulus staging area, stores the
