@@ -75,7 +75,6 @@ export class CompiledSim implements Engine {
   /** Staging rows the WebAssembly `run` reads its inputs from and writes its outputs to. */
   private readonly stimStage: Uint32Array;
   private readonly outStage: Uint32Array;
-  private readonly block: number;
   /** Int32Array views of V, M, the H3 tables and stim, for the generated functions. */
   private readonly Vi: Int32Array;
   private readonly Mi: Int32Array[];
@@ -105,8 +104,7 @@ export class CompiledSim implements Engine {
       throw new Error('SimOptions.chunkChars applies to the JavaScript engine only (engine: "js")');
     const src = generate(design, this.layout, { poison: this.poison, chunkChars: opts.chunkChars });
     // The staging area holds one batch (BATCH rows) of inputs and outputs.
-    this.block = BATCH;
-    const plan = planMemory(design, this.layout, this.block);
+    const plan = planMemory(design, this.layout, BATCH);
     const wasm =
       this.engine === 'wasm'
         ? generateWasm(design, this.layout, plan, { poison: this.poison, lift: planLifts(design) })
@@ -122,7 +120,7 @@ export class CompiledSim implements Engine {
     this.settleFn = new Function('V', 'M', 'T', 'stim', `'use strict';\n${src.settle}`) as SettleFn;
     this.settleOutputsFn = new Function('V', 'M', 'T', 'stim', `'use strict';\n${src.settleOutputs}`) as SettleFn;
     this.outputCone = src.outputCone;
-    const memory = new WebAssembly.Memory({ initial: plan.bytes / 65536 });
+    const memory = new WebAssembly.Memory({ initial: plan.pages });
     const buf = memory.buffer;
     const { inputWords, outputWords } = this.layout;
     this.V = new Uint32Array(buf, plan.v, this.layout.size);
@@ -132,8 +130,8 @@ export class CompiledSim implements Engine {
       view.set(t);
       return view;
     });
-    this.stimStage = new Uint32Array(buf, plan.stim, this.block * inputWords);
-    this.outStage = new Uint32Array(buf, plan.out, this.block * outputWords);
+    this.stimStage = new Uint32Array(buf, plan.stim, BATCH * inputWords);
+    this.outStage = new Uint32Array(buf, plan.out, BATCH * outputWords);
     this.stim = this.stimStage.subarray(0, inputWords);
     this.Vi = int32(this.V);
     this.Mi = this.M.map(int32);
@@ -227,8 +225,8 @@ export class CompiledSim implements Engine {
   runBatch(stim: Uint32Array, n: number, out: Uint32Array | null = null): void {
     const { inputWords, outputWords } = this.layout;
     if (this.wasmRun) {
-      for (let at = 0; at < n; at += this.block) {
-        const m = Math.min(this.block, n - at);
+      for (let at = 0; at < n; at += BATCH) {
+        const m = Math.min(BATCH, n - at);
         this.stimStage.set(stim.subarray(at * inputWords, (at + m) * inputWords));
         this.stats[0] = this.stats[0]! + this.wasmRun(m, out === null ? 0 : 1);
         if (out !== null) out.set(this.outStage.subarray(0, m * outputWords), at * outputWords);

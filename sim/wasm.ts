@@ -34,26 +34,20 @@ export interface WasmPlan {
   mems: number[];
   /** One region per H3 table. */
   tables: number[];
+  /** Per multi-word shift cell, 3 * words(width) scratch words: zeros, the value, zeros. */
+  scratch: Map<Cell, number>;
   /** Stimulus staging: `block` rows of layout.inputWords words. */
   stim: number;
   /** Output staging: `block` rows of layout.outputWords words. */
   out: number;
-  /** Cycles per call of `run` (the staging areas' rows). */
-  block: number;
-  /** Total bytes (a multiple of the 64 KiB page). */
-  bytes: number;
+  /** Size of the memory in 64 KiB pages. */
+  pages: number;
 }
 
 const PAGE = 65536;
 
-/** Scratch words of the multi-word shift cells (3 * words each: zeros, the value, zeros). */
-function shiftScratch(d: Design): Map<Cell, number> {
-  const m = new Map<Cell, number>();
-  for (const c of d.cells) if (c.kind === 'shift' && words(d.nets[c.out]!.width) > 1) m.set(c, 0);
-  return m;
-}
-
-export function planMemory(d: Design, L: Layout, block: number): WasmPlan & { scratch: Map<Cell, number> } {
+/** Where everything goes, with `block` rows of stimulus and outputs per call of `run`. */
+export function planMemory(d: Design, L: Layout, block: number): WasmPlan {
   let at = 0;
   const take = (nWords: number): number => {
     const o = at;
@@ -64,11 +58,14 @@ export function planMemory(d: Design, L: Layout, block: number): WasmPlan & { sc
   const v = take(L.size);
   const mems = L.memories.map((m) => take(m.depth * words(m.width)));
   const tables = L.tables.map((t) => take(t.length));
-  const scratch = shiftScratch(d);
-  for (const c of scratch.keys()) scratch.set(c, take(3 * words(d.nets[(c as { out: NetId }).out]!.width)));
+  const scratch = new Map<Cell, number>();
+  for (const c of d.cells) {
+    const w = c.kind === 'shift' ? words(d.nets[c.out]!.width) : 1;
+    if (w > 1) scratch.set(c, take(3 * w));
+  }
   const stim = take(block * L.inputWords);
   const out = take(block * L.outputWords);
-  return { v, mems, tables, stim, out, block, scratch, bytes: Math.ceil(at / PAGE) * PAGE };
+  return { v, mems, tables, scratch, stim, out, pages: Math.ceil(at / PAGE) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -186,12 +183,7 @@ export interface WasmRunOptions {
  * The module bytes of `run(n: i32, writeOut: i32) -> i32` (the count of same-address reads
  * during writes on 'undefined' memories in those n cycles), importing the memory as env.mem.
  */
-export function generateWasm(
-  d: Design,
-  L: Layout,
-  plan: WasmPlan & { scratch: Map<Cell, number> },
-  opts: WasmRunOptions,
-): Uint8Array<ArrayBuffer> {
+export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRunOptions): Uint8Array<ArrayBuffer> {
   const f = new Fn();
   const W = (n: NetId): number => d.nets[n]!.width;
   const nw = (n: NetId): number => words(W(n));
@@ -326,7 +318,7 @@ export function generateWasm(
   const mod = [
     ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
     ...section(1, [1, 0x60, 2, I32, I32, 1, I32]),
-    ...section(2, [1, ...str('env'), ...str('mem'), 0x02, 0x00, ...uleb(plan.bytes / PAGE)]),
+    ...section(2, [1, ...str('env'), ...str('mem'), 0x02, 0x00, ...uleb(plan.pages)]),
     ...section(3, [1, 0]),
     ...section(7, [1, ...str('run'), 0x00, 0]),
     ...section(10, [1, ...body]),
@@ -362,17 +354,16 @@ export function generateWasm(
         f.set(carry, K(0));
         for (let i = 0; i < k; i++) {
           f.set(t, bin(op, val(c.a, i), val(c.b, i)));
-          const out = bin(op, f.get(t), f.get(carry));
-          if (i < k - 1) {
-            // add: carry out when a + b wrapped, or when adding the carry wrapped (t = 2^32 - 1);
-            // sub: borrow when a < b, or when subtracting the borrow wrapped (t = 0).
-            const next =
+          def(c.out, i, mask(bin(op, f.get(t), f.get(carry)), wordMask(w, i)));
+          // add: carry out when a + b wrapped, or when adding the carry wrapped (t = 2^32 - 1);
+          // sub: borrow when a < b, or when subtracting the borrow wrapped (t = 0).
+          if (i < k - 1)
+            f.set(
+              carry,
               c.op === 'add'
                 ? or(bin(OP.ltU, f.get(t), val(c.a, i)), and(f.get(carry), bin(OP.eq, f.get(t), K(-1))))
-                : or(bin(OP.ltU, val(c.a, i), val(c.b, i)), and(f.get(carry), f.get(t).concat(OP.eqz)));
-            def(c.out, i, mask(out, wordMask(w, i)));
-            f.set(carry, next);
-          } else def(c.out, i, mask(out, wordMask(w, i)));
+                : or(bin(OP.ltU, val(c.a, i), val(c.b, i)), and(f.get(carry), [...f.get(t), OP.eqz])),
+            );
         }
         return;
       }

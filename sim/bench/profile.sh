@@ -20,7 +20,7 @@ perf record -q -k 1 -e cpu-clock -F 4000 -o perf.data \
   "$root/sim/bench/runPreset.ts" "$preset" "$engine" "$cycles"
 perf inject --jit -i perf.data -o jit.data >/dev/null 2>&1
 # The generated function: `run` (JavaScript) or the wasm function (named after its index).
-sym=$(perf report -i jit.data --stdio --sort sym 2>/dev/null | grep -v '^#' | grep -E 'JS:\*run|wasm-function|run' | head -1 | sed 's/.*\] //')
+sym=$(perf report -i jit.data --stdio --sort sym 2>/dev/null | grep -v '^#' | grep -E 'JS:\*run |wasm-function\[' | head -1 | sed 's/.*\] //')
 echo "hottest generated function: $sym"
 perf annotate -i jit.data --stdio -s "$sym" 2>/dev/null | grep -E '^\s+[0-9.]+ :\s+[0-9a-f]+:' > ins.txt || true
 python3 - ins.txt <<'PY'
