@@ -4,7 +4,7 @@
  *
  * Usage: tsx sim/bench/runPreset.ts PRESET [wasm|js] [CYCLES]
  */
-import { buildFilter, deriveFilter } from '../../src/filters/index.js';
+import { buildFilter, deriveFilter } from '../../src/families/legacy.js';
 import { loadPreset } from '../../src/presets/index.js';
 import { CompiledSim } from '../compiled.js';
 import { benchStimulus, timeRunBatch } from './simBench.js';

@@ -10,7 +10,7 @@
  */
 import os from 'node:os';
 import { h3Banks } from '../../src/examples/index.js';
-import { buildFilter, deriveFilter } from '../../src/filters/index.js';
+import { buildFilter, deriveFilter } from '../../src/families/legacy.js';
 import { loadPreset } from '../../src/presets/index.js';
 import type { Design } from '../../src/ir/types.js';
 import { CompiledSim, type CycleEngine } from '../compiled.js';

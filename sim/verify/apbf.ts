@@ -7,16 +7,16 @@
  * The simulator runs with poisoned read-during-write collisions, so a pipeline that relied on
  * undefined block RAM behaviour would fail check 1.
  */
-import { buildApbf, memoryName, OP } from '../../src/filters/apbf.js';
-import type { ApbfDerived } from '../../src/filters/config.js';
+import { buildApbf, memoryName, OP } from '../../src/families/apbf/rtl.js';
+import type { ApbfDerived } from '../../src/families/apbf/config.js';
 import type { Design } from '../../src/ir/types.js';
-import { ApbfModel, ExactWindow } from '../../src/model/apbf.js';
+import { ApbfModel, ExactWindow } from '../../src/families/apbf/model.js';
 import { CompiledSim } from '../compiled.js';
 import { compareTraces, type Comparison } from '../cosim/compare.js';
 import { runIcarus } from '../cosim/icarus.js';
 import { runVerilator } from '../cosim/verilator.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
-import { Rng } from '../stimulus.js';
+import { Rng } from '../../src/util/rng.js';
 import { runSteps, runStepsAsync } from './steps.js';
 
 export type OpName = keyof typeof OP;

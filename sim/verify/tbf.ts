@@ -6,16 +6,16 @@
  * Also counts stall cycles, T+ wraps, and — with an exact window beside it — false negatives of
  * the standard answer and the penalties of the standard and the inferential answers.
  */
-import { buildTbf, lambdaBits, TBF_OP, tbfMemoryName } from '../../src/filters/tbf.js';
-import type { TbfDerived } from '../../src/filters/tbfConfig.js';
+import { buildTbf, lambdaBits, TBF_OP, tbfMemoryName } from '../../src/families/tbf/rtl.js';
+import type { TbfDerived } from '../../src/families/tbf/config.js';
 import type { Design } from '../../src/ir/types.js';
-import { ExactWindow } from '../../src/model/apbf.js';
-import { TbfModel } from '../../src/model/tbf.js';
-import { decideWord, decisionTable, posteriorWord, ratioOf } from '../../src/model/tbfDecision.js';
+import { ExactWindow } from '../../src/families/apbf/model.js';
+import { TbfModel } from '../../src/families/tbf/model.js';
+import { decideWord, decisionTable, posteriorWord, ratioOf } from '../../src/families/tbf/decision.js';
 import { CompiledSim } from '../compiled.js';
 import type { Comparison } from '../cosim/compare.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
-import { Rng } from '../stimulus.js';
+import { Rng } from '../../src/util/rng.js';
 import { runSteps, runStepsAsync } from './steps.js';
 import { rtlComparisons, uniformWorkload, type Workload } from './apbf.js';
 

@@ -1,15 +1,15 @@
 /** CLI: analyze (one config's analytics), table (the paper's tables, computed). */
 import type { Command } from 'commander';
-import { analyzeApbf } from '../analysis/summary.js';
-import { formatTable, table2, table3, table4 } from '../analysis/tables.js';
+import { analyzeApbf } from '../families/apbf/summary.js';
+import { formatTable, table2, table3, table4 } from '../families/apbf/tables.js';
 import path from 'node:path';
-import { candidateAccesses, plan, planConfig, type PlanConstraints } from '../analysis/planner.js';
+import { candidateAccesses, plan, planConfig, type PlanConstraints } from '../families/apbf/planner.js';
 import { writeAll } from '../util/files.js';
 import { UsageError } from './errors.js';
 import { loadConfig } from './filters.js';
-import { isTbf } from '../filters/index.js';
-import { analyzeTbf } from '../analysis/tbfSummary.js';
-import { planTbf, tbfPlanConfig, type TbfPlanConstraints } from '../analysis/tbfPlanner.js';
+import { isTbf } from '../families/legacy.js';
+import { analyzeTbf } from '../families/tbf/summary.js';
+import { planTbf, tbfPlanConfig, type TbfPlanConstraints } from '../families/tbf/planner.js';
 
 export function registerAnalysisCommands(p: Command): void {
   p.command('analyze')

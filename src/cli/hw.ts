@@ -1,17 +1,17 @@
 /** CLI commands for the hardware numbers: synth (resources, fmax) and bench (throughput). */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { ApbfDerived } from '../filters/config.js';
-import { buildFilter, isTbf, type FilterDerived } from '../filters/index.js';
-import type { TbfDerived } from '../filters/tbfConfig.js';
-import { ApbfModel } from '../model/apbf.js';
-import { TbfModel } from '../model/tbf.js';
-import { compileApbf } from '../model/apbfFast.js';
+import type { ApbfDerived } from '../families/apbf/config.js';
+import { buildFilter, isTbf, type FilterDerived } from '../families/legacy.js';
+import type { TbfDerived } from '../families/tbf/config.js';
+import { ApbfModel } from '../families/apbf/model.js';
+import { TbfModel } from '../families/tbf/model.js';
+import { compileApbf } from '../families/apbf/fast.js';
 import { driveTbf } from '../../sim/verify/tbf.js';
 import { DoesNotFitError, synthesize, TARGETS, type SynthResult, type Target } from '../synth/index.js';
 import { driveApbf, uniformWorkload } from '../../sim/verify/apbf.js';
 import { simBench } from '../../sim/bench/simBench.js';
-import { Rng } from '../../sim/stimulus.js';
+import { Rng } from '../util/rng.js';
 import { UsageError } from './errors.js';
 import { loadConfig } from './filters.js';
 

@@ -18,11 +18,11 @@ import { randomStimulus } from '../../sim/stimulus.js';
 import { traceToVcd } from '../../sim/vcd.js';
 import { EXIT, UsageError } from './errors.js';
 import { filterManifest, loadConfig, registerFilterCommands } from './filters.js';
-import { buildFilter } from '../filters/index.js';
+import { buildFilter } from '../families/legacy.js';
 import { registerHwCommands } from './hw.js';
 import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
 import { registerExperimentCommands } from './experiments.js';
-import { ConfigError } from '../filters/config.js';
+import { ConfigError } from '../families/apbf/config.js';
 import { presetNames } from '../presets/index.js';
 
 function intArg(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {

@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { decayExperiment, duplicatesExperiment, fillRatioExperiment, fpConvergenceExperiment } from './apbf.js';
-import { btbfPenaltyExperiment } from './btbf.js';
+import { decayExperiment, duplicatesExperiment, fillRatioExperiment, fpConvergenceExperiment } from '../families/apbf/experiments.js';
+import { btbfPenaltyExperiment } from '../families/tbf/experiments.js';
 import { toCsv, toSvg, type ExperimentResult } from './chart.js';
 
 export const EXPERIMENTS = ['fill-ratio', 'decay', 'fp-convergence', 'duplicates', 'btbf-penalty'] as const;

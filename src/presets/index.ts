@@ -1,20 +1,25 @@
-/** The preset filter configs (JSON files beside this one), by name. */
+/** The preset filter configs (JSON files in each family's presets/ folder), by name. */
 import fs from 'node:fs';
 import path from 'node:path';
 
-const DIR = path.dirname(new URL(import.meta.url).pathname);
+const FAMILIES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'families');
+
+function all(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const fam of fs.readdirSync(FAMILIES)) {
+    const dir = path.join(FAMILIES, fam, 'presets');
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.json')) out.set(f.slice(0, -5), path.join(dir, f));
+  }
+  return out;
+}
 
 export function presetNames(): string[] {
-  return fs
-    .readdirSync(DIR)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.slice(0, -5))
-    .sort();
+  return [...all().keys()].sort();
 }
 
 export function presetPath(name: string): string | null {
-  const p = path.join(DIR, `${name}.json`);
-  return fs.existsSync(p) ? p : null;
+  return all().get(name) ?? null;
 }
 
 export function loadPreset(name: string): unknown {

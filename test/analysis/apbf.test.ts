@@ -6,8 +6,8 @@ import {
   falsePositiveRate,
   idealFillRatios,
   segmentRate,
-} from '../../src/analysis/apbf.js';
-import { halfFillLoad } from '../../src/filters/config.js';
+} from '../../src/families/apbf/analysis.js';
+import { halfFillLoad } from '../../src/families/apbf/config.js';
 
 // Table 2 of Shtul, Baquero, Almeida, "Age-Partitioned Bloom Filters": k, l, actual fp, query
 // accesses for window elements, false positives and queries returning false.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { falsePositiveRate, peakNpwsRate, realFillRatios } from '../../src/analysis/apbf.js';
-import { blockRamsFor, plan, planConfig, type PlanConstraints } from '../../src/analysis/planner.js';
-import { ConfigError, deriveApbf } from '../../src/filters/config.js';
-import { Rng } from '../../sim/stimulus.js';
+import { falsePositiveRate, peakNpwsRate, realFillRatios } from '../../src/families/apbf/analysis.js';
+import { blockRamsFor, plan, planConfig, type PlanConstraints } from '../../src/families/apbf/planner.js';
+import { ConfigError, deriveApbf } from '../../src/families/apbf/config.js';
+import { Rng } from '../../src/util/rng.js';
 
 /** Recompute a plan's promises from its config alone, independent of the planner's numbers. */
 function check(k: PlanConstraints, cfg: Record<string, unknown>): void {

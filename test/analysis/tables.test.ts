@@ -2,7 +2,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { table1 } from '../../src/analysis/bloom.js';
-import { table2, table3, table4 } from '../../src/analysis/tables.js';
+import { table2, table3, table4 } from '../../src/families/apbf/tables.js';
 
 describe("the APBF paper's tables, computed", () => {
   it('Table 1 (Bloom filters): k, bits/item, actual fp and false-query accesses as printed (truncated)', () => {

@@ -14,7 +14,7 @@ import {
   simpleBufferPosterior,
   type BtbfShape,
   type Latent,
-} from '../../src/analysis/tbf.js';
+} from '../../src/families/tbf/analysis.js';
 
 const shape: BtbfShape = { k: 3, timersPerHash: 16, layout: 'partitioned', window: 20, blockSize: 4 };
 const U = 50;
@@ -121,8 +121,8 @@ describe('decisions and the Simple Buffer', () => {
 
 describe('standard TBF/BTBF false positives', () => {
   it('match a simulation of the model on distinct keys', async () => {
-    const { TbfModel } = await import('../../src/model/tbf.js');
-    const { standardFalsePositiveRate } = await import('../../src/analysis/tbf.js');
+    const { TbfModel } = await import('../../src/families/tbf/model.js');
+    const { standardFalsePositiveRate } = await import('../../src/families/tbf/analysis.js');
     const p = {
       k: 3,
       timersPerBank: 512,

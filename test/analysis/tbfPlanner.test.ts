@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { standardFalsePositiveRate } from '../../src/analysis/tbf.js';
-import { planTbf, tbfPlanConfig, type TbfPlanConstraints } from '../../src/analysis/tbfPlanner.js';
-import { ConfigError } from '../../src/filters/config.js';
-import { deriveTbf, tbfBankBlockRams } from '../../src/filters/tbfConfig.js';
-import { Rng } from '../../sim/stimulus.js';
+import { standardFalsePositiveRate } from '../../src/families/tbf/analysis.js';
+import { planTbf, tbfPlanConfig, type TbfPlanConstraints } from '../../src/families/tbf/planner.js';
+import { ConfigError } from '../../src/families/apbf/config.js';
+import { deriveTbf, tbfBankBlockRams } from '../../src/families/tbf/config.js';
+import { Rng } from '../../src/util/rng.js';
 
 describe('TBF/BTBF planner', () => {
   it('plans always satisfy their constraints, recomputed from the written config (random constraints)', () => {

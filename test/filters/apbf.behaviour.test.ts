@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildApbf } from '../../src/filters/apbf.js';
-import { CLEAR_DELAY, deriveApbf, type ApbfDerived } from '../../src/filters/config.js';
-import { ApbfModel, ExactWindow } from '../../src/model/apbf.js';
+import { buildApbf } from '../../src/families/apbf/rtl.js';
+import { CLEAR_DELAY, deriveApbf, type ApbfDerived } from '../../src/families/apbf/config.js';
+import { ApbfModel, ExactWindow } from '../../src/families/apbf/model.js';
 import { loadPreset } from '../../src/presets/index.js';
 import { distinctWorkload, driveApbf, uniformWorkload } from '../../sim/verify/apbf.js';
-import { Rng } from '../../sim/stimulus.js';
+import { Rng } from '../../src/util/rng.js';
 
 const preset = (n: string): ApbfDerived => deriveApbf(loadPreset(n));
 

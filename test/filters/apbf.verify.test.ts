@@ -4,7 +4,7 @@
  * simulator's block RAMs equal the model's bit arrays at the end.
  */
 import { describe, expect, it } from 'vitest';
-import { deriveApbf } from '../../src/filters/config.js';
+import { deriveApbf } from '../../src/families/apbf/config.js';
 import { loadPreset, presetNamesOf } from '../../src/presets/index.js';
 import { verifyApbf } from '../../sim/verify/apbf.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildFilter, deriveFilter, filterLatency } from '../../src/filters/index.js';
+import { buildFilter, deriveFilter, filterLatency } from '../../src/families/legacy.js';
 import { loadPreset, presetNames } from '../../src/presets/index.js';
 import { CompiledSim } from '../../sim/compiled.js';
 

@@ -1,9 +1,9 @@
 /** TBF/BTBF config derivation: padding, packing, the scan bound, and one-line errors naming the field. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/filters/config.js';
-import { deriveFilter } from '../../src/filters/index.js';
-import { deriveTbf, tbfBankBlockRams } from '../../src/filters/tbfConfig.js';
-import { standardFalsePositiveRate } from '../../src/analysis/tbf.js';
+import { ConfigError } from '../../src/families/apbf/config.js';
+import { deriveFilter } from '../../src/families/legacy.js';
+import { deriveTbf, tbfBankBlockRams } from '../../src/families/tbf/config.js';
+import { standardFalsePositiveRate } from '../../src/families/tbf/analysis.js';
 
 const base = {
   name: 'b',

@@ -5,7 +5,7 @@
  * joins on a shorter run.
  */
 import { describe, expect, it } from 'vitest';
-import { deriveTbf } from '../../src/filters/tbfConfig.js';
+import { deriveTbf } from '../../src/families/tbf/config.js';
 import { loadPreset, presetNamesOf } from '../../src/presets/index.js';
 import { verifyTbf } from '../../sim/verify/tbf.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../src/dsl/module.js';
-import { xorTree } from '../../src/filters/apbf.js';
+import { xorTree } from '../../src/families/apbf/rtl.js';
 import { combOrder } from '../../src/ir/topo.js';
-import { Rng } from '../../sim/stimulus.js';
+import { Rng } from '../../src/util/rng.js';
 import { Interpreter } from '../../sim/interp.js';
 
 describe('xorTree (the hash pieces of APBF/APBBF)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { h3FromWords, h3Matrix, h3Reference, h3Tables } from '../../src/ir/h3.js';
-import { Rng } from '../../sim/stimulus.js';
+import { Rng } from '../../src/util/rng.js';
 import { toWords } from '../../sim/words.js';
 
 describe('H3 hash', () => {

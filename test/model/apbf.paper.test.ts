@@ -12,12 +12,12 @@ import {
   falsePositiveRate,
   queryAccesses,
   realFillRatios,
-} from '../../src/analysis/apbf.js';
-import { deriveApbf, type ApbfDerived } from '../../src/filters/config.js';
-import { ApbfModel } from '../../src/model/apbf.js';
+} from '../../src/families/apbf/analysis.js';
+import { deriveApbf, type ApbfDerived } from '../../src/families/apbf/config.js';
+import { ApbfModel } from '../../src/families/apbf/model.js';
 import { loadPreset } from '../../src/presets/index.js';
 import { distinctWorkload } from '../../sim/verify/apbf.js';
-import { Rng } from '../../sim/stimulus.js';
+import { Rng } from '../../src/util/rng.js';
 
 /** Student t quantile for a two-sided 99% interval (df >= 10 ⇒ at most 3.17). */
 const T99 = 3.17;

@@ -1,10 +1,10 @@
 /** The compiled software APBF equals the reference model: every answer and every bit. */
 import { describe, expect, it } from 'vitest';
-import { deriveApbf } from '../../src/filters/config.js';
-import { ApbfModel } from '../../src/model/apbf.js';
-import { compileApbf } from '../../src/model/apbfFast.js';
+import { deriveApbf } from '../../src/families/apbf/config.js';
+import { ApbfModel } from '../../src/families/apbf/model.js';
+import { compileApbf } from '../../src/families/apbf/fast.js';
 import { loadPreset } from '../../src/presets/index.js';
-import { Rng } from '../../sim/stimulus.js';
+import { Rng } from '../../src/util/rng.js';
 
 const configs: [string, Record<string, unknown>][] = [
   ['apbf_k4_l3 (preset)', loadPreset('apbf_k4_l3') as Record<string, unknown>],

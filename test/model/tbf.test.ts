@@ -4,10 +4,10 @@
  * standard answer on total penalty for a [Pos≈Neg] uniform stream (§6).
  */
 import { describe, expect, it } from 'vitest';
-import { decide, distinctUniform, posterior, type BtbfShape } from '../../src/analysis/tbf.js';
-import { ExactWindow } from '../../src/model/apbf.js';
-import { TbfModel, tbfNumbers, type TbfParams } from '../../src/model/tbf.js';
-import { Rng } from '../../sim/stimulus.js';
+import { decide, distinctUniform, posterior, type BtbfShape } from '../../src/families/tbf/analysis.js';
+import { ExactWindow } from '../../src/families/apbf/model.js';
+import { TbfModel, tbfNumbers, type TbfParams } from '../../src/families/tbf/model.js';
+import { Rng } from '../../src/util/rng.js';
 
 function uniformKeys(universe: number, seed: number): () => bigint {
   const rng = new Rng(seed);

@@ -3,8 +3,8 @@
  * decision unit in the simulated pipeline against the standard answer on a [Pos≈Neg] stream.
  */
 import { describe, expect, it } from 'vitest';
-import { distinctUniform, posterior } from '../../src/analysis/tbf.js';
-import { deriveTbf } from '../../src/filters/tbfConfig.js';
+import { distinctUniform, posterior } from '../../src/families/tbf/analysis.js';
+import { deriveTbf } from '../../src/families/tbf/config.js';
 import {
   btbfShape,
   decideWord,
@@ -12,7 +12,7 @@ import {
   decisionTable,
   posteriorWord,
   ratioOf,
-} from '../../src/model/tbfDecision.js';
+} from '../../src/families/tbf/decision.js';
 import { driveTbf } from '../../sim/verify/tbf.js';
 import { uniformWorkload } from '../../sim/verify/apbf.js';
 

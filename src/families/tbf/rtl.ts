@@ -51,13 +51,13 @@
  *   later: LATENCY = tbfLatency(c) = 10 (11) cycles when out_ready is high.
  * The stage numbers in register names (s<n>_…) count from A+1.
  */
-import { ModuleBuilder, type Sig } from '../dsl/module.js';
-import type { Design } from '../ir/types.js';
-import { tbfSalt } from '../model/tbf.js';
-import { decisionLayout, decisionTable } from '../model/tbfDecision.js';
-import { bitsFor, muxTree, responseQueue, thermometer } from './common.js';
-import { CLEAR_DELAY } from './config.js';
-import type { TbfDerived } from './tbfConfig.js';
+import { ModuleBuilder, type Sig } from '../../dsl/module.js';
+import type { Design } from '../../ir/types.js';
+import { tbfSalt } from './model.js';
+import { decisionLayout, decisionTable } from './decision.js';
+import { bitsFor, muxTree, responseQueue, thermometer } from '../../stages/common.js';
+import { CLEAR_DELAY } from '../apbf/config.js';
+import type { TbfDerived } from './config.js';
 
 export const TBF_OP = { query: 0, insert: 1, testAndInsert: 2, clear: 3 } as const;
 export const TBF_RESPONSE_QUEUE = 16;

@@ -38,10 +38,10 @@
  * `deriveApbf` rejects configs where that cannot finish before the bank is reused.
  * Reset, power-up and the clear op sweep every bank with in_ready low for CLEAR_DELAY + depth cycles.
  */
-import { ModuleBuilder, type Sig } from '../dsl/module.js';
-import type { Design } from '../ir/types.js';
-import { apbfLayout, hashSalt, H3_UNIT_BITS } from '../model/apbf.js';
-import { bitsFor, responseQueue, thermometer } from './common.js';
+import { ModuleBuilder, type Sig } from '../../dsl/module.js';
+import type { Design } from '../../ir/types.js';
+import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
+import { bitsFor, responseQueue, thermometer } from '../../stages/common.js';
 import { CLEAR_DELAY, type ApbfDerived } from './config.js';
 
 export const OP = { query: 0, insert: 1, testAndInsert: 2, tick: 3, clear: 4 } as const;

@@ -23,8 +23,8 @@ import {
   posterior,
   type BtbfShape,
   type DistinctFn,
-} from '../analysis/tbf.js';
-import type { DistinctSpec, TbfDerived } from '../filters/tbfConfig.js';
+} from './analysis.js';
+import type { DistinctSpec, TbfDerived } from './config.js';
 
 export function distinctOf(spec: DistinctSpec): DistinctFn {
   if (spec.kind === 'uniform') return distinctUniform(spec.universe);

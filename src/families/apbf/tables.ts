@@ -2,7 +2,7 @@
  * Tables 2, 3 and 4 of the APBF paper, computed from the analytics (the parameter columns are the
  * paper's inputs), and a comparison with the printed values at the printed precision.
  */
-import { halfFillLoad } from '../filters/config.js';
+import { halfFillLoad } from './config.js';
 import {
   accessesFalse,
   accessesFalsePositive,
@@ -12,7 +12,7 @@ import {
   peakNpwsRate,
   segmentRate,
   spaceEfficiency,
-} from './apbf.js';
+} from './analysis.js';
 import { TABLE2_PRINTED, TABLE3_PRINTED, TABLE4_PRINTED } from './paperValues.js';
 
 export interface Column {

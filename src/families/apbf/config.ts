@@ -17,8 +17,8 @@
  * the config must satisfy m/(b·W) + CLEAR_DELAY + 1 <= spares·g (checked, see `zeroStallBound`).
  */
 import { z } from 'zod';
-import { apbfLayout, type ApbfParams } from '../model/apbf.js';
-import { plan } from '../analysis/planner.js';
+import { apbfLayout, type ApbfParams } from './model.js';
+import { plan } from './planner.js';
 
 export class ConfigError extends Error {
   readonly exitCode = 2;

@@ -9,8 +9,8 @@
  * Supported for k + l + spares ≤ 31 banks, hashes of up to four 32-bit H3 units and block
  * indexes of up to 30 bits; `compileApbf` returns null otherwise.
  */
-import { h3Matrix, h3Tables } from '../ir/h3.js';
-import { apbfLayout, hashSalt, type ApbfParams } from './apbf.js';
+import { h3Matrix, h3Tables } from '../../ir/h3.js';
+import { apbfLayout, hashSalt, type ApbfParams } from './model.js';
 
 export interface FastApbf {
   /** Key as little-endian 32-bit words at keys[off..]. */

@@ -14,7 +14,7 @@
  * - Layout: `partitioned` (the hardware's: one bank of m/k timers per hash) or `shared` (the
  *   paper's single array of m timers, index = hash mod m).
  */
-import { h3FromWords, h3Matrix, h3Tables } from '../ir/h3.js';
+import { h3FromWords, h3Matrix, h3Tables } from '../../ir/h3.js';
 
 export interface TbfParams {
   k: number;

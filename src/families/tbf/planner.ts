@@ -6,10 +6,10 @@
  * timer bits that leave room for the padding the expiry scan needs (the config derivation decides
  * that, so every candidate is a config `generate` accepts).
  */
-import { ConfigError } from '../filters/config.js';
-import { deriveTbf, tbfBankBlockRams, type TbfDerived } from '../filters/tbfConfig.js';
-import { analyzeTbf } from './tbfSummary.js';
-import { less } from './planner.js';
+import { ConfigError } from '../apbf/config.js';
+import { deriveTbf, tbfBankBlockRams, type TbfDerived } from './config.js';
+import { analyzeTbf } from './summary.js';
+import { less } from '../apbf/planner.js';
 
 export interface TbfPlanConstraints {
   filter: 'tbf' | 'btbf';

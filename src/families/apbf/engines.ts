@@ -2,10 +2,10 @@
  * The filter behind an experiment: the reference model, or the RTL pipeline in the compiled
  * simulator (one request at a time, waiting for its response; both are checked equal elsewhere).
  */
-import { buildApbf, memoryName, OP } from '../filters/apbf.js';
-import type { ApbfDerived } from '../filters/config.js';
-import { ApbfModel } from '../model/apbf.js';
-import { CompiledSim } from '../../sim/compiled.js';
+import { buildApbf, memoryName, OP } from './rtl.js';
+import type { ApbfDerived } from './config.js';
+import { ApbfModel } from './model.js';
+import { CompiledSim } from '../../../sim/compiled.js';
 
 export interface FilterEngine {
   insert(key: bigint): void;

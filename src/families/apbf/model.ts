@@ -20,7 +20,7 @@
  * shift. A shift happens before an insert when g inserts have been made since the last shift
  * (the paper's "n mod g = 0", with the counter reset by `tick`), or on `tick`.
  */
-import { h3Matrix, h3Tables } from '../ir/h3.js';
+import { h3Matrix, h3Tables } from '../../ir/h3.js';
 
 export interface ApbfParams {
   k: number;

@@ -4,11 +4,11 @@
  */
 import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
-import { buildApbf, LATENCY, OP, RESPONSE_QUEUE } from './apbf.js';
-import { ConfigError, deriveApbf, type ApbfDerived } from './config.js';
-import { buildTbf, lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfLatency } from './tbf.js';
-import { deriveTbf, type TbfDerived } from './tbfConfig.js';
-import { decisionLayout } from '../model/tbfDecision.js';
+import { buildApbf, LATENCY, OP, RESPONSE_QUEUE } from './apbf/rtl.js';
+import { ConfigError, deriveApbf, type ApbfDerived } from './apbf/config.js';
+import { buildTbf, lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfLatency } from './tbf/rtl.js';
+import { deriveTbf, type TbfDerived } from './tbf/config.js';
+import { decisionLayout } from './tbf/decision.js';
 import { ice40Blocks } from '../synth/bram.js';
 
 export type FilterDerived = ApbfDerived | TbfDerived;

@@ -7,11 +7,11 @@
  * TΩ = ⌈w/B⌉ + 1 + P fits bpt bits; k is the one with the least standard penalty.
  * Defaults are scaled down from the paper (|U| = w = 2^16, 2^22 queries) to run in seconds.
  */
-import { decide, distinctPowerLaw, distinctUniform, posterior, type BtbfShape } from '../analysis/tbf.js';
-import { ExactWindow } from '../model/apbf.js';
-import { TbfModel, type TbfParams } from '../model/tbf.js';
-import { Rng } from '../../sim/stimulus.js';
-import type { ExperimentResult } from './chart.js';
+import { decide, distinctPowerLaw, distinctUniform, posterior, type BtbfShape } from './analysis.js';
+import { ExactWindow } from '../apbf/model.js';
+import { TbfModel, type TbfParams } from './model.js';
+import { Rng } from '../../util/rng.js';
+import type { ExperimentResult } from '../../experiments/chart.js';
 
 export interface BtbfPenaltyOptions {
   stream: 'uniform' | 'zipf';

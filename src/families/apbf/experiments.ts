@@ -5,12 +5,12 @@
  * Each returns measured and analytic series; the analytic values are the §5.3 recursions at the
  * insert counts (or distinct keys) each slice really holds at that moment.
  */
-import { deriveApbf, type ApbfDerived } from '../filters/config.js';
-import { falsePositiveRate, queryAccesses, realFillRatios } from '../analysis/apbf.js';
-import { fillRatio } from '../analysis/bloom.js';
-import { distinctWorkload } from '../../sim/verify/apbf.js';
-import { Rng } from '../../sim/stimulus.js';
-import type { ExperimentResult, Series } from './chart.js';
+import { deriveApbf, type ApbfDerived } from './config.js';
+import { falsePositiveRate, queryAccesses, realFillRatios } from './analysis.js';
+import { fillRatio } from '../../analysis/bloom.js';
+import { distinctWorkload } from '../../../sim/verify/apbf.js';
+import { Rng } from '../../util/rng.js';
+import type { ExperimentResult, Series } from '../../experiments/chart.js';
 import { engineFor, type FilterEngine } from './engines.js';
 
 export interface ExperimentOptions {

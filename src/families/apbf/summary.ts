@@ -3,7 +3,7 @@
  * moment (just before a shift) with the fill ratios the config really reaches — and, labelled,
  * with the paper's idealised ratios — query accesses, window, slack, peak NPWS, bits per element.
  */
-import { halfFillLoad, type ApbfDerived } from '../filters/config.js';
+import { halfFillLoad, type ApbfDerived } from './config.js';
 import {
   accessesFalse,
   accessesFalsePositive,
@@ -13,7 +13,7 @@ import {
   peakNpwsRate,
   realFillRatios,
   segmentRate,
-} from './apbf.js';
+} from './analysis.js';
 
 export interface ApbfAnalysis {
   filter: string;

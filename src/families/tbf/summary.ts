@@ -5,9 +5,9 @@
  * expected timer accesses of a query that returns false when reading stops at the first expired
  * timer (the hardware reads all k in parallel), and the scan figures.
  */
-import type { TbfDerived } from '../filters/tbfConfig.js';
-import { lambdaMax, standardFalsePositiveRate, tbfBitsPerItem, untouched } from './tbf.js';
-import { btbfShape } from '../model/tbfDecision.js';
+import type { TbfDerived } from './config.js';
+import { lambdaMax, standardFalsePositiveRate, tbfBitsPerItem, untouched } from './analysis.js';
+import { btbfShape } from './decision.js';
 
 export interface TbfAnalysis {
   filter: string;

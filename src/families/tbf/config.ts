@@ -17,9 +17,9 @@
  * fewest iCE40 block RAMs among those meeting it with some P that fits the timer width.
  */
 import { z } from 'zod';
-import { ConfigError, zodMessage } from './config.js';
-import type { TbfParams } from '../model/tbf.js';
-import { planTbf, tbfPlanConfig } from '../analysis/tbfPlanner.js';
+import { ConfigError, zodMessage } from '../apbf/config.js';
+import type { TbfParams } from './model.js';
+import { planTbf, tbfPlanConfig } from './planner.js';
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 const pow2 = (max: number) =>

@@ -1,0 +1,331 @@
+/**
+ * The interface every filter family implements, and the stream protocol its pipeline speaks.
+ *
+ * A family is one folder under src/families/ behind `FilterFamily`, listed once in
+ * src/families/index.ts. Everything outside the folders — the CLI, the stream verifier, the
+ * bench, the experiments, `make generate` and the conformance tests — works on a family and one
+ * of its configs through this interface (usually through the `Filter` façade in ./filter.ts) and
+ * never asks which family it is.
+ *
+ * Every pipeline has the same handshake (all synchronous to the rising edge of clk):
+ *   in_valid/in_ready, in_op, in_key, in_tag, the family's extra request inputs; out_valid/
+ *   out_ready, out_tag and the family's response outputs (one of them `out_hit`). Responses come
+ *   in request order with the request's tag; `latency` cycles after acceptance with out_ready high.
+ */
+import type { z } from 'zod';
+import type { Target } from '../device/index.js';
+import type { Design } from '../ir/types.js';
+import type { Rng } from '../util/rng.js';
+
+/** Throws a ConfigError `<source>: field '<field>': <message>`. */
+export type Fail = (field: string, message: string) => never;
+
+/** What every family's derived config has. */
+export interface FilterConfig {
+  readonly name: string;
+  /** The config's `filter` field: one of the family's `filters`. */
+  readonly filter: string;
+  readonly keyBits: number;
+  readonly tagBits: number;
+  readonly seed: number;
+  readonly target: Target;
+  /** Set when the planner chose the sizes: the intent it planned for. */
+  readonly planned?: Readonly<Record<string, unknown>>;
+}
+
+// ---- stream protocol ---------------------------------------------------------------------
+
+/** An extra request input or a response output: a named field on a port. */
+export interface PortField {
+  /** Field name in requests/responses (e.g. 'ratio', 'hit', 'lambda'). */
+  name: string;
+  /** Port name on the design (e.g. 'in_ratio', 'out_hit'). */
+  port: string;
+  width: number;
+}
+
+/** What an op does, for the scoreboard that checks answers against the exact window. */
+export interface OpSemantics {
+  /** Answers membership (as of before its own insert, for test-and-insert). */
+  queries?: boolean;
+  inserts?: boolean;
+  clears?: boolean;
+  /** Ages the filter without an insert (a forced shift): the exact window no longer applies. */
+  ages?: boolean;
+}
+
+export interface StreamProtocol {
+  /** Op name -> in_op code. */
+  ops: Readonly<Record<string, number>>;
+  semantics: Readonly<Record<string, OpSemantics>>;
+  /** Request inputs beyond in_valid, in_op, in_key, in_tag and out_ready. */
+  request: readonly PortField[];
+  /** Response outputs beyond out_valid and out_tag; one of them is named 'hit'. */
+  response: readonly PortField[];
+  /** Cycles from the accepting edge to out_valid, with out_ready high. */
+  latency: number;
+  /** Entries of the response queue. */
+  queueDepth: number;
+  /**
+   * The longest run of cycles in which in_ready may stay low while out_ready is high (the
+   * reset/clear sweep, a forced aging step waiting for a background clear). A run that goes
+   * longer without accepting a request or giving a response is stuck.
+   */
+  maxStallCycles: number;
+}
+
+export interface StreamRequest {
+  op: string;
+  key: bigint;
+  tag: number;
+  /** Values of the protocol's request fields, by field name. */
+  fields: Record<string, bigint>;
+}
+
+/** Values of the protocol's response fields, by field name. */
+export type ResponseFields = Record<string, bigint>;
+
+/** A comparison of a design's memories with the model's state. */
+export interface MemoryCheck {
+  /** How many units were compared, and what a unit is ('words', 'timers'). */
+  checked: number;
+  unit: string;
+  /** The first few differences, one line each. */
+  mismatches: string[];
+}
+
+/** The reference model as the stream verifier drives it. */
+export interface StreamModel {
+  /** Executes one accepted request and returns the response the hardware must give. */
+  apply(req: StreamRequest): ResponseFields;
+  /** Aging events so far (generation shifts, wraps of T+); 0 for filters that do not age. */
+  agingEvents(): number;
+  /** Compares the design's memories (read through `read`) with the model's state. */
+  compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck;
+}
+
+/** A run at one request per cycle that crosses `minEvents` aging events (zero-stall check, bench). */
+export interface AgingRun {
+  ops: number;
+  mix: Record<string, number>;
+  minEvents: number;
+}
+
+// ---- planner -------------------------------------------------------------------------------
+
+/** A command-line option a family adds to a command; values arrive as strings. */
+export interface OptionSpec {
+  /** commander flags, e.g. '--max-npws <x>'. */
+  flags: string;
+  description: string;
+}
+
+export interface PlanConstraints {
+  filter: string;
+  window: number;
+  fp: number;
+  target?: Target;
+  name?: string;
+  keyBits?: number;
+  seed?: number;
+  /** Family constraints (e.g. maxNpws, maxSlack), by camel-case name. */
+  extra: Record<string, number | undefined>;
+}
+
+export interface Candidate<C extends FilterConfig = FilterConfig> {
+  config: C;
+  fp: number;
+  memoryBits: number;
+  blockRams: number;
+  bitsPerElement: number;
+  /** Null when the candidate meets every constraint. */
+  rejected: { by: string; detail: string } | null;
+}
+
+export interface Plan<C extends FilterConfig = FilterConfig> {
+  constraints: PlanConstraints;
+  winner: Candidate<C>;
+  considered: number;
+  rejectedBy: Record<string, number>;
+  /** The best few candidates that were rejected, with the reason. */
+  nearMisses: Candidate<C>[];
+}
+
+export interface FamilyPlanner<C extends FilterConfig = FilterConfig> {
+  /** `plan` options beyond --filter, --window, --fp, --target and --name (e.g. --max-npws). */
+  options: readonly OptionSpec[];
+  /** Parses the values of `options` into PlanConstraints.extra. */
+  extra(values: Record<string, string | undefined>): Record<string, number | undefined>;
+  /**
+   * The constraints a written config asks the planner for, or null when it gives explicit sizes.
+   * Mixing the two is refused through `fail`, naming the field.
+   */
+  intent(cfg: Readonly<Record<string, unknown>>, fail: Fail): PlanConstraints | null;
+  plan(k: PlanConstraints): Plan<C>;
+  /** The config JSON a plan writes (accepted by `generate`); `base` supplies fields to keep. */
+  configOf(p: Plan<C>, base?: Readonly<Record<string, unknown>>): Record<string, unknown>;
+  /** The intent recorded in the derived config (`planned`) and its manifest. */
+  record(k: PlanConstraints): Record<string, unknown>;
+  /** Figures of a candidate beyond fp, memory, block RAMs and bits per element (slack, NPWS, accesses). */
+  figures(c: Candidate<C>): Record<string, unknown>;
+  /** A candidate's sizes, for near misses: short key=value text and the same as JSON. */
+  shape(c: C): { text: string; json: Record<string, unknown> };
+}
+
+// ---- analytics, software, experiments, tables ----------------------------------------------
+
+/** A config's analytics: JSON values (every family gives at least these) and text lines. */
+export interface Analysis {
+  values: {
+    filter: string;
+    /** False-positive rate at the worst moment the family's analysis defines. */
+    fp: number;
+    /** Keys guaranteed to be found (null: no window). */
+    window: number | null;
+    /** Keys older than the window that may still be found. */
+    slack: number;
+    accessesFalse: number;
+    bitsPerElement: number;
+  } & Record<string, unknown>;
+  /** One line of sizes, printed after the config's name. */
+  headline: string;
+  lines: string[];
+}
+
+export type SoftwareOp = 'insert' | 'query' | 'testAndInsert';
+
+/** The family's software filter, for the hardware-vs-software bench. */
+export interface SoftwareFilter {
+  /** 'compiled': specialised for the config; 'reference': the reference model. */
+  engine: 'compiled' | 'reference';
+  /** Keys to time per op (the reference models are slower). */
+  keys: number;
+  /** A new, empty filter over the key stream: each function does one op on key number i. */
+  fresh(keys: readonly bigint[]): Record<SoftwareOp, (i: number) => unknown>;
+}
+
+export interface Series {
+  name: string;
+  kind: 'measured' | 'analytic';
+  points: { x: number; y: number }[];
+}
+
+export interface ExperimentResult {
+  name: string;
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  logY?: boolean;
+  series: Series[];
+  /** Parameters and configs the run used. */
+  params: Record<string, unknown>;
+  /** The command that reproduces it. */
+  command: string;
+  /** Checks made by the experiment (e.g. measured within the 99% interval of the analytic value). */
+  checks?: { what: string; ok: boolean }[];
+}
+
+export interface ExperimentOptions {
+  engine: 'model' | 'sim';
+  seed: number;
+  /** Multiplies probe counts (1 = defaults). */
+  scale: number;
+  /** Values of the experiment's own options, by camel-case name (defaults applied). */
+  params: Record<string, string>;
+  progress?: (done: number, total: number) => void;
+}
+
+export interface ExperimentDef {
+  name: string;
+  description: string;
+  /** Can run on the RTL in the compiled simulator too (--engine sim). */
+  simEngine: boolean;
+  /** The experiment's own options, with their defaults. */
+  options?: readonly (OptionSpec & { name: string; default: string })[];
+  run(o: ExperimentOptions): ExperimentResult;
+}
+
+export interface Column {
+  key: string;
+  label: string;
+  digits?: number;
+}
+
+export interface ComputedTable {
+  name: string;
+  title: string;
+  columns: Column[];
+  rows: Record<string, number | string | null>[];
+  /** Cells where the computed value differs from the printed one. */
+  differences: { row: number; column: string; printed: number; computed: number; note?: string }[];
+  notes: string[];
+}
+
+export interface TableDef {
+  name: string;
+  description: string;
+  compute(): ComputedTable;
+}
+
+// ---- simulate extensions -------------------------------------------------------------------
+
+/** Hooks a family adds to a `simulate` run (e.g. scoring the decision unit's penalties). */
+export interface DriveHooks {
+  /** Request fields of a new request (instead of random ones) and a note kept with it. */
+  request?(rng: Rng): { fields: Record<string, bigint>; note?: unknown };
+  /** A membership answer, with the exact window's truth and the note of its request. */
+  scored?(response: ResponseFields, truth: boolean, note: unknown): void;
+  /** Figures to add to the result (JSON) and lines to print. */
+  report(): Record<string, unknown>;
+  lines(): string[];
+}
+
+export interface SimulateExtension<C extends FilterConfig = FilterConfig> {
+  options: readonly OptionSpec[];
+  /** Hooks for the given option values (null: none asked for); throws UsageError when they do not apply. */
+  hooks(c: C, values: Record<string, string | undefined>): DriveHooks | null;
+}
+
+// ---- the family --------------------------------------------------------------------------
+
+export interface FilterFamily<C extends FilterConfig = FilterConfig> {
+  /** The folder name. */
+  id: string;
+  title: string;
+  /** Values of the config's `filter` field this family accepts. */
+  filters: readonly string[];
+  /** The config as written: sizes and, where the family plans, intent fields (zod, strict). */
+  schema: z.ZodType<Record<string, unknown>>;
+  /** Explicit sizes -> the derived config; every invalid field through `fail`, naming it. */
+  derive(cfg: Readonly<Record<string, unknown>>, fail: Fail): C;
+  planner?: FamilyPlanner<C>;
+  /** The manifest's parameters; the generator writes the same object as the design's metadata. */
+  parameters(c: C): Record<string, unknown>;
+  /** One line of sizes for `presets`. */
+  describe(c: C): string;
+  /** The pipeline. */
+  build(c: C): Design;
+  protocol(c: C): StreamProtocol;
+  model(c: C): StreamModel;
+  /** Op weights of `verify`'s random stream. */
+  verifyMix: Readonly<Record<string, number>>;
+  /** Random values of the request fields for a verification stream. */
+  requestFields?(c: C, rng: Rng): Record<string, bigint>;
+  /** The last `window(c)` inserted keys are always found (null: no such promise). */
+  window(c: C): number | null;
+  /** Keys inserted between window and window + slack inserts ago may still be found. */
+  slack(c: C): number;
+  /** What the aging events are called, and a run crossing enough of them; null if none. */
+  aging: { name: string; run(c: C): AgingRun } | null;
+  analyze(c: C): Analysis;
+  software(c: C): SoftwareFilter;
+  /** A random config (as written) for fuzzing: sizes from the whole range the schema accepts. */
+  sample(rng: Rng): Record<string, unknown>;
+  /** Folder of the preset JSON files. */
+  presetsDir: string;
+  /** Presets `bench` and `bench:sim` measure. */
+  benchPresets: readonly string[];
+  experiments?: readonly ExperimentDef[];
+  tables?: readonly TableDef[];
+  simulate?: SimulateExtension<C>;
+}
