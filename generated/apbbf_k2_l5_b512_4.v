@@ -11,19 +11,24 @@
 //   out_valid  out  1   response available
 //   out_tag    out  8   tag of the request
 //   out_hit    out  1   membership answer (0 for insert, tick, clear)
+// B: 512
+// b: 4
 // banks: 8
-// bitsPerBlock: 4
-// blockBits: 512
+// columnDepth: 1024
 // filter: "apbbf"
-// generation: 1414
+// g: 1414
 // k: 2
+// keyBits: 64
 // l: 5
 // latency: 10
+// m: 16384
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"tick":3,"clear":4}
-// segmentBits: 16384
-// slack: 2828
+// s: 2828
+// seed: 1
 // spares: 1
-// window: 7070
+// tagBits: 8
+// target: "ice40-hx8k"
+// w: 7070
 // wordBits: 4
 `default_nettype none
 

@@ -11,19 +11,24 @@
 //   out_valid  out  1    response available
 //   out_tag    out  8    tag of the request
 //   out_hit    out  1    membership answer (0 for insert, tick, clear)
+// B: 512
+// b: 4
 // banks: 12
-// bitsPerBlock: 4
-// blockBits: 512
+// columnDepth: 4096
 // filter: "apbbf"
-// generation: 15082
+// g: 15082
 // k: 3
+// keyBits: 128
 // l: 8
 // latency: 10
+// m: 262144
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"tick":3,"clear":4}
-// segmentBits: 262144
-// slack: 45246
+// s: 45246
+// seed: 1
 // spares: 1
-// window: 120656
+// tagBits: 8
+// target: "xilinx"
+// w: 120656
 // wordBits: 16
 `default_nettype none
 

@@ -11,19 +11,24 @@
 //   out_valid  out  1   response available
 //   out_tag    out  8   tag of the request
 //   out_hit    out  1   membership answer (0 for insert, tick, clear)
+// B: 512
+// b: 8
 // banks: 12
-// bitsPerBlock: 8
-// blockBits: 512
+// columnDepth: 256
 // filter: "apbbf"
-// generation: 938
+// g: 938
 // k: 3
+// keyBits: 64
 // l: 8
 // latency: 10
+// m: 32768
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"tick":3,"clear":4}
-// segmentBits: 32768
-// slack: 2814
+// s: 2814
+// seed: 1
 // spares: 1
-// window: 7504
+// tagBits: 8
+// target: "ecp5"
+// w: 7504
 // wordBits: 16
 `default_nettype none
 

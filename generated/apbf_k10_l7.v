@@ -11,19 +11,24 @@
 //   out_valid  out  1   response available
 //   out_tag    out  8   tag of the request
 //   out_hit    out  1   membership answer (0 for insert, tick, clear)
+// B: 1
+// b: 1
 // banks: 18
-// bitsPerBlock: 1
-// blockBits: 1
+// columnDepth: 256
 // filter: "apbf"
-// generation: 283
+// g: 283
 // k: 10
+// keyBits: 64
 // l: 7
 // latency: 10
+// m: 4096
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"tick":3,"clear":4}
-// segmentBits: 4096
-// slack: 2830
+// s: 2830
+// seed: 1
 // spares: 1
-// window: 1981
+// tagBits: 8
+// target: "ice40-hx8k"
+// w: 1981
 // wordBits: 16
 `default_nettype none
 

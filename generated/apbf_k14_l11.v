@@ -11,19 +11,24 @@
 //   out_valid  out  1   response available
 //   out_tag    out  8   tag of the request
 //   out_hit    out  1   membership answer (0 for insert, tick, clear)
+// B: 1
+// b: 1
 // banks: 27
-// bitsPerBlock: 1
-// blockBits: 1
+// columnDepth: 256
 // filter: "apbf"
-// generation: 202
+// g: 202
 // k: 14
+// keyBits: 64
 // l: 11
 // latency: 10
+// m: 4096
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"tick":3,"clear":4}
-// segmentBits: 4096
-// slack: 2828
+// s: 2828
+// seed: 1
 // spares: 2
-// window: 2222
+// tagBits: 8
+// target: "ice40-hx8k"
+// w: 2222
 // wordBits: 16
 `default_nettype none
 

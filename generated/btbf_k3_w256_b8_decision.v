@@ -17,16 +17,26 @@
 //   out_c         out  2   cx: timers of R_x at age λx (expired: timers expired)
 //   out_decision  out  1   penalty-optimal answer of the decision unit
 // blockSize: 8
+// decision: {"distinct":{"kind":"uniform","universe":369},"classes":[{"px":0.0027100271002710027,"name":"uniform"},{"px":0.01,"name":"frequent"}],"posteriorBits":15,"table":{"classBits":1,"cBits":2,"loBits":8,"depth":2048,"width":16,"posteriorBits":15},"ratio":"in_ratio = floor($FP/($FP+$FN) · 2^posteriorBits); Pos iff posterior word >= in_ratio"}
 // filter: "btbf"
 // k: 3
+// keyBits: 64
+// lambdaBits: 6
 // latency: 11
+// markAge: 33
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"clear":3}
 // padding: 31
+// scanBound: "wordsPerBank 256 <= B·(P+1) = 256"
+// seed: 1
+// tEpsilon: 255
 // tOmega: 64
+// tagBits: 8
+// target: "ice40-hx8k"
 // timerBits: 8
 // timersPerBank: 256
 // timersPerWord: 1
 // window: 256
+// wordsPerBank: 256
 `default_nettype none
 
 module btbf_k3_w256_b8_decision (

@@ -16,14 +16,23 @@
 // blockSize: 16
 // filter: "btbf"
 // k: 4
+// keyBits: 64
+// lambdaBits: 6
 // latency: 10
+// markAge: 33
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"clear":3}
 // padding: 15
+// scanBound: "wordsPerBank 256 <= B·(P+1) = 256"
+// seed: 1
+// tEpsilon: 255
 // tOmega: 48
+// tagBits: 8
+// target: "ice40-hx8k"
 // timerBits: 8
 // timersPerBank: 1024
 // timersPerWord: 4
 // window: 512
+// wordsPerBank: 256
 `default_nettype none
 
 module btbf_k4_w512_b16 (

@@ -16,14 +16,23 @@
 // blockSize: 1
 // filter: "tbf"
 // k: 4
+// keyBits: 64
+// lambdaBits: 9
 // latency: 10
+// markAge: 257
 // opcodes: {"query":0,"insert":1,"testAndInsert":2,"clear":3}
 // padding: 255
+// scanBound: "wordsPerBank 256 <= B·(P+1) = 256"
+// seed: 1
+// tEpsilon: 2047
 // tOmega: 512
+// tagBits: 8
+// target: "ice40-hx8k"
 // timerBits: 11
 // timersPerBank: 1024
 // timersPerWord: 4
 // window: 256
+// wordsPerBank: 256
 `default_nettype none
 
 module tbf_k4_w256 (

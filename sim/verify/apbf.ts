@@ -7,8 +7,9 @@
  * The simulator runs with poisoned read-during-write collisions, so a pipeline that relied on
  * undefined block RAM behaviour would fail check 1.
  */
-import { buildApbf, memoryName, OP } from '../../src/families/apbf/rtl.js';
-import type { ApbfDerived } from '../../src/families/apbf/config.js';
+import { buildApbf, memoryName } from '../../src/families/apbf/rtl.js';
+import { OP } from '../../src/families/apbf/params.js';
+import type { ApbfDerived } from '../../src/families/apbf/types.js';
 import type { Design } from '../../src/ir/types.js';
 import { ApbfModel, ExactWindow } from '../../src/families/apbf/model.js';
 import { CompiledSim } from '../compiled.js';

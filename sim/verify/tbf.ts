@@ -6,8 +6,9 @@
  * Also counts stall cycles, T+ wraps, and — with an exact window beside it — false negatives of
  * the standard answer and the penalties of the standard and the inferential answers.
  */
-import { buildTbf, lambdaBits, TBF_OP, tbfMemoryName } from '../../src/families/tbf/rtl.js';
-import type { TbfDerived } from '../../src/families/tbf/config.js';
+import { buildTbf, tbfMemoryName } from '../../src/families/tbf/rtl.js';
+import { lambdaBits, TBF_OP } from '../../src/families/tbf/params.js';
+import type { TbfDerived } from '../../src/families/tbf/types.js';
 import type { Design } from '../../src/ir/types.js';
 import { ExactWindow } from '../../src/families/apbf/model.js';
 import { TbfModel } from '../../src/families/tbf/model.js';

@@ -6,7 +6,7 @@ import { InvalidArgumentError } from 'commander';
 import { emitVerilog } from '../emit/verilog.js';
 import { ConfigError } from '../families/apbf/config.js';
 import { buildFilter, deriveFilter, filterManifest, isTbf, type FilterDerived } from '../families/legacy.js';
-import type { TbfDerived } from '../families/tbf/config.js';
+import type { TbfDerived } from '../families/tbf/types.js';
 import { presetNames, presetPath } from '../presets/index.js';
 import { inputFile, writeAll } from '../util/files.js';
 import { traceToVcd } from '../../sim/vcd.js';

@@ -1,9 +1,9 @@
 /** CLI commands for the hardware numbers: synth (resources, fmax) and bench (throughput). */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import type { ApbfDerived } from '../families/apbf/config.js';
+import type { ApbfDerived } from '../families/apbf/types.js';
 import { buildFilter, isTbf, type FilterDerived } from '../families/legacy.js';
-import type { TbfDerived } from '../families/tbf/config.js';
+import type { TbfDerived } from '../families/tbf/types.js';
 import { ApbfModel } from '../families/apbf/model.js';
 import { TbfModel } from '../families/tbf/model.js';
 import { compileApbf } from '../families/apbf/fast.js';

@@ -2,7 +2,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { decayExperiment, duplicatesExperiment, fillRatioExperiment, fpConvergenceExperiment } from '../families/apbf/experiments.js';
+import {
+  decayExperiment,
+  duplicatesExperiment,
+  fillRatioExperiment,
+  fpConvergenceExperiment,
+} from '../families/apbf/experiments.js';
 import { btbfPenaltyExperiment } from '../families/tbf/experiments.js';
 import { toCsv, toSvg, type ExperimentResult } from './chart.js';
 

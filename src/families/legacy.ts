@@ -4,11 +4,14 @@
  */
 import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
-import { buildApbf, LATENCY, OP, RESPONSE_QUEUE } from './apbf/rtl.js';
-import { ConfigError, deriveApbf, type ApbfDerived } from './apbf/config.js';
-import { buildTbf, lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfLatency } from './tbf/rtl.js';
-import { deriveTbf, type TbfDerived } from './tbf/config.js';
-import { decisionLayout } from './tbf/decision.js';
+import { buildApbf } from './apbf/rtl.js';
+import { apbfParameters, LATENCY, OP, RESPONSE_QUEUE } from './apbf/params.js';
+import { ConfigError, deriveApbf } from './apbf/config.js';
+import type { ApbfDerived } from './apbf/types.js';
+import { buildTbf } from './tbf/rtl.js';
+import { TBF_OP, TBF_RESPONSE_QUEUE, tbfLatency, tbfParameters } from './tbf/params.js';
+import { deriveTbf } from './tbf/config.js';
+import type { TbfDerived } from './tbf/types.js';
 import { ice40Blocks } from '../synth/bram.js';
 
 export type FilterDerived = ApbfDerived | TbfDerived;
@@ -33,61 +36,12 @@ export function filterLatency(c: FilterDerived): number {
 }
 
 function parametersOf(c: FilterDerived): Record<string, unknown> {
-  if (isTbf(c)) {
-    return {
-      filter: c.filter,
-      k: c.k,
-      timersPerBank: c.timersPerBank,
-      timerBits: c.timerBits,
-      window: c.window,
-      blockSize: c.blockSize,
-      padding: c.padding,
-      timersPerWord: c.timersPerWord,
-      wordsPerBank: c.wordsPerBank,
-      tOmega: c.tOmega,
-      tEpsilon: c.tEps,
-      markAge: c.markAge,
-      scanBound: `wordsPerBank ${c.wordsPerBank} <= B·(P+1) = ${c.blockSize * (c.padding + 1)}`,
-      keyBits: c.keyBits,
-      tagBits: c.tagBits,
-      seed: c.seed,
-      target: c.target,
-      lambdaBits: lambdaBits(c),
-      ...(c.planned ? { planned: c.planned } : {}),
-      ...(c.decision
-        ? {
-            decision: {
-              ...c.decision,
-              table: decisionLayout(c),
-              ratio: 'in_ratio = floor($FP/($FP+$FN) · 2^posteriorBits); Pos iff posterior word >= in_ratio',
-            },
-          }
-        : {}),
-    };
-  }
-  return {
-    filter: c.filter,
-    k: c.k,
-    l: c.l,
-    g: c.generation,
-    m: c.segmentBits,
-    B: c.blockBits,
-    b: c.bitsPerBlock,
-    w: c.window,
-    s: c.slack,
-    keyBits: c.keyBits,
-    tagBits: c.tagBits,
-    seed: c.seed,
-    spares: c.spares,
-    wordBits: c.wordBits,
-    columnDepth: c.columnDepth,
-    target: c.target,
-    ...(c.planned ? { planned: c.planned } : {}),
-  };
+  return isTbf(c) ? tbfParameters(c) : apbfParameters(c);
 }
 
 export function filterManifest(c: FilterDerived, d: Design): Record<string, unknown> {
-  const base = manifestOf(d);
+  const { meta: _meta, ...base } = manifestOf(d);
+  void _meta;
   const memBits = base.memories.reduce((s, m) => s + m.bits, 0);
   return {
     ...base,

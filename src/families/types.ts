@@ -22,15 +22,15 @@ export type Fail = (field: string, message: string) => never;
 
 /** What every family's derived config has. */
 export interface FilterConfig {
-  readonly name: string;
+  name: string;
   /** The config's `filter` field: one of the family's `filters`. */
-  readonly filter: string;
-  readonly keyBits: number;
-  readonly tagBits: number;
-  readonly seed: number;
-  readonly target: Target;
+  filter: string;
+  keyBits: number;
+  tagBits: number;
+  seed: number;
+  target: Target;
   /** Set when the planner chose the sizes: the intent it planned for. */
-  readonly planned?: Readonly<Record<string, unknown>>;
+  planned?: Readonly<Record<string, unknown>>;
 }
 
 // ---- stream protocol ---------------------------------------------------------------------

@@ -94,7 +94,8 @@ export async function cachedJson<T>(
   opts: { fresh?: boolean } = {},
 ): Promise<{ value: T; cached: boolean }> {
   const file = path.join(CACHE_DIR, kind, `${name}-${contentKey(keyParts)}.json`);
-  if (!opts.fresh && fs.existsSync(file)) return { value: JSON.parse(fs.readFileSync(file, 'utf8')) as T, cached: true };
+  if (!opts.fresh && fs.existsSync(file))
+    return { value: JSON.parse(fs.readFileSync(file, 'utf8')) as T, cached: true };
   const value = await compute();
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { LATENCY } from '../../src/families/apbf/rtl.js';
+import { LATENCY } from '../../src/families/apbf/params.js';
 import { tmpDir } from '../helpers/tools.js';
 
 const BIN = path.resolve('bin/bloomforge.mjs');

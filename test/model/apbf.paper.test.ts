@@ -13,7 +13,8 @@ import {
   queryAccesses,
   realFillRatios,
 } from '../../src/families/apbf/analysis.js';
-import { deriveApbf, type ApbfDerived } from '../../src/families/apbf/config.js';
+import { deriveApbf } from '../../src/families/apbf/config.js';
+import type { ApbfDerived } from '../../src/families/apbf/types.js';
 import { ApbfModel } from '../../src/families/apbf/model.js';
 import { loadPreset } from '../../src/presets/index.js';
 import { distinctWorkload } from '../../sim/verify/apbf.js';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { decide, distinctUniform, posterior, type BtbfShape } from '../../src/families/tbf/analysis.js';
 import { ExactWindow } from '../../src/families/apbf/model.js';
-import { TbfModel, tbfNumbers, type TbfParams } from '../../src/families/tbf/model.js';
+import { TbfModel, tbfNumbers } from '../../src/families/tbf/model.js';
+import type { TbfParams } from '../../src/families/tbf/types.js';
 import { Rng } from '../../src/util/rng.js';
 
 function uniformKeys(universe: number, seed: number): () => bigint {

@@ -17,7 +17,8 @@
  * the config must satisfy m/(b·W) + CLEAR_DELAY + 1 <= spares·g (checked, see `zeroStallBound`).
  */
 import { z } from 'zod';
-import { apbfLayout, type ApbfParams } from './model.js';
+import { apbfLayout } from './model.js';
+import type { ApbfDerived } from './types.js';
 import { plan } from './planner.js';
 
 export class ConfigError extends Error {
@@ -60,20 +61,6 @@ export const ApbfConfigSchema = z
   .strict();
 
 export type ApbfConfig = z.infer<typeof ApbfConfigSchema>;
-
-export interface ApbfDerived extends ApbfParams {
-  name: string;
-  filter: 'apbf' | 'apbbf';
-  wordBits: number;
-  tagBits: number;
-  window: number;
-  slack: number;
-  /** Words per column block RAM. */
-  columnDepth: number;
-  target: string;
-  /** Set when the planner chose k, l and the sizes from `window` and `fp`. */
-  planned?: { window: number; fp: number; maxNpws?: number; maxSlack?: number };
-}
 
 /** The first problem of a failed schema check, as one line naming the field. */
 export function zodMessage(e: z.ZodError): string {

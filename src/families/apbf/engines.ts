@@ -2,8 +2,9 @@
  * The filter behind an experiment: the reference model, or the RTL pipeline in the compiled
  * simulator (one request at a time, waiting for its response; both are checked equal elsewhere).
  */
-import { buildApbf, memoryName, OP } from './rtl.js';
-import type { ApbfDerived } from './config.js';
+import { buildApbf, memoryName } from './rtl.js';
+import { OP } from './params.js';
+import type { ApbfDerived } from './types.js';
 import { ApbfModel } from './model.js';
 import { CompiledSim } from '../../../sim/compiled.js';
 

@@ -5,7 +5,8 @@
  * Each returns measured and analytic series; the analytic values are the §5.3 recursions at the
  * insert counts (or distinct keys) each slice really holds at that moment.
  */
-import { deriveApbf, type ApbfDerived } from './config.js';
+import { deriveApbf } from './config.js';
+import type { ApbfDerived } from './types.js';
 import { falsePositiveRate, queryAccesses, realFillRatios } from './analysis.js';
 import { fillRatio } from '../../analysis/bloom.js';
 import { distinctWorkload } from '../../../sim/verify/apbf.js';

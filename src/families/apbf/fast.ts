@@ -10,7 +10,8 @@
  * indexes of up to 30 bits; `compileApbf` returns null otherwise.
  */
 import { h3Matrix, h3Tables } from '../../ir/h3.js';
-import { apbfLayout, hashSalt, type ApbfParams } from './model.js';
+import { apbfLayout, hashSalt } from './model.js';
+import type { ApbfParams } from './types.js';
 
 export interface FastApbf {
   /** Key as little-endian 32-bit words at keys[off..]. */

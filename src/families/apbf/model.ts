@@ -21,23 +21,7 @@
  * (the paper's "n mod g = 0", with the counter reset by `tick`), or on `tick`.
  */
 import { h3Matrix, h3Tables } from '../../ir/h3.js';
-
-export interface ApbfParams {
-  k: number;
-  l: number;
-  /** Bits per segment (m). */
-  segmentBits: number;
-  /** Inserts per generation (g). */
-  generation: number;
-  /** Block size B in bits (1 for APBF). */
-  blockBits: number;
-  /** Bits set per block b (1 for APBF). */
-  bitsPerBlock: number;
-  keyBits: number;
-  seed: number;
-  /** Spare physical banks (the hardware's background-cleared banks). */
-  spares: number;
-}
+import type { ApbfParams } from './types.js';
 
 export const H3_UNIT_BITS = 32;
 

@@ -4,7 +4,8 @@
  * RAMs that fit it. The false-positive rate is evaluated with the fill ratios the candidate
  * config really reaches (not the idealised ones), so every plan is a promise the hardware keeps.
  */
-import { ConfigError, deriveApbf, type ApbfDerived } from './config.js';
+import { ConfigError, deriveApbf } from './config.js';
+import type { ApbfDerived } from './types.js';
 import { falsePositiveRate, peakNpwsRate, realFillRatios, accessesFalse } from './analysis.js';
 
 export interface PlanConstraints {

@@ -42,11 +42,10 @@ import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
 import { bitsFor, responseQueue, thermometer } from '../../stages/common.js';
-import { CLEAR_DELAY, type ApbfDerived } from './config.js';
+import { CLEAR_DELAY } from './config.js';
+import type { ApbfDerived } from './types.js';
+import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
 
-export const OP = { query: 0, insert: 1, testAndInsert: 2, tick: 3, clear: 4 } as const;
-export const LATENCY = 10;
-export const RESPONSE_QUEUE = 16;
 /**
  * Key bits per registered piece of an H3 hash. The APBBF's hashes fan the key out to eight
  * banks of units; 4-bit pieces put one LUT level after that fan-out. Chosen with `bloomforge
@@ -108,22 +107,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const depth = c.columnDepth;
   const aBits = Math.log2(depth);
   const m = new ModuleBuilder(c.name);
-  Object.assign(m.meta, {
-    filter: c.filter,
-    k,
-    l,
-    segmentBits: c.segmentBits,
-    generation: c.generation,
-    window: c.window,
-    slack: c.slack,
-    blockBits: c.blockBits,
-    bitsPerBlock: b,
-    banks: P,
-    spares: c.spares,
-    wordBits: W,
-    latency: LATENCY,
-    opcodes: OP,
-  });
+  Object.assign(m.meta, apbfMeta(c));
 
   const inValid = m.input('in_valid', 1, 'request valid');
   const inOp = m.input('in_op', 3, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 tick, 4 clear');

@@ -3,7 +3,8 @@
  * moment (just before a shift) with the fill ratios the config really reaches — and, labelled,
  * with the paper's idealised ratios — query accesses, window, slack, peak NPWS, bits per element.
  */
-import { halfFillLoad, type ApbfDerived } from './config.js';
+import { halfFillLoad } from './config.js';
+import type { ApbfDerived } from './types.js';
 import {
   accessesFalse,
   accessesFalsePositive,

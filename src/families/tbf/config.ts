@@ -18,7 +18,7 @@
  */
 import { z } from 'zod';
 import { ConfigError, zodMessage } from '../apbf/config.js';
-import type { TbfParams } from './model.js';
+import type { TbfDecisionDerived, TbfDerived } from './types.js';
 import { planTbf, tbfPlanConfig } from './planner.js';
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
@@ -79,31 +79,6 @@ export const TbfConfigSchema = z
   .strict();
 
 export type TbfConfig = z.infer<typeof TbfConfigSchema>;
-export type DistinctSpec = z.infer<typeof DistinctSchema>;
-
-export interface TbfDecisionDerived {
-  distinct: DistinctSpec;
-  classes: { px: number; name: string }[];
-  posteriorBits: number;
-}
-
-export interface TbfDerived extends TbfParams {
-  name: string;
-  filter: 'tbf' | 'btbf';
-  timersPerWord: number;
-  tagBits: number;
-  target: string;
-  layout: 'partitioned';
-  /** Derived. */
-  wordsPerBank: number;
-  /** ⌈w/B⌉ + 1: the scanner marks timers of this age and older. */
-  markAge: number;
-  tOmega: number;
-  tEps: number;
-  decision: TbfDecisionDerived | null;
-  /** Set when the planner chose the sizes from `window` and `fp`. */
-  planned?: { window: number; fp: number };
-}
 
 /** Estimated iCE40 SB_RAM40_4K count of one timer bank (two timer copies + the mark bits). */
 export function tbfBankBlockRams(timersPerBank: number, timerBits: number, t: number): number {

@@ -24,7 +24,8 @@ import {
   type BtbfShape,
   type DistinctFn,
 } from './analysis.js';
-import type { DistinctSpec, TbfDerived } from './config.js';
+import type { DistinctSpec } from './types.js';
+import type { TbfDerived } from './types.js';
 
 export function distinctOf(spec: DistinctSpec): DistinctFn {
   if (spec.kind === 'uniform') return distinctUniform(spec.universe);

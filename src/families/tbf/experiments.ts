@@ -9,7 +9,8 @@
  */
 import { decide, distinctPowerLaw, distinctUniform, posterior, type BtbfShape } from './analysis.js';
 import { ExactWindow } from '../apbf/model.js';
-import { TbfModel, type TbfParams } from './model.js';
+import { TbfModel } from './model.js';
+import type { TbfParams } from './types.js';
 import { Rng } from '../../util/rng.js';
 import type { ExperimentResult } from '../../experiments/chart.js';
 

@@ -15,27 +15,7 @@
  *   paper's single array of m timers, index = hash mod m).
  */
 import { h3FromWords, h3Matrix, h3Tables } from '../../ir/h3.js';
-
-export interface TbfParams {
-  k: number;
-  /** Timers per bank (partitioned) — m = k · timersPerBank. */
-  timersPerBank: number;
-  timerBits: number;
-  window: number;
-  /** Insertions per T+ increment (B); 1 for the TBF. */
-  blockSize: number;
-  padding: number;
-  keyBits: number;
-  seed: number;
-  layout: 'partitioned' | 'shared';
-  /**
-   * With the partitioned layout: timers per block RAM word. When given, the scan follows the
-   * hardware's schedule — after each insertion one word (this many timers) of every bank, at a
-   * word pointer cycling 0..timersPerBank/timersPerWord−1 — instead of ⌈m/(B(P+1))⌉ consecutive
-   * timers of the whole array.
-   */
-  timersPerWord?: number;
-}
+import type { TbfParams } from './types.js';
 
 export interface TbfDerivedNumbers {
   m: number;

@@ -7,7 +7,8 @@
  * that, so every candidate is a config `generate` accepts).
  */
 import { ConfigError } from '../apbf/config.js';
-import { deriveTbf, tbfBankBlockRams, type TbfDerived } from './config.js';
+import { deriveTbf, tbfBankBlockRams } from './config.js';
+import type { TbfDerived } from './types.js';
 import { analyzeTbf } from './summary.js';
 import { less } from '../apbf/planner.js';
 

@@ -57,23 +57,14 @@ import { tbfSalt } from './model.js';
 import { decisionLayout, decisionTable } from './decision.js';
 import { bitsFor, muxTree, responseQueue, thermometer } from '../../stages/common.js';
 import { CLEAR_DELAY } from '../apbf/config.js';
-import type { TbfDerived } from './config.js';
+import type { TbfDerived } from './types.js';
+import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
 
-export const TBF_OP = { query: 0, insert: 1, testAndInsert: 2, clear: 3 } as const;
-export const TBF_RESPONSE_QUEUE = 16;
-
-export function tbfLatency(c: TbfDerived): number {
-  return c.decision ? 11 : 10;
-}
 
 export function tbfMemoryName(bank: number, which: 'timers' | 'scan' | 'marks'): string {
   return `bank${bank}_${which}`;
 }
 
-/** Width of out_lambda; the all-ones value means expired. */
-export function lambdaBits(c: TbfDerived): number {
-  return bitsFor(c.markAge);
-}
 
 export interface TbfBuildOptions {
   /** Forward the previous cycle's writes (default true); off only to show tests catch it. */
@@ -96,21 +87,8 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const LB = lambdaBits(c);
   const INF = 2 ** LB - 1;
   const cBits = bitsFor(k);
-  const latency = tbfLatency(c);
   const m = new ModuleBuilder(c.name);
-  Object.assign(m.meta, {
-    filter: c.filter,
-    k,
-    timersPerBank: c.timersPerBank,
-    timerBits: tb,
-    window: c.window,
-    blockSize: B,
-    padding: c.padding,
-    timersPerWord: t,
-    tOmega: c.tOmega,
-    latency,
-    opcodes: TBF_OP,
-  });
+  Object.assign(m.meta, tbfMeta(c));
 
   const inValid = m.input('in_valid', 1, 'request valid');
   const inOp = m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear');

@@ -5,7 +5,7 @@
  * expected timer accesses of a query that returns false when reading stops at the first expired
  * timer (the hardware reads all k in parallel), and the scan figures.
  */
-import type { TbfDerived } from './config.js';
+import type { TbfDerived } from './types.js';
 import { lambdaMax, standardFalsePositiveRate, tbfBitsPerItem, untouched } from './analysis.js';
 import { btbfShape } from './decision.js';
 
