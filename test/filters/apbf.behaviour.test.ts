@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApbf } from '../../src/families/apbf/rtl.js';
-import { CLEAR_DELAY, deriveApbf } from '../../src/families/apbf/config.js';
+import { deriveApbf } from '../../src/families/apbf/config.js';
+import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import type { ApbfDerived } from '../../src/families/apbf/types.js';
 import { ApbfModel, ExactWindow } from '../../src/families/apbf/model.js';
 import { loadPreset } from '../../src/presets/index.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CLEAR_DELAY, ConfigError, deriveApbf, halfFillLoad } from '../../src/families/apbf/config.js';
+import { ConfigError, deriveApbf, halfFillLoad } from '../../src/families/apbf/config.js';
+import { CLEAR_DELAY } from '../../src/stages/clear.js';
 
 const base = { name: 'f', filter: 'apbf', k: 4, l: 3, sliceBits: 4096, keyBits: 64, seed: 1 };
 

@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { apbfLayout } from './model.js';
+import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { plan } from './planner.js';
 
@@ -28,9 +29,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-/** Cycles between a shift and the first clearing write (lets in-flight reads of the bank finish). */
-export const CLEAR_DELAY = 4;
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 const pow2 = (max: number) =>

@@ -42,7 +42,7 @@ import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
 import { bitsFor, responseQueue, thermometer } from '../../stages/common.js';
-import { CLEAR_DELAY } from './config.js';
+import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
 

@@ -56,7 +56,7 @@ import type { Design } from '../../ir/types.js';
 import { tbfSalt } from './model.js';
 import { decisionLayout, decisionTable } from './decision.js';
 import { bitsFor, muxTree, responseQueue, thermometer } from '../../stages/common.js';
-import { CLEAR_DELAY } from '../apbf/config.js';
+import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
 
