@@ -185,6 +185,24 @@ export class CompiledSim implements Engine {
     this.outputsSettled = false;
   }
 
+  /** Sets every input from one packed row (layout.inputWords words, in the design's input order). */
+  pokeRow(row: Uint32Array): void {
+    this.stim.set(row);
+    this.settled = false;
+    this.outputsSettled = false;
+  }
+
+  /** Settles the outputs' cone and copies every output into `out` (layout.outputWords words). */
+  peekRow(out: Uint32Array): void {
+    this.settleOutputs();
+    const { offset, outputOffsets } = this.layout;
+    this.design.outputs.forEach((p, k) => {
+      const from = offset[p.net]!;
+      const n = words(this.design.nets[p.net]!.width);
+      for (let i = 0; i < n; i++) out[outputOffsets[k]! + i] = this.V[from + i]!;
+    });
+  }
+
   /** Value of any net by name (ports, registers, named wires) after settling. */
   peek(name: string): bigint {
     const port = this.design.outputs.find((p) => p.name === name);

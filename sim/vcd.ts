@@ -84,3 +84,18 @@ export function traceToVcd(d: Design, stim: Stimulus, file: string): CompiledSim
   vcd.close(10 * stim.length);
   return sim;
 }
+
+/** The same from a packed stimulus (rows of the inputs' words, as the stream driver records them). */
+export function traceToVcdPacked(d: Design, stim: Uint32Array, cycles: number, file: string): CompiledSim {
+  const sim = new CompiledSim(d);
+  const vcd = new VcdWriter(file, d, sim);
+  const rw = sim.layout.inputWords;
+  for (let c = 0; c < cycles; c++) {
+    sim.pokeRow(stim.subarray(c * rw, (c + 1) * rw));
+    vcd.sample(10 * c, 0);
+    sim.step();
+    vcd.sample(10 * c + 5, 1);
+  }
+  vcd.close(10 * cycles);
+  return sim;
+}

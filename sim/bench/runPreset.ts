@@ -4,10 +4,9 @@
  *
  * Usage: tsx sim/bench/runPreset.ts PRESET [wasm|js] [CYCLES]
  */
-import { buildFilter, deriveFilter } from '../../src/families/legacy.js';
-import { loadPreset } from '../../src/presets/index.js';
+import { benchStimulus, timeRunBatch } from '../../src/bench/sim.js';
+import { loadConfig } from '../../src/config/resolve.js';
 import { CompiledSim } from '../compiled.js';
-import { benchStimulus, timeRunBatch } from './simBench.js';
 
 const [preset, engineArg = 'wasm', cyclesArg = '2000000'] = process.argv.slice(2);
 const cycles = Number(cyclesArg);
@@ -17,7 +16,7 @@ if (!preset || (engineArg !== 'wasm' && engineArg !== 'js') || !Number.isInteger
 }
 let d;
 try {
-  d = buildFilter(deriveFilter(loadPreset(preset)));
+  d = loadConfig(preset).design();
 } catch (e) {
   console.error(`runPreset: ${(e as Error).message}`);
   process.exit(2);

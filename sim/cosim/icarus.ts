@@ -6,8 +6,9 @@ import { execa } from 'execa';
 import { emitVerilog } from '../../src/emit/verilog.js';
 import { mask, type Design } from '../../src/ir/types.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
-import { requireTool } from './tools.js';
-import { REPO_ROOT } from './verilator.js';
+import { REPO_ROOT, requireTool } from '../../src/tools/index.js';
+import { packRows, unpackRows } from '../stimulus.js';
+import { fromWords, toWords } from '../words.js';
 
 const TEMPLATE = path.join(REPO_ROOT, 'hdl', 'icarus_tb.v');
 
@@ -46,6 +47,12 @@ export function icarusTestbench(d: Design, cycles: number, stimFile: string, out
 }
 
 export async function runIcarus(d: Design, stim: Stimulus): Promise<OutputTrace> {
+  const out = await runIcarusPacked(d, packRows(d, d.inputs, stim), stim.length);
+  return unpackRows(d, d.outputs, out, stim.length);
+}
+
+/** Run `cycles` cycles of a packed stimulus on Icarus; returns the packed outputs of every cycle. */
+export async function runIcarusPacked(d: Design, stim: Uint32Array, cycles: number): Promise<Uint32Array> {
   await requireTool('iverilog');
   await requireTool('vvp');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-iv-'));
@@ -57,29 +64,43 @@ export async function runIcarus(d: Design, stim: Stimulus): Promise<OutputTrace>
       d.inputs.reduce((s, p) => s + d.nets[p.net]!.width, 0),
     );
     const rowWords = Math.ceil(inBits / 32);
+    const inWords = d.inputs.reduce((s, p) => s + Math.ceil(d.nets[p.net]!.width / 32), 0);
+    // The test bench takes every input packed into one vector (first input in the low bits).
     const lines: string[] = [];
-    for (const row of stim) {
+    for (let c = 0; c < cycles; c++) {
       let packed = 0n;
       let at = 0n;
-      d.inputs.forEach((p, i) => {
-        packed |= (row[i]! & mask(d.nets[p.net]!.width)) << at;
-        at += BigInt(d.nets[p.net]!.width);
-      });
-      for (let k = 0; k < rowWords; k++) lines.push(((packed >> BigInt(32 * k)) & 0xffffffffn).toString(16));
+      let k = c * inWords;
+      for (const p of d.inputs) {
+        const w = d.nets[p.net]!.width;
+        packed |= (fromWords(stim, k, w) & mask(w)) << at;
+        at += BigInt(w);
+        k += Math.ceil(w / 32);
+      }
+      for (let i = 0; i < rowWords; i++) lines.push(((packed >> BigInt(32 * i)) & 0xffffffffn).toString(16));
     }
     fs.writeFileSync(stimFile, lines.join('\n') + '\n');
     fs.writeFileSync(path.join(dir, `${d.name}.v`), emitVerilog(d));
-    fs.writeFileSync(path.join(dir, 'tb.v'), icarusTestbench(d, Math.max(1, stim.length), stimFile, outFile));
+    fs.writeFileSync(path.join(dir, 'tb.v'), icarusTestbench(d, Math.max(1, cycles), stimFile, outFile));
     await execa('iverilog', ['-g2005', '-o', 'sim.vvp', '-s', 'bf_tb', 'tb.v', `${d.name}.v`], { cwd: dir });
     await execa('vvp', ['-n', 'sim.vvp'], { cwd: dir });
     const text = fs.readFileSync(outFile, 'utf8').trim();
     const rows = text === '' ? [] : text.split('\n');
-    return rows.slice(0, stim.length).map((line) =>
-      line
-        .trim()
-        .split(/\s+/)
-        .map((h) => (/^[0-9a-f]+$/i.test(h) ? BigInt(`0x${h}`) : (h as unknown as bigint))),
-    );
+    const outWords = d.outputs.reduce((s, p) => s + Math.ceil(d.nets[p.net]!.width / 32), 0);
+    const out = new Uint32Array(cycles * outWords);
+    rows.slice(0, cycles).forEach((line, c) => {
+      const fields = line.trim().split(/\s+/);
+      let k = c * outWords;
+      d.outputs.forEach((p, i) => {
+        const w = d.nets[p.net]!.width;
+        const h = fields[i] ?? '';
+        // The other engines have no x or z: an undefined output is a failure of the design.
+        if (!/^[0-9a-f]+$/i.test(h)) throw new Error(`icarus: '${h}' (not a defined value) on ${p.name} in cycle ${c}`);
+        out.set(toWords(BigInt(`0x${h}`), w), k);
+        k += Math.ceil(w / 32);
+      });
+    });
+    return out;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

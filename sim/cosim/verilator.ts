@@ -3,7 +3,6 @@
  * the Verilog, the generated port header, the harness source, the flags and Verilator's version,
  * in `.cache/verilator/` (git-ignored; at most CACHE_ENTRIES builds are kept).
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,10 +11,8 @@ import { emitVerilog } from '../../src/emit/verilog.js';
 import type { Design } from '../../src/ir/types.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
 import { packRows, unpackRows } from '../stimulus.js';
-import { requireTool, toolVersion } from './tools.js';
+import { CACHE_DIR, contentKey, REPO_ROOT, requireTool, toolVersion } from '../../src/tools/index.js';
 
-export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
-export const CACHE_DIR = process.env.BLOOMFORGE_CACHE ?? path.join(REPO_ROOT, '.cache');
 const CACHE_ENTRIES = 64;
 const HARNESS = path.join(REPO_ROOT, 'hdl', 'verilator_harness.cpp');
 
@@ -75,11 +72,7 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
   const header = portsHeader(d);
   const flags = [...FLAGS, ...(trace ? ['--trace'] : [])];
   const version = await toolVersion('verilator');
-  const key = crypto
-    .createHash('sha256')
-    .update([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), version].join('\0'))
-    .digest('hex')
-    .slice(0, 24);
+  const key = contentKey([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), version]);
   const root = path.join(CACHE_DIR, 'verilator');
   const dir = path.join(root, `${d.name}-${key}`);
   const exe = path.join(dir, 'obj', 'harness');
@@ -143,18 +136,30 @@ function scratch(prefix: string): string {
 
 /** Run the stimulus on Verilator; returns every output of every cycle. */
 export async function runVerilator(d: Design, stim: Stimulus, opts: { vcd?: string } = {}): Promise<OutputTrace> {
+  const out = await runVerilatorPacked(d, packRows(d, d.inputs, stim), stim.length, opts);
+  return unpackRows(d, d.outputs, out, stim.length);
+}
+
+/**
+ * Run `cycles` cycles of a packed stimulus (rows of the inputs' words, as CompiledSim.runBatch
+ * takes them) on Verilator; returns the packed outputs of every cycle.
+ */
+export async function runVerilatorPacked(
+  d: Design,
+  stim: Uint32Array,
+  cycles: number,
+  opts: { vcd?: string } = {},
+): Promise<Uint32Array> {
   const build = await buildVerilator(d, { trace: opts.vcd !== undefined });
   const dir = scratch('bf-vl-');
   try {
     const stimFile = path.join(dir, 'stim.bin');
     const outFile = path.join(dir, 'out.bin');
-    const buf = packRows(d, d.inputs, stim);
-    fs.writeFileSync(stimFile, new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
-    const args = ['trace', String(stim.length), stimFile, outFile, ...(opts.vcd ? [path.resolve(opts.vcd)] : [])];
+    fs.writeFileSync(stimFile, new Uint8Array(stim.buffer, stim.byteOffset, stim.byteLength));
+    const args = ['trace', String(cycles), stimFile, outFile, ...(opts.vcd ? [path.resolve(opts.vcd)] : [])];
     await execa(build.exe, args);
     const raw = fs.readFileSync(outFile);
-    const words = new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
-    return unpackRows(d, d.outputs, words, stim.length);
+    return new Uint32Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -3,7 +3,9 @@
  * config or design error (one line naming the field, signal or line), 3 missing external tool.
  */
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, CommanderError } from 'commander';
 import { emitVerilog } from '../emit/verilog.js';
 import { manifestJson } from '../emit/manifest.js';
 import { EXAMPLES } from '../examples/index.js';
@@ -11,28 +13,18 @@ import { DesignError } from '../ir/errors.js';
 import type { Design } from '../ir/types.js';
 import { inputFile, writeAll } from '../util/files.js';
 import { VERSION } from '../version.js';
-import { ToolMissingError } from '../../sim/cosim/tools.js';
+import { ToolMissingError } from '../tools/index.js';
 import { cosimulate } from '../../sim/cosim/index.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
 import { randomStimulus } from '../../sim/stimulus.js';
 import { traceToVcd } from '../../sim/vcd.js';
-import { EXIT, UsageError } from './errors.js';
-import { filterManifest, loadConfig, registerFilterCommands } from './filters.js';
-import { buildFilter } from '../families/legacy.js';
+import { registerFilterCommands } from './filters.js';
 import { registerHwCommands } from './hw.js';
+import { intArg } from './args.js';
+import { presetFilters } from '../config/resolve.js';
+import { ConfigError, EXIT, UsageError } from '../util/errors.js';
 import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
 import { registerExperimentCommands } from './experiments.js';
-import { ConfigError } from '../families/apbf/config.js';
-import { presetNames } from '../presets/index.js';
-
-function intArg(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
-  return (v: string): number => {
-    if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a whole number`);
-    const n = Number(v);
-    if (n < min || n > max) throw new InvalidArgumentError(`${name} must be in ${min}..${max}`);
-    return n;
-  };
-}
 
 /** A design is an example name or a .ts/.js/.mjs/.mts file whose default export builds one. */
 async function loadDesign(spec: string): Promise<Design> {
@@ -169,11 +161,14 @@ export function program(): Command {
         examples[`${d.name}.manifest.json`] = manifestJson(d);
       }
       const presets: Record<string, string> = {};
-      for (const name of presetNames()) {
-        const c = loadConfig(name);
-        const d = buildFilter(c);
-        presets[`${c.name}.v`] = emitVerilog(d);
-        presets[`${c.name}.manifest.json`] = JSON.stringify(filterManifest(c, d), null, 2) + '\n';
+      for (const f of presetFilters()) Object.assign(presets, f.files());
+      // Files of presets that no longer exist go too: generated/ mirrors the registry.
+      const stale = fs.existsSync(o.out)
+        ? fs.readdirSync(o.out).filter((x) => /\.(v|manifest\.json)$/.test(x) && !(x in presets))
+        : [];
+      for (const x of stale) {
+        fs.rmSync(path.join(o.out, x));
+        console.log(`removed ${path.join(o.out, x)} (no such preset)`);
       }
       const n = writeAll(`${o.out}/examples`, examples).length + writeAll(o.out, presets).length;
       console.log(`wrote ${n} files to ${o.out}`);

@@ -4,27 +4,7 @@
  */
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-
-export interface Series {
-  name: string;
-  kind: 'measured' | 'analytic';
-  points: { x: number; y: number }[];
-}
-
-export interface ExperimentResult {
-  name: string;
-  title: string;
-  xLabel: string;
-  yLabel: string;
-  logY?: boolean;
-  series: Series[];
-  /** Parameters and configs the run used. */
-  params: Record<string, unknown>;
-  /** The command that reproduces it. */
-  command: string;
-  /** Checks made by the experiment (e.g. measured within the 99% interval of the analytic value). */
-  checks?: { what: string; ok: boolean }[];
-}
+import type { ExperimentResult } from '../families/types.js';
 
 export function toCsv(r: ExperimentResult): string {
   const lines = ['series,kind,x,y'];

@@ -1,67 +1,82 @@
-/** The experiment registry: run one by name, or several in worker threads (both cores). */
+/**
+ * The experiments of every registered family (src/families/<id>/experiments.ts), run one by name
+ * or several in worker threads (both cores), and written as CSV, JSON and an SVG chart.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import {
-  decayExperiment,
-  duplicatesExperiment,
-  fillRatioExperiment,
-  fpConvergenceExperiment,
-} from '../families/apbf/experiments.js';
-import { btbfPenaltyExperiment } from '../families/tbf/experiments.js';
-import { toCsv, toSvg, type ExperimentResult } from './chart.js';
+import { FAMILIES } from '../families/index.js';
+import type {
+  ExperimentDef,
+  ExperimentOptions,
+  ExperimentResult,
+  FilterFamily,
+  OptionSpec,
+} from '../families/types.js';
+import { UsageError } from '../util/errors.js';
+import { toCsv, toSvg } from './chart.js';
 
-export const EXPERIMENTS = ['fill-ratio', 'decay', 'fp-convergence', 'duplicates', 'btbf-penalty'] as const;
-export type ExperimentName = (typeof EXPERIMENTS)[number];
-
-export interface RunOptions {
-  engine: 'model' | 'sim';
-  seed: number;
-  scale: number;
-  stream: 'uniform' | 'zipf';
-  window: number;
-  universe: number;
-  bpiFrom: number;
-  bpiTo: number;
-  queries: number;
-  progress?: (done: number, total: number) => void;
+export interface RegisteredExperiment {
+  family: FilterFamily;
+  def: ExperimentDef;
 }
 
-export const DEFAULT_RUN: RunOptions = {
-  engine: 'model',
-  seed: 1,
-  scale: 1,
-  stream: 'uniform',
-  window: 4096,
-  universe: 8192,
-  bpiFrom: 4,
-  bpiTo: 12,
-  queries: 20_000,
-};
+export function experiments(): RegisteredExperiment[] {
+  return FAMILIES.flatMap((family) => (family.experiments ?? []).map((def) => ({ family, def })));
+}
 
-export function runExperiment(name: ExperimentName, o: RunOptions): ExperimentResult {
-  const base = { engine: o.engine, seed: o.seed, scale: o.scale, progress: o.progress };
-  switch (name) {
-    case 'fill-ratio':
-      return fillRatioExperiment(base);
-    case 'decay':
-      return decayExperiment(base);
-    case 'fp-convergence':
-      return fpConvergenceExperiment(base);
-    case 'duplicates':
-      return duplicatesExperiment(base);
-    case 'btbf-penalty':
-      return btbfPenaltyExperiment({
-        stream: o.stream,
-        window: o.window,
-        universe: o.universe,
-        bpiFrom: o.bpiFrom,
-        bpiTo: o.bpiTo,
-        queries: o.queries,
-        seed: o.seed,
-        progress: o.progress,
-      });
+export function experimentNames(): string[] {
+  return experiments().map((e) => e.def.name);
+}
+
+export function findExperiment(name: string): RegisteredExperiment {
+  const e = experiments().find((x) => x.def.name === name);
+  if (!e) throw new UsageError(`experiment: '${name}' is not one of ${experimentNames().join(', ')}`);
+  return e;
+}
+
+/** Every experiment's own options (for the CLI), each with the experiments that take it. */
+export function experimentOptions(): (OptionSpec & { name: string; experiments: string[] })[] {
+  const out = new Map<string, OptionSpec & { name: string; experiments: string[] }>();
+  for (const { def } of experiments())
+    for (const o of def.options ?? []) {
+      const known = out.get(o.name);
+      if (known) known.experiments.push(def.name);
+      else out.set(o.name, { flags: o.flags, description: o.description, name: o.name, experiments: [def.name] });
+    }
+  return [...out.values()];
+}
+
+/** The options every experiment takes, before its own. */
+export type CommonOptions = Omit<ExperimentOptions, 'params' | 'progress'>;
+export const COMMON_DEFAULTS: CommonOptions = { engine: 'model', seed: 1, scale: 1 };
+
+/**
+ * Runs one experiment. `given` holds values of experiments' own options. With `strict` (one
+ * experiment asked for by name) an option it does not take, or --engine sim for an experiment
+ * that runs on the model only, is refused; without it (report runs every experiment with one set
+ * of options) they are ignored and such an experiment runs on the model.
+ */
+export function runExperiment(
+  name: string,
+  common: CommonOptions,
+  given: Record<string, string | undefined> = {},
+  progress?: (done: number, total: number) => void,
+  strict = false,
+): ExperimentResult {
+  const { def } = findExperiment(name);
+  if (common.engine === 'sim' && !def.simEngine) {
+    if (strict) throw new UsageError(`${name} runs on the model only (--engine sim is not available for it)`);
+    common = { ...common, engine: 'model' };
   }
+  const own = new Map((def.options ?? []).map((o) => [o.name, o]));
+  if (strict)
+    for (const [k, v] of Object.entries(given))
+      if (v !== undefined && !own.has(k))
+        throw new UsageError(`--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} is not an option of ${name}`);
+  const params: Record<string, string> = {};
+  for (const o of def.options ?? []) params[o.name] = given[o.name] ?? o.default;
+  return def.run({ ...common, params, progress });
 }
 
 /** Write NAME.csv, NAME.svg and NAME.json into dir; returns the paths. */
@@ -81,8 +96,9 @@ export async function writeResult(r: ExperimentResult, dir: string): Promise<str
 
 /** Run experiments on `threads` worker threads; results in the order of `names`. */
 export async function runInWorkers(
-  names: readonly ExperimentName[],
-  o: Omit<RunOptions, 'progress'>,
+  names: readonly string[],
+  common: CommonOptions,
+  given: Record<string, string | undefined>,
   threads: number,
   onDone?: (name: string) => void,
 ): Promise<ExperimentResult[]> {
@@ -93,7 +109,7 @@ export async function runInWorkers(
     new Promise((resolve, reject) => {
       const name = queue.shift();
       if (!name) return resolve();
-      const w = new Worker(worker, { workerData: { name, o } });
+      const w = new Worker(worker, { workerData: { name, common, given } });
       w.once('message', (r: ExperimentResult) => {
         results.set(name, r);
         onDone?.(name);

@@ -1,5 +1,6 @@
 /** One HTML page gathering the experiments: charts, checks, parameters and the commands. */
-import { escapeXml, type ExperimentResult } from './chart.js';
+import type { ExperimentResult } from '../families/types.js';
+import { escapeXml } from './chart.js';
 import { VERSION } from '../version.js';
 
 export function reportHtml(results: { r: ExperimentResult; svg: string }[]): string {

@@ -1,6 +1,10 @@
 /** Worker thread entry: runs one experiment and posts its result. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { runExperiment, type ExperimentName, type RunOptions } from './index.js';
+import { runExperiment, type CommonOptions } from './index.js';
 
-const { name, o } = workerData as { name: ExperimentName; o: RunOptions };
-parentPort!.postMessage(runExperiment(name, o));
+const { name, common, given } = workerData as {
+  name: string;
+  common: CommonOptions;
+  given: Record<string, string | undefined>;
+};
+parentPort!.postMessage(runExperiment(name, common, given));

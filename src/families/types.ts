@@ -13,6 +13,7 @@
  *   in request order with the request's tag; `latency` cycles after acceptance with out_ready high.
  */
 import type { z } from 'zod';
+import type { ComputedTable } from '../analysis/table.js';
 import type { Target } from '../device/index.js';
 import type { Design } from '../ir/types.js';
 import type { Rng } from '../util/rng.js';
@@ -90,8 +91,9 @@ export interface MemoryCheck {
   /** How many units were compared, and what a unit is ('words', 'timers'). */
   checked: number;
   unit: string;
-  /** The first few differences, one line each. */
+  /** The first few differences, one line each; `count` counts all. */
   mismatches: string[];
+  count: number;
 }
 
 /** The reference model as the stream verifier drives it. */
@@ -174,19 +176,23 @@ export interface FamilyPlanner<C extends FilterConfig = FilterConfig> {
 
 // ---- analytics, software, experiments, tables ----------------------------------------------
 
-/** A config's analytics: JSON values (every family gives at least these) and text lines. */
+/** The analytics every family gives (a family's own figures come beside them). */
+export interface AnalysisValues {
+  filter: string;
+  /** False-positive rate at the worst moment the family's analysis defines. */
+  fp: number;
+  /** Keys guaranteed to be found (null: no window). */
+  window: number | null;
+  /** Keys older than the window that may still be found. */
+  slack: number;
+  /** Memory accesses of a query that returns false. */
+  accessesFalse: number;
+  bitsPerElement: number;
+}
+
+/** A config's analytics: JSON values and text lines. */
 export interface Analysis {
-  values: {
-    filter: string;
-    /** False-positive rate at the worst moment the family's analysis defines. */
-    fp: number;
-    /** Keys guaranteed to be found (null: no window). */
-    window: number | null;
-    /** Keys older than the window that may still be found. */
-    slack: number;
-    accessesFalse: number;
-    bitsPerElement: number;
-  } & Record<string, unknown>;
+  values: AnalysisValues;
   /** One line of sizes, printed after the config's name. */
   headline: string;
   lines: string[];
@@ -243,22 +249,6 @@ export interface ExperimentDef {
   /** The experiment's own options, with their defaults. */
   options?: readonly (OptionSpec & { name: string; default: string })[];
   run(o: ExperimentOptions): ExperimentResult;
-}
-
-export interface Column {
-  key: string;
-  label: string;
-  digits?: number;
-}
-
-export interface ComputedTable {
-  name: string;
-  title: string;
-  columns: Column[];
-  rows: Record<string, number | string | null>[];
-  /** Cells where the computed value differs from the printed one. */
-  differences: { row: number; column: string; printed: number; computed: number; note?: string }[];
-  notes: string[];
 }
 
 export interface TableDef {

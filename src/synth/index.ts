@@ -1,31 +1,26 @@
 /**
  * Synthesis flow: Yosys for every target, nextpnr-ice40 place-and-route (N seeds) for iCE40.
- * Results are cached in .cache/synth/ under a hash of the Verilog, the tool versions and options.
  *
- * - ice40-hx8k / ice40-up5k: `synth_ice40` → nextpnr-ice40 per seed with `--report`; LUT4,
- *   flip-flops, SB_RAM40_4K, fmax per seed and the median, the critical path of the median seed.
- * - ecp5 / xilinx: `synth_ecp5` / `synth_xilinx` resource counts only (no place-and-route here).
- * A design that does not fit the part fails with an error naming the resource.
+ * - `yosys(d, target)`: the target's synthesis command, `check -assert` (any problem fails it)
+ *   and `stat`; LUTs, flip-flops, block RAMs, DSPs, latches. On iCE40 it also keeps the netlist
+ *   for place-and-route. The tests use it too.
+ * - `synthesize(d, { target, seeds })`: the Yosys result, a fit check against the part (device
+ *   facts in src/device), and on iCE40 nextpnr-ice40 per seed with `--report`: fmax per seed and
+ *   the median, the critical path of the median seed.
+ *
+ * Every tool result is cached under .cache/ (src/tools): Yosys under a hash of the Verilog, the
+ * Yosys version and the script; each nextpnr seed under a hash of the netlist, the seed, the
+ * nextpnr version and its arguments. A cached result is the result the same run would give, so
+ * tests and `synth` share the cache.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { bramBlocks, device, yosysScript, type Target } from '../device/index.js';
 import { emitVerilog } from '../emit/verilog.js';
 import type { Design } from '../ir/types.js';
-import { CACHE_DIR } from '../../sim/cosim/verilator.js';
-import { requireTool, toolVersion } from '../../sim/cosim/tools.js';
-import { ice40Blocks } from './bram.js';
-
-export type Target = 'ice40-hx8k' | 'ice40-up5k' | 'ecp5' | 'xilinx';
-export const TARGETS: readonly Target[] = ['ice40-hx8k', 'ice40-up5k', 'ecp5', 'xilinx'];
-
-/** Device capacities used for the fit check (iCE40 data sheets). */
-const CAPACITY: Partial<Record<Target, { luts: number; brams: number; ffs: number }>> = {
-  'ice40-hx8k': { luts: 7680, brams: 32, ffs: 7680 },
-  'ice40-up5k': { luts: 5280, brams: 30, ffs: 5280 },
-};
+import { CACHE_DIR, cachedJson, contentKey, requireTool, toolVersion } from '../tools/index.js';
 
 export class DoesNotFitError extends Error {
   constructor(
@@ -39,11 +34,173 @@ export class DoesNotFitError extends Error {
   }
 }
 
+export interface YosysResult {
+  design: string;
+  target: Target;
+  /** Yosys's exit code: 0 when synthesis and `check -assert` passed. */
+  exitCode: number;
+  /** Problems `check` reported (null if it did not run). */
+  problems: number | null;
+  /** The ERROR lines, when it failed. */
+  errors: string[];
+  cells: Record<string, number>;
+  luts: number;
+  ffs: number;
+  brams: number;
+  dsps: number;
+  /** Latch cells of any kind (there must be none). */
+  latches: string[];
+  /** iCE40: the key of the cached JSON netlist (for place-and-route). */
+  netlist: string | null;
+  tool: string;
+}
+
+function statCells(log: string): Record<string, number> {
+  const stat = log.slice(log.lastIndexOf('Number of cells:'));
+  return Object.fromEntries([...stat.matchAll(/^\s+(\S+)\s+(\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+function count(cells: Record<string, number>, re: RegExp): number {
+  return Object.entries(cells)
+    .filter(([k]) => re.test(k))
+    .reduce((s, [, n]) => s + n, 0);
+}
+
+const netlistFile = (key: string): string => path.join(CACHE_DIR, 'yosys', `${key}.netlist.json`);
+
+/** Yosys synthesis, `check -assert` and `stat` for one target (cached). */
+export async function yosys(
+  d: Design,
+  target: Target,
+  opts: { fresh?: boolean } = {},
+): Promise<{ result: YosysResult; cached: boolean }> {
+  await requireTool('yosys');
+  const tool = await toolVersion('yosys', ['-V']);
+  const ice40 = device(target).pnr !== null;
+  const verilog = emitVerilog(d);
+  // Run in a scratch folder with fixed file names, so the script is part of the key as run.
+  const script = yosysScript(target, 'design.v', d.name, ice40 ? 'netlist.json' : undefined);
+  const keyParts = [verilog, tool, script, 'yosys-v1'];
+  const key = `${d.name}-${contentKey(keyParts)}`;
+  const entry = await cachedJson<YosysResult>(
+    'yosys',
+    d.name,
+    keyParts,
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-yosys-'));
+      try {
+        fs.writeFileSync(path.join(dir, 'design.v'), verilog);
+        const r = await execa('yosys', ['-p', script], { cwd: dir, reject: false, all: true });
+        const log = r.all ?? '';
+        const cells = statCells(log);
+        const res = device(target).cells;
+        const probs = [...log.matchAll(/Found and reported (\d+) problems/g)].map((m) => Number(m[1]));
+        const ok = r.exitCode === 0;
+        if (ok && ice40) {
+          fs.mkdirSync(path.dirname(netlistFile(key)), { recursive: true });
+          fs.copyFileSync(path.join(dir, 'netlist.json'), netlistFile(key));
+        }
+        return {
+          design: d.name,
+          target,
+          exitCode: r.exitCode ?? -1,
+          problems: probs.length ? Math.max(...probs) : null,
+          errors: log.split('\n').filter((l) => /ERROR/.test(l)),
+          cells,
+          luts: count(cells, res.lut),
+          ffs: count(cells, res.ff),
+          brams: count(cells, res.bram),
+          dsps: count(cells, res.dsp),
+          latches: Object.keys(cells).filter((k) => /LATCH|\$dlatch|\$_DLATCH/i.test(k)),
+          netlist: ok && ice40 ? key : null,
+          tool,
+        };
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    opts,
+  );
+  // A cached entry whose netlist file was removed is recomputed.
+  if (entry.cached && entry.value.netlist && !fs.existsSync(netlistFile(entry.value.netlist)))
+    return yosys(d, target, { fresh: true });
+  return { result: entry.value, cached: entry.cached };
+}
+
 export interface CriticalPath {
   from: string;
   to: string;
   cells: string[];
   delayNs: number;
+}
+
+interface NextpnrReport {
+  fmax?: Record<string, { achieved: number; constraint: number }>;
+  critical_paths?: {
+    from: string;
+    to: string;
+    path: { type: string; from: { cell: string }; to: { cell: string }; delay: number }[];
+  }[];
+}
+
+interface PnrResult {
+  fmax: number;
+  path: CriticalPath | null;
+}
+
+/** nextpnr-ice40 on a cached netlist, one seed (cached). */
+async function placeAndRoute(
+  netlist: string,
+  target: Target,
+  seed: number,
+  fresh: boolean,
+): Promise<{ value: PnrResult; cached: boolean }> {
+  const tool = await toolVersion('nextpnr-ice40', ['--version']);
+  const args = [...device(target).pnr!, '--freq', '150', '--seed', String(seed), '--timing-allow-fail'];
+  return cachedJson<PnrResult>(
+    'nextpnr',
+    netlist,
+    [netlist, tool, args.join(' '), 'nextpnr-v1'],
+    async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-pnr-'));
+      try {
+        const report = path.join(dir, 'report.json');
+        const r = await execa('nextpnr-ice40', [...args, '--json', netlistFile(netlist), '--report', report], {
+          reject: false,
+          all: true,
+        });
+        if (r.exitCode !== 0) {
+          const fit = /Unable to place cell|not enough|exceeds|too many/i.exec(r.all ?? '');
+          throw new Error(
+            `nextpnr-ice40 failed (seed ${seed})${fit ? ' — the design does not fit' : ''}: ${
+              (r.all ?? '')
+                .split('\n')
+                .filter((l) => /ERROR/.test(l))
+                .join(' ') || r.all?.slice(-500)
+            }`,
+          );
+        }
+        const rep = JSON.parse(fs.readFileSync(report, 'utf8')) as NextpnrReport;
+        const clocks = Object.values(rep.fmax ?? {});
+        if (clocks.length === 0) throw new Error('nextpnr-ice40 reported no clock');
+        const cp = rep.critical_paths?.[0];
+        return {
+          fmax: Math.min(...clocks.map((c) => c.achieved)),
+          path: cp
+            ? {
+                from: cp.from,
+                to: cp.to,
+                cells: [...new Set(cp.path.flatMap((s) => [s.from.cell, s.to.cell]))],
+                delayNs: cp.path.reduce((s, x) => s + x.delay, 0),
+              }
+            : null,
+        };
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    { fresh },
+  );
 }
 
 export interface SynthResult {
@@ -61,80 +218,8 @@ export interface SynthResult {
   criticalPath: CriticalPath | null;
   note: string;
   tools: string[];
+  /** Every tool result came from the cache. */
   cached: boolean;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-function statCells(log: string): Record<string, number> {
-  const stat = log.slice(log.lastIndexOf('Number of cells:'));
-  return Object.fromEntries([...stat.matchAll(/^\s+(\S+)\s+(\d+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
-}
-
-function count(cells: Record<string, number>, re: RegExp): number {
-  return Object.entries(cells)
-    .filter(([k]) => re.test(k))
-    .reduce((s, [, n]) => s + n, 0);
-}
-
-const RESOURCES: Record<Target, { lut: RegExp; ff: RegExp; bram: RegExp; dsp: RegExp; synth: string }> = {
-  'ice40-hx8k': { lut: /^SB_LUT4$/, ff: /^SB_DFF/, bram: /^SB_RAM40_4K$/, dsp: /^SB_MAC16$/, synth: 'synth_ice40' },
-  'ice40-up5k': { lut: /^SB_LUT4$/, ff: /^SB_DFF/, bram: /^SB_RAM40_4K$/, dsp: /^SB_MAC16$/, synth: 'synth_ice40' },
-  ecp5: { lut: /^LUT4$/, ff: /^TRELLIS_FF$/, bram: /^DP16KD$/, dsp: /^MULT18X18D$/, synth: 'synth_ecp5' },
-  xilinx: { lut: /^LUT[1-6]$/, ff: /^FD[A-Z]*$/, bram: /^RAMB(18|36)E1$/, dsp: /^DSP48E1$/, synth: 'synth_xilinx' },
-};
-
-interface NextpnrReport {
-  fmax?: Record<string, { achieved: number; constraint: number }>;
-  critical_paths?: {
-    from: string;
-    to: string;
-    path: { type: string; from: { cell: string }; to: { cell: string }; delay: number }[];
-  }[];
-}
-
-async function placeAndRoute(
-  json: string,
-  target: Target,
-  seed: number,
-  dir: string,
-): Promise<{ fmax: number; path: CriticalPath | null }> {
-  const report = path.join(dir, `report-${seed}.json`);
-  const device = target === 'ice40-hx8k' ? ['--hx8k', '--package', 'ct256'] : ['--up5k', '--package', 'sg48'];
-  const r = await execa(
-    'nextpnr-ice40',
-    [...device, '--json', json, '--freq', '150', '--seed', String(seed), '--timing-allow-fail', '--report', report],
-    { reject: false, all: true },
-  );
-  if (r.exitCode !== 0) {
-    const fit = /Unable to place cell|not enough|exceeds|too many/i.exec(r.all ?? '');
-    throw new Error(
-      `nextpnr-ice40 failed (seed ${seed})${fit ? ' — the design does not fit' : ''}: ${
-        (r.all ?? '')
-          .split('\n')
-          .filter((l) => /ERROR/.test(l))
-          .join(' ') || r.all?.slice(-500)
-      }`,
-    );
-  }
-  const rep = JSON.parse(fs.readFileSync(report, 'utf8')) as NextpnrReport;
-  const clocks = Object.values(rep.fmax ?? {});
-  if (clocks.length === 0) throw new Error('nextpnr-ice40 reported no clock');
-  const fmax = Math.min(...clocks.map((c) => c.achieved));
-  const cp = rep.critical_paths?.[0];
-  const pathOut: CriticalPath | null = cp
-    ? {
-        from: cp.from,
-        to: cp.to,
-        cells: [...new Set(cp.path.flatMap((s) => [s.from.cell, s.to.cell]))],
-        delayNs: cp.path.reduce((s, x) => s + x.delay, 0),
-      }
-    : null;
-  return { fmax, path: pathOut };
 }
 
 export interface SynthOptions {
@@ -144,99 +229,74 @@ export interface SynthOptions {
   fresh?: boolean;
 }
 
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /**
- * SB_RAM40_4K needed for the design's memories: for each memory the fewest blocks over the four
- * aspect ratios (a lower bound on what Yosys can map, so a design refused here cannot fit).
+ * Block RAM primitives the design's memories need on the target: for each memory the fewest
+ * blocks over the primitive's modes (a lower bound on what Yosys can map, so a design refused
+ * here cannot fit).
  */
-export function ice40BlockRamEstimate(d: Design): number {
-  return d.cells.reduce((s, c) => s + (c.kind === 'memory' ? ice40Blocks(c.width, c.depth) : 0), 0);
+export function blockRamEstimate(d: Design, target: Target): number {
+  return d.cells.reduce((s, c) => s + (c.kind === 'memory' ? bramBlocks(target, c.width, c.depth) : 0), 0);
 }
 
 export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthResult> {
-  const target = opts.target;
-  const capacity = CAPACITY[target];
-  if (capacity) {
-    // Fail before spending minutes in Yosys when the memories alone cannot fit.
-    const need = ice40BlockRamEstimate(d);
-    if (need > capacity.brams) throw new DoesNotFitError('SB_RAM40_4K', need, capacity.brams, target);
-  }
+  const { target } = opts;
+  const dev = device(target);
+  const cap = dev.capacity;
+  // Fail before spending minutes in Yosys when the memories alone cannot fit.
+  const need = blockRamEstimate(d, target);
+  if (cap && need > cap.brams) throw new DoesNotFitError(dev.bram.primitive, need, cap.brams, target);
   const seeds = opts.seeds ?? 3;
-  const ice40 = target.startsWith('ice40');
-  await requireTool('yosys');
+  const ice40 = dev.pnr !== null;
   if (ice40) await requireTool('nextpnr-ice40');
-  const tools = [await toolVersion('yosys', ['-V'])];
-  if (ice40) tools.push(await toolVersion('nextpnr-ice40', ['--version']));
-  const verilog = emitVerilog(d);
-  const key = crypto
-    .createHash('sha256')
-    .update([verilog, tools.join('|'), target, String(seeds), 'v1'].join('\0'))
-    .digest('hex')
-    .slice(0, 24);
-  const cacheFile = path.join(CACHE_DIR, 'synth', `${d.name}-${key}.json`);
-  if (!opts.fresh && fs.existsSync(cacheFile)) {
-    return { ...(JSON.parse(fs.readFileSync(cacheFile, 'utf8')) as SynthResult), cached: true };
+  const ys = await yosys(d, target, { fresh: opts.fresh });
+  const y = ys.result;
+  if (y.exitCode !== 0) throw new Error(`yosys failed: ${y.errors.join(' ')}`);
+  if (cap) {
+    if (y.brams > cap.brams) throw new DoesNotFitError(dev.bram.primitive, y.brams, cap.brams, target);
+    if (y.luts > cap.luts) throw new DoesNotFitError('SB_LUT4', y.luts, cap.luts, target);
+    if (y.ffs > cap.ffs) throw new DoesNotFitError('flip-flops', y.ffs, cap.ffs, target);
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-synth-'));
-  try {
-    const v = path.join(dir, `${d.name}.v`);
-    const json = path.join(dir, `${d.name}.json`);
-    fs.writeFileSync(v, verilog);
-    const res = RESOURCES[target];
-    const script = `read_verilog ${v}; ${res.synth} -top ${d.name}${ice40 ? ` -json ${json}` : ''}; check -assert; stat`;
-    const ys = await execa('yosys', ['-p', script], { reject: false, all: true });
-    if (ys.exitCode !== 0)
-      throw new Error(
-        `yosys failed: ${(ys.all ?? '')
-          .split('\n')
-          .filter((l) => /ERROR/.test(l))
-          .join(' ')}`,
-      );
-    const cells = statCells(ys.all ?? '');
-    const result: SynthResult = {
-      design: d.name,
-      target,
-      luts: count(cells, res.lut),
-      ffs: count(cells, res.ff),
-      brams: count(cells, res.bram),
-      dsps: count(cells, res.dsp),
-      cells,
-      fmaxBySeed: [],
-      fmaxMHz: null,
-      criticalPath: null,
-      note: ice40
-        ? `Yosys synth_ice40 + nextpnr-ice40 (${target}), ${seeds} seed(s); fmax is the median`
-        : `Yosys ${res.synth} resource counts only: no place-and-route for ${target} here, so no timing`,
-      tools,
-      cached: false,
-    };
-    const cap = CAPACITY[target];
-    if (cap) {
-      if (result.brams > cap.brams) throw new DoesNotFitError('SB_RAM40_4K', result.brams, cap.brams, target);
-      if (result.luts > cap.luts) throw new DoesNotFitError('SB_LUT4', result.luts, cap.luts, target);
-      if (result.ffs > cap.ffs) throw new DoesNotFitError('flip-flops', result.ffs, cap.ffs, target);
-    }
-    if (ice40) {
-      // Seeds are independent runs (each deterministic): as many at a time as there are cores.
-      const runs: { seed: number; fmax: number; path: CriticalPath | null }[] = [];
-      const parallel = Math.max(1, Math.min(seeds, os.availableParallelism()));
-      for (let first = 1; first <= seeds; first += parallel) {
-        const batch = Array.from({ length: Math.min(parallel, seeds - first + 1) }, (_, k) => first + k);
-        // Settle every run of the batch before reporting a failure (none outlives the temp dir).
-        const done = await Promise.allSettled(batch.map((s) => placeAndRoute(json, target, s, dir)));
-        for (const [k, r] of done.entries()) {
-          if (r.status === 'rejected') throw r.reason;
-          runs.push({ seed: batch[k]!, ...r.value });
-        }
+  const result: SynthResult = {
+    design: d.name,
+    target,
+    luts: y.luts,
+    ffs: y.ffs,
+    brams: y.brams,
+    dsps: y.dsps,
+    cells: y.cells,
+    fmaxBySeed: [],
+    fmaxMHz: null,
+    criticalPath: null,
+    note: ice40
+      ? `Yosys ${dev.synth} + nextpnr-ice40 (${target}), ${seeds} seed(s); fmax is the median`
+      : `Yosys ${dev.synth} resource counts only: no place-and-route for ${target} here, so no timing`,
+    tools: [y.tool],
+    cached: ys.cached,
+  };
+  if (ice40) {
+    result.tools.push(await toolVersion('nextpnr-ice40', ['--version']));
+    // Seeds are independent runs (each deterministic): as many at a time as there are cores.
+    const runs: { seed: number; fmax: number; path: CriticalPath | null }[] = [];
+    const parallel = Math.max(1, Math.min(seeds, os.availableParallelism()));
+    for (let first = 1; first <= seeds; first += parallel) {
+      const batch = Array.from({ length: Math.min(parallel, seeds - first + 1) }, (_, k) => first + k);
+      // Settle every run of the batch before reporting a failure.
+      const done = await Promise.allSettled(batch.map((s) => placeAndRoute(y.netlist!, target, s, !!opts.fresh)));
+      for (const [k, r] of done.entries()) {
+        if (r.status === 'rejected') throw r.reason;
+        runs.push({ seed: batch[k]!, ...r.value.value });
+        result.cached &&= r.value.cached;
       }
-      result.fmaxBySeed = runs.map((r) => ({ seed: r.seed, fmaxMHz: r.fmax }));
-      result.fmaxMHz = median(runs.map((r) => r.fmax));
-      const mid = [...runs].sort((a, b) => a.fmax - b.fmax)[runs.length >> 1]!;
-      result.criticalPath = mid.path;
     }
-    fs.mkdirSync(path.dirname(cacheFile), { recursive: true });
-    fs.writeFileSync(cacheFile, JSON.stringify(result, null, 2));
-    return result;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    result.fmaxBySeed = runs.map((r) => ({ seed: r.seed, fmaxMHz: r.fmax }));
+    result.fmaxMHz = median(runs.map((r) => r.fmax));
+    result.criticalPath = [...runs].sort((a, b) => a.fmax - b.fmax)[runs.length >> 1]!.path;
   }
+  return result;
 }

@@ -1,7 +1,7 @@
 /** File helpers: checked input paths and all-or-nothing output. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../cli/errors.js';
+import { UsageError } from './errors.js';
 
 /** Resolve a user-given input path; it must exist and be a regular file. */
 export function inputFile(p: string, what: string, exts?: string[]): string {

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { toSvg, type Series } from '../../src/experiments/chart.js';
-import { DEFAULT_RUN, runExperiment, type ExperimentName } from '../../src/experiments/index.js';
+import { toSvg } from '../../src/experiments/chart.js';
+import { COMMON_DEFAULTS, experimentNames, runExperiment } from '../../src/experiments/index.js';
+import type { Series } from '../../src/families/types.js';
 import { tmpDir } from '../helpers/tools.js';
 
 /** Recover the series a chart claims to plot: the embedded data, and the legend text. */
@@ -14,12 +15,13 @@ function parseSvg(svg: string): { series: Series[]; text: string } {
   return { series: JSON.parse(json) as Series[], text: svg };
 }
 
-const quick = { ...DEFAULT_RUN, scale: 0.5, bpiFrom: 6, bpiTo: 8, queries: 8000 };
+const quick = { ...COMMON_DEFAULTS, scale: 0.5 };
+const given = { bpi: '6..8', queries: '8000' };
 
 describe('experiments', () => {
-  for (const name of ['fill-ratio', 'decay', 'fp-convergence', 'duplicates', 'btbf-penalty'] as ExperimentName[]) {
+  for (const name of experimentNames()) {
     it(`${name}: every check passes and the chart holds the series it claims`, async () => {
-      const r = runExperiment(name, quick);
+      const r = runExperiment(name, quick, given);
       expect(r.checks!.length).toBeGreaterThan(0);
       for (const c of r.checks!) expect(c.ok, c.what).toBe(true);
       expect(r.series.some((s) => s.points.length > 2)).toBe(true);
@@ -52,12 +54,12 @@ describe('experiments', () => {
     expect(r.exitCode, r.all).toBe(0);
     expect(r.stdout).not.toMatch(/FAIL/);
     const html = fs.readFileSync(path.join(dir, 'index.html'), 'utf8');
-    for (const name of ['fill-ratio', 'decay', 'fp-convergence', 'duplicates', 'btbf-penalty']) {
+    for (const name of experimentNames()) {
       expect(html).toContain(`<section id="${name}">`);
       expect(fs.existsSync(path.join(dir, `${name}.csv`))).toBe(true);
       expect(fs.readFileSync(path.join(dir, `${name}.csv`), 'utf8').split('\n')[0]).toBe('series,kind,x,y');
     }
-    expect((html.match(/<svg /g) ?? []).length).toBe(5);
+    expect((html.match(/<svg /g) ?? []).length).toBe(experimentNames().length);
     expect(html).toContain('npx bloomforge experiment fp-convergence');
   });
 });

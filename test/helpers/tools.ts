@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { emitVerilog } from '../../src/emit/verilog.js';
 import type { Design } from '../../src/ir/types.js';
+import { yosys } from '../../src/synth/index.js';
 
 export function tmpDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -27,20 +28,8 @@ export interface YosysReport {
   problems: number | null;
 }
 
-/** Yosys synth_ice40 + check -assert + stat on the emitted Verilog. */
+/** Yosys synth_ice40 + check -assert + stat on the emitted Verilog (cached like `synth`). */
 export async function synthIce40(d: Design): Promise<YosysReport> {
-  const dir = tmpDir('bf-ys-');
-  const file = path.join(dir, `${d.name}.v`);
-  fs.writeFileSync(file, emitVerilog(d));
-  const r = await execa('yosys', ['-p', `read_verilog ${file}; synth_ice40 -top ${d.name}; check -assert; stat`], {
-    reject: false,
-    all: true,
-  });
-  fs.rmSync(dir, { recursive: true, force: true });
-  const out = r.all ?? '';
-  const statStart = out.lastIndexOf('Number of cells:');
-  const cells: Record<string, number> = {};
-  for (const m of out.slice(statStart).matchAll(/^\s+(\S+)\s+(\d+)$/gm)) cells[m[1]!] = Number(m[2]);
-  const probs = [...out.matchAll(/Found and reported (\d+) problems/g)].map((m) => Number(m[1]));
-  return { code: r.exitCode ?? -1, output: out, cells, problems: probs.length ? Math.max(...probs) : null };
+  const { result } = await yosys(d, 'ice40-hx8k');
+  return { code: result.exitCode, output: result.errors.join('\n'), cells: result.cells, problems: result.problems };
 }

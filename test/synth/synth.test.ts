@@ -54,7 +54,8 @@ describe('bench', () => {
     }
     expect(j.opsPerCycle).toBeGreaterThan(0.99);
     expect(j.opsPerCycle).toBeLessThanOrEqual(1);
-    expect(j.shifts).toBeGreaterThanOrEqual(10);
+    expect(j.agingName).toBe('shifts');
+    expect(j.agingEvents).toBeGreaterThanOrEqual(10);
     expect(j.stallCycles).toBe(0);
     expect(j.hwMopsPerSec).toBeCloseTo(j.fmaxMHz * j.opsPerCycle, 9);
     expect(j.simOverVerilator).toBeCloseTo(j.simCyclesPerSec / j.verilatorCyclesPerSec, 9);

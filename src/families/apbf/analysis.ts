@@ -10,6 +10,11 @@
  *   blocked segment rate below for APBBF.
  */
 
+/** Half-fill load of a block: elements per block when each of its parts of B/b bits is half set. */
+export function halfFillLoad(blockBits: number, bitsPerBlock: number): number {
+  return Math.LN2 / -Math.log1p(-bitsPerBlock / blockBits);
+}
+
 /** The paper's idealised fill ratios just before a shift. */
 export function idealFillRatios(k: number, l: number): number[] {
   return Array.from({ length: k + l }, (_, i) => (i < k ? (i + 1) / (2 * k) : 0.5));

@@ -1,6 +1,7 @@
 /**
- * Filter configs: schema validation (zod) and derivation of every parameter the model and the
- * RTL need. Every invalid field gives a one-line error naming it (ConfigError, exit 2).
+ * APBF/APBBF configs: the schema (zod) and the derivation of every parameter the model and the
+ * RTL need from explicit sizes (a config with `window` and `fp` instead of k and l goes to the
+ * planner first, ./planner.ts). Every invalid field gives a one-line error naming it.
  *
  * APBF/APBBF derivations (Shtul et al. §5.2, §6):
  * - APBF, only `sliceBits` (m): g = floor(m·ln2 / k) (the paper's formula);
@@ -17,110 +18,49 @@
  * the config must satisfy m/(b·W) + CLEAR_DELAY + 1 <= spares·g (checked, see `zeroStallBound`).
  */
 import { z } from 'zod';
-import { apbfLayout } from './model.js';
+import { DEFAULT_TARGET } from '../../device/index.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
+import { configSchema, DEFAULT_TAG_BITS, failer, parseConfig, pow2, positiveInt } from '../schema.js';
+import type { Fail } from '../types.js';
+import { halfFillLoad } from './analysis.js';
+import { apbfLayout } from './model.js';
 import type { ApbfDerived } from './types.js';
-import { plan } from './planner.js';
 
-export class ConfigError extends Error {
-  readonly exitCode = 2;
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export const apbfSchema = configSchema(['apbf', 'apbbf'] as const, {
+  k: positiveInt(64).optional(),
+  l: positiveInt(256).optional(),
+  /** Planner intent (instead of k and l): the window and the false-positive rate to meet. */
+  window: positiveInt(1 << 26).optional(),
+  fp: z.number().gt(0).lt(1).optional(),
+  maxNpws: z.number().gt(0).optional(),
+  maxSlack: positiveInt(1 << 30).optional(),
+  sliceBits: pow2(1 << 24).optional(),
+  generation: positiveInt(1 << 24).optional(),
+  blockBits: pow2(4096).optional(),
+  bitsPerBlock: pow2(64).optional(),
+  wordBits: pow2(4096).optional(),
+  spares: z.number().int().min(1).max(8).optional(),
+});
 
-const positiveInt = (max: number) => z.number().int().min(1).max(max);
-const pow2 = (max: number) =>
-  positiveInt(max).refine((v) => Number.isInteger(Math.log2(v)), { message: 'must be a power of two' });
-
-export const ApbfConfigSchema = z
-  .object({
-    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a legal Verilog identifier'),
-    filter: z.enum(['apbf', 'apbbf']),
-    k: positiveInt(64).optional(),
-    l: positiveInt(256).optional(),
-    window: positiveInt(1 << 26).optional(),
-    fp: z.number().gt(0).lt(1).optional(),
-    maxNpws: z.number().gt(0).optional(),
-    maxSlack: positiveInt(1 << 30).optional(),
-    sliceBits: pow2(1 << 24).optional(),
-    generation: positiveInt(1 << 24).optional(),
-    blockBits: pow2(4096).optional(),
-    bitsPerBlock: pow2(64).optional(),
-    keyBits: z.number().int().min(8).max(512),
-    seed: z.number().int().min(0).max(0xffffffff),
-    tagBits: z.number().int().min(1).max(32).optional(),
-    wordBits: pow2(4096).optional(),
-    spares: z.number().int().min(1).max(8).optional(),
-    target: z.enum(['ice40-hx8k', 'ice40-up5k', 'ecp5', 'xilinx']).optional(),
-    description: z.string().optional(),
-  })
-  .strict();
-
-export type ApbfConfig = z.infer<typeof ApbfConfigSchema>;
-
-/** The first problem of a failed schema check, as one line naming the field. */
-export function zodMessage(e: z.ZodError): string {
-  const issue = e.issues[0]!;
-  const field = issue.path.length ? issue.path.join('.') : '(config)';
-  if (issue.code === 'unrecognized_keys') return `unknown field '${issue.keys.join("', '")}'`;
-  return `field '${field}': ${issue.message}`;
-}
-
-/** Half-fill load of a block: elements per block when each of its parts of B/b bits is half set. */
-export function halfFillLoad(blockBits: number, bitsPerBlock: number): number {
-  return Math.LN2 / -Math.log1p(-bitsPerBlock / blockBits);
-}
+export type ApbfConfig = z.infer<typeof apbfSchema>;
 
 export function zeroStallBound(d: { columnDepth: number; spares: number; generation: number }): boolean {
   return d.columnDepth + CLEAR_DELAY + 1 <= d.spares * d.generation;
 }
 
+/** A written config with explicit sizes -> the derived config (ConfigError naming the field). */
 export function deriveApbf(raw: unknown, source = 'config'): ApbfDerived {
-  const parsed = ApbfConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`${source}: ${zodMessage(parsed.error)}`);
-  const c = parsed.data;
-  const fail = (field: string, msg: string): never => {
-    throw new ConfigError(`${source}: field '${field}': ${msg}`);
-  };
+  return deriveApbfSizes(parseConfig(apbfSchema, raw, source), failer(source));
+}
+
+/** Explicit sizes -> the derived config (the family's `derive`). */
+export function deriveApbfSizes(cfg: Readonly<Record<string, unknown>>, fail: Fail): ApbfDerived {
+  const c = cfg as ApbfConfig;
   if (c.k === undefined || c.l === undefined) {
-    if (c.window === undefined || c.fp === undefined) {
-      fail(c.k === undefined ? 'k' : 'l', 'give k and l, or window and fp for the planner');
-    }
-    if (
-      c.blockBits !== undefined ||
-      c.bitsPerBlock !== undefined ||
-      c.sliceBits !== undefined ||
-      c.generation !== undefined
-    ) {
-      fail(
-        'window',
-        'with window and fp the planner chooses every size; leave out sliceBits, generation, blockBits, bitsPerBlock',
-      );
-    }
-    let chosen: ApbfDerived;
-    try {
-      chosen = plan({
-        filter: c.filter,
-        window: c.window!,
-        fp: c.fp!,
-        maxNpws: c.maxNpws,
-        maxSlack: c.maxSlack,
-        target: c.target,
-        keyBits: c.keyBits,
-        seed: c.seed,
-        name: c.name,
-      }).winner.config;
-    } catch (e) {
-      throw new ConfigError(`${source}: ${(e as Error).message}`);
-    }
-    return {
-      ...chosen,
-      tagBits: c.tagBits ?? 8,
-      planned: { window: c.window!, fp: c.fp!, maxNpws: c.maxNpws, maxSlack: c.maxSlack },
-    };
+    return fail(c.k === undefined ? 'k' : 'l', 'give k and l, or window and fp for the planner');
   }
+  if (c.maxNpws !== undefined || c.maxSlack !== undefined)
+    fail(c.maxNpws !== undefined ? 'maxNpws' : 'maxSlack', 'only with window and fp (planner constraints)');
   if (c.window !== undefined || c.fp !== undefined)
     fail(c.window !== undefined ? 'window' : 'fp', 'only without k and l (then the planner chooses them)');
   const K = c.k;
@@ -178,11 +118,11 @@ export function deriveApbf(raw: unknown, source = 'config'): ApbfDerived {
     seed: c.seed,
     spares,
     wordBits: W,
-    tagBits: c.tagBits ?? 8,
+    tagBits: c.tagBits ?? DEFAULT_TAG_BITS,
     window: Lc * g,
     slack: K * g,
     columnDepth,
-    target: c.target ?? 'ice40-hx8k',
+    target: c.target ?? DEFAULT_TARGET,
   };
   apbfLayout(d); // asserts the power-of-two relations
   return d;

@@ -9,18 +9,10 @@ import { deriveApbf } from './config.js';
 import type { ApbfDerived } from './types.js';
 import { falsePositiveRate, queryAccesses, realFillRatios } from './analysis.js';
 import { fillRatio } from '../../analysis/bloom.js';
-import { distinctWorkload } from '../../../sim/verify/apbf.js';
+import { distinctWorkload } from '../../../sim/verify/workloads.js';
 import { Rng } from '../../util/rng.js';
-import type { ExperimentResult, Series } from '../../experiments/chart.js';
+import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { engineFor, type FilterEngine } from './engines.js';
-
-export interface ExperimentOptions {
-  engine: 'model' | 'sim';
-  seed: number;
-  /** Scale factor for probe counts (1 = defaults). */
-  scale: number;
-  progress?: (done: number, total: number) => void;
-}
 
 const T99 = 3.17; // two-sided 99% t quantile for >= 10 degrees of freedom (conservative)
 
@@ -319,3 +311,26 @@ export function duplicatesExperiment(o: ExperimentOptions): ExperimentResult {
     checks,
   };
 }
+
+/** The experiments `bloomforge experiment` and `report` run for this family. */
+export const apbfExperiments: readonly ExperimentDef[] = [
+  {
+    name: 'fill-ratio',
+    description: 'Fig. 2: fill ratio per slice just before a shift',
+    simEngine: true,
+    run: fillRatioExperiment,
+  },
+  { name: 'decay', description: 'Fig. 4: probability of reporting vs age', simEngine: true, run: decayExperiment },
+  {
+    name: 'fp-convergence',
+    description: 'Fig. 6: false positives as the filter fills',
+    simEngine: true,
+    run: fpConvergenceExperiment,
+  },
+  {
+    name: 'duplicates',
+    description: 'Figs. 7, 8: false positives vs duplicate rate',
+    simEngine: true,
+    run: duplicatesExperiment,
+  },
+];

@@ -4,76 +4,49 @@
  * RAMs that fit it. The false-positive rate is evaluated with the fill ratios the candidate
  * config really reaches (not the idealised ones), so every plan is a promise the hardware keeps.
  */
-import { ConfigError, deriveApbf } from './config.js';
+import { device, type Target } from '../../device/index.js';
+import { checkIntent, choose, type Evaluated } from '../../plan/choose.js';
+import { ConfigError } from '../../util/errors.js';
+import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
+import { accessesFalse, falsePositiveRate, peakNpwsRate, realFillRatios } from './analysis.js';
+import { deriveApbf } from './config.js';
 import type { ApbfDerived } from './types.js';
-import { falsePositiveRate, peakNpwsRate, realFillRatios, accessesFalse } from './analysis.js';
 
-export interface PlanConstraints {
-  filter: 'apbf' | 'apbbf';
-  window: number;
-  fp: number;
-  maxNpws?: number;
-  maxSlack?: number;
-  target?: 'ice40-hx8k' | 'ice40-up5k' | 'ecp5' | 'xilinx';
-  keyBits?: number;
-  seed?: number;
-  name?: string;
+/**
+ * Block RAM primitives of a config on a target: per bank column, enough blocks for its width and
+ * for its bits (a lower bound; on iCE40 the presets map to exactly this many).
+ */
+export function blockRamsFor(c: ApbfDerived, target: Target): number {
+  const { bram } = device(target);
+  const width = bram.modes[0]![0];
+  const perColumn = Math.max(Math.ceil(c.wordBits / width), Math.ceil((c.columnDepth * c.wordBits) / bram.bits));
+  return (c.k + c.l + c.spares) * c.bitsPerBlock * perColumn;
 }
 
-export interface Candidate {
-  config: ApbfDerived;
-  fp: number;
-  npws: number;
-  slack: number;
-  memoryBits: number;
-  blockRams: number;
-  bitsPerElement: number;
-  /** Null when the candidate meets every constraint. */
-  rejected: { by: 'fp' | 'max-npws' | 'max-slack' | 'target'; detail: string } | null;
-}
-
-/** Mean accesses of a query that returns false, for a chosen candidate (costly: not for all). */
-export function candidateAccesses(c: Candidate): number {
-  const d = c.config;
-  return accessesFalse(realFillRatios(d.k, d.l, d.segmentBits, d.generation, d.blockBits, d.bitsPerBlock), d.k, d.l);
-}
-
-/** Block RAM primitives per target, bits each (iCE40 SB_RAM40_4K, ECP5 DP16KD, Xilinx RAMB36E1). */
-const BRAM: Record<string, { bits: number; width: number; capacity: number | null }> = {
-  'ice40-hx8k': { bits: 4096, width: 16, capacity: 32 },
-  'ice40-up5k': { bits: 4096, width: 16, capacity: 30 },
-  ecp5: { bits: 16384, width: 36, capacity: null },
-  xilinx: { bits: 32768, width: 72, capacity: null },
-};
-
-export function blockRamsFor(c: ApbfDerived, target: string): number {
-  const t = BRAM[target] ?? BRAM['ice40-hx8k']!;
-  const banks = c.k + c.l + c.spares;
-  const perColumn = Math.max(Math.ceil(c.wordBits / t.width), Math.ceil((c.columnDepth * c.wordBits) / t.bits));
-  return banks * c.bitsPerBlock * perColumn;
+function realRates(c: ApbfDerived): number[] {
+  return realFillRatios(c.k, c.l, c.segmentBits, c.generation, c.blockBits, c.bitsPerBlock);
 }
 
 function candidates(k: PlanConstraints): ApbfDerived[] {
   const out: ApbfDerived[] = [];
-  const shapes: [number, number][] =
-    k.filter === 'apbf'
-      ? [[1, 1]]
-      : [64, 128, 256, 512].flatMap((B) => [2, 4, 8].map((b) => [B, b] as [number, number]));
-  const maxK = k.filter === 'apbf' ? 32 : 6;
-  const maxL = k.filter === 'apbf' ? 96 : 24;
+  const blocked = k.filter === 'apbbf';
+  const shapes: [number, number][] = blocked
+    ? [64, 128, 256, 512].flatMap((B) => [2, 4, 8].map((b) => [B, b] as [number, number]))
+    : [[1, 1]];
+  const maxK = blocked ? 6 : 32;
+  const maxL = blocked ? 24 : 96;
   for (const [B, b] of shapes) {
     for (let kk = 1; kk <= maxK; kk++) {
       for (let l = 1; l <= maxL; l++) {
-        const g = Math.ceil(k.window / l);
         const raw = {
           name: k.name ?? 'planned',
           filter: k.filter,
           k: kk,
           l,
-          generation: g,
+          generation: Math.ceil(k.window / l),
           keyBits: k.keyBits ?? 64,
           seed: k.seed ?? 1,
-          ...(k.filter === 'apbbf' ? { blockBits: B, bitsPerBlock: b } : {}),
+          ...(blocked ? { blockBits: B, bitsPerBlock: b } : {}),
           ...(k.target ? { target: k.target } : {}),
         };
         try {
@@ -87,95 +60,59 @@ function candidates(k: PlanConstraints): ApbfDerived[] {
   return out;
 }
 
-export interface Plan {
-  constraints: PlanConstraints;
-  winner: Candidate;
-  considered: number;
-  rejectedBy: Record<string, number>;
-  /** The best few candidates that were rejected, with the reason. */
-  nearMisses: Candidate[];
-}
-
-export function evaluate(c: ApbfDerived, k: PlanConstraints): Candidate {
-  const r = realFillRatios(c.k, c.l, c.segmentBits, c.generation, c.blockBits, c.bitsPerBlock);
+export function evaluate(c: ApbfDerived, k: PlanConstraints): Evaluated<ApbfDerived> {
+  const r = realRates(c);
   const fp = falsePositiveRate(r, c.k, c.l);
   const npws = peakNpwsRate(c.k, c.l, r[c.k + c.l - 1]!);
-  const target = k.target ?? 'ice40-hx8k';
-  const cand: Candidate = {
-    config: c,
-    fp,
-    npws,
-    slack: c.slack,
-    memoryBits: (c.k + c.l + c.spares) * c.segmentBits,
-    blockRams: blockRamsFor(c, target),
-    bitsPerElement: ((c.k + c.l) * c.segmentBits) / c.window,
-    rejected: null,
+  const blockRams = blockRamsFor(c, k.target ?? c.target);
+  const memoryBits = (c.k + c.l + c.spares) * c.segmentBits;
+  const cap = k.target ? device(k.target).capacity : null;
+  const { maxNpws, maxSlack } = k.extra;
+  return {
+    candidate: {
+      config: c,
+      fp,
+      memoryBits,
+      blockRams,
+      bitsPerElement: ((c.k + c.l) * c.segmentBits) / c.window,
+    },
+    checks: [
+      { name: 'fp', ok: fp <= k.fp, detail: `fp ${fp.toExponential(3)} > ${k.fp}` },
+      {
+        name: 'max-npws',
+        ok: maxNpws === undefined || npws <= maxNpws,
+        detail: `NPWS ${npws.toFixed(3)} > ${maxNpws}`,
+      },
+      {
+        name: 'max-slack',
+        ok: maxSlack === undefined || c.slack <= maxSlack,
+        detail: `slack ${c.slack} > ${maxSlack}`,
+      },
+      {
+        name: 'target',
+        ok: cap === null || blockRams <= cap.brams,
+        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
+      },
+    ],
+    cost: k.target ? [blockRams, memoryBits, c.k + c.l] : [memoryBits, blockRams, c.k + c.l],
   };
-  const cap = k.target ? BRAM[k.target]!.capacity : null;
-  if (fp > k.fp) cand.rejected = { by: 'fp', detail: `fp ${fp.toExponential(3)} > ${k.fp}` };
-  else if (k.maxNpws !== undefined && npws > k.maxNpws)
-    cand.rejected = { by: 'max-npws', detail: `NPWS ${npws.toFixed(3)} > ${k.maxNpws}` };
-  else if (k.maxSlack !== undefined && c.slack > k.maxSlack)
-    cand.rejected = { by: 'max-slack', detail: `slack ${c.slack} > ${k.maxSlack}` };
-  else if (cap !== null && cand.blockRams > cap)
-    cand.rejected = { by: 'target', detail: `${cand.blockRams} block RAMs > ${cap} on ${k.target}` };
-  return cand;
 }
 
-const cost =
-  (k: PlanConstraints) =>
-  (c: Candidate): number[] =>
-    k.target
-      ? [c.blockRams, c.memoryBits, c.config.k + c.config.l]
-      : [c.memoryBits, c.blockRams, c.config.k + c.config.l];
-
-/** Lexicographic order on cost vectors. */
-export function less(a: number[], b: number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
-  return false;
-}
-
-export function plan(k: PlanConstraints): Plan {
-  if (!(k.window >= 1) || !Number.isInteger(k.window))
-    throw new ConfigError(`plan: --window must be a positive integer`);
-  if (!(k.fp > 0 && k.fp < 1)) throw new ConfigError('plan: --fp must be in (0, 1)');
-  const all = candidates(k).map((c) => evaluate(c, k));
-  const ok = all.filter((c) => c.rejected === null);
-  const rejectedBy: Record<string, number> = {};
-  for (const c of all) if (c.rejected) rejectedBy[c.rejected.by] = (rejectedBy[c.rejected.by] ?? 0) + 1;
-  if (ok.length === 0) {
-    // Name the constraint that binds: the first one that no candidate meets together with the earlier ones.
-    const meets = (c: Candidate, upTo: number): boolean =>
-      [
-        c.fp <= k.fp,
-        k.maxNpws === undefined || c.npws <= k.maxNpws,
-        k.maxSlack === undefined || c.slack <= k.maxSlack,
-        !k.target || BRAM[k.target]!.capacity === null || c.blockRams <= BRAM[k.target]!.capacity!,
-      ]
-        .slice(0, upTo + 1)
-        .every(Boolean);
-    const names = ['fp', 'max-npws', 'max-slack', 'target'];
-    const bind = names.findIndex((_, i) => !all.some((c) => meets(c, i)));
-    throw new ConfigError(
-      `plan: no ${k.filter} meets the constraints: --${names[bind] ?? 'fp'} binds (${all.length} candidates; ` +
-        Object.entries(rejectedBy)
-          .map(([r, n]) => `${n} rejected by ${r}`)
-          .join(', ') +
-        ')',
-    );
-  }
-  const f = cost(k);
-  const winner = ok.reduce((best, c) => (less(f(c), f(best)) ? c : best));
-  const nearMisses = all
-    .filter((c) => c.rejected !== null && c.fp < 10 * k.fp)
-    .sort((a, b) => (less(f(a), f(b)) ? -1 : 1))
-    .slice(0, 5);
-  return { constraints: k, winner, considered: all.length, rejectedBy, nearMisses };
+export function planApbf(k: PlanConstraints): Plan<ApbfDerived> {
+  checkIntent(k);
+  return choose(
+    k,
+    candidates(k).map((c) => evaluate(c, k)),
+  );
 }
 
 /** The config JSON a plan writes (accepted by `generate`). */
-export function planConfig(p: Plan): Record<string, unknown> {
+export function apbfPlanConfig(
+  p: Plan<ApbfDerived>,
+  base?: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const c = p.winner.config;
+  const k = p.constraints;
   return {
     name: c.name,
     filter: c.filter,
@@ -186,10 +123,66 @@ export function planConfig(p: Plan): Record<string, unknown> {
     ...(c.filter === 'apbbf' ? { blockBits: c.blockBits, bitsPerBlock: c.bitsPerBlock } : {}),
     keyBits: c.keyBits,
     seed: c.seed,
+    ...(base?.tagBits !== undefined ? { tagBits: base.tagBits } : {}),
     target: c.target,
     description:
-      `planned for window >= ${p.constraints.window}, fp <= ${p.constraints.fp}` +
-      (p.constraints.maxNpws !== undefined ? `, NPWS <= ${p.constraints.maxNpws}` : '') +
-      (p.constraints.maxSlack !== undefined ? `, slack <= ${p.constraints.maxSlack}` : ''),
+      `planned for window >= ${k.window}, fp <= ${k.fp}` +
+      (k.extra.maxNpws !== undefined ? `, NPWS <= ${k.extra.maxNpws}` : '') +
+      (k.extra.maxSlack !== undefined ? `, slack <= ${k.extra.maxSlack}` : ''),
   };
 }
+
+function numberOption(name: string, v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`plan: ${name} must be a positive number`);
+  return n;
+}
+
+export const apbfPlanner: FamilyPlanner<ApbfDerived> = {
+  options: [
+    { flags: '--max-npws <x>', description: 'peak normalised probability-weighted slack (APBF/APBBF)' },
+    { flags: '--max-slack <s>', description: 'slack k·g in keys (APBF/APBBF)' },
+  ],
+  extra: (v) => ({ maxNpws: numberOption('--max-npws', v.maxNpws), maxSlack: numberOption('--max-slack', v.maxSlack) }),
+  intent(cfg: Readonly<Record<string, unknown>>, fail: Fail): PlanConstraints | null {
+    if (cfg.k !== undefined && cfg.l !== undefined) return null; // explicit sizes: derive checks the rest
+    if (cfg.window === undefined || cfg.fp === undefined) return null; // derive names the missing field
+    const sized = ['sliceBits', 'generation', 'blockBits', 'bitsPerBlock', 'k', 'l'].find((f) => cfg[f] !== undefined);
+    if (sized)
+      fail(
+        'window',
+        `with window and fp the planner chooses every size; leave out ${sized} (and sliceBits, generation, blockBits, bitsPerBlock, k, l)`,
+      );
+    return {
+      filter: cfg.filter as string,
+      window: cfg.window as number,
+      fp: cfg.fp as number,
+      target: cfg.target as Target | undefined,
+      keyBits: cfg.keyBits as number,
+      seed: cfg.seed as number,
+      name: cfg.name as string,
+      extra: { maxNpws: cfg.maxNpws as number | undefined, maxSlack: cfg.maxSlack as number | undefined },
+    };
+  },
+  plan: planApbf,
+  configOf: apbfPlanConfig,
+  record: (k) => ({ window: k.window, fp: k.fp, maxNpws: k.extra.maxNpws, maxSlack: k.extra.maxSlack }),
+  figures(c: Candidate<ApbfDerived>) {
+    const d = c.config;
+    const r = realRates(d);
+    return {
+      window: d.window,
+      slack: d.slack,
+      npws: peakNpwsRate(d.k, d.l, r[d.k + d.l - 1]!),
+      accessesFalse: accessesFalse(r, d.k, d.l),
+    };
+  },
+  shape(c: ApbfDerived) {
+    const blocked = c.filter === 'apbbf';
+    return {
+      text: `k=${c.k} l=${c.l} m=${c.segmentBits} g=${c.generation}${blocked ? ` B=${c.blockBits} b=${c.bitsPerBlock}` : ''}`,
+      json: { k: c.k, l: c.l, m: c.segmentBits, g: c.generation, B: c.blockBits, b: c.bitsPerBlock },
+    };
+  },
+};

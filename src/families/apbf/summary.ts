@@ -3,9 +3,10 @@
  * moment (just before a shift) with the fill ratios the config really reaches — and, labelled,
  * with the paper's idealised ratios — query accesses, window, slack, peak NPWS, bits per element.
  */
-import { halfFillLoad } from './config.js';
+import type { Analysis } from '../types.js';
 import type { ApbfDerived } from './types.js';
 import {
+  halfFillLoad,
   accessesFalse,
   accessesFalsePositive,
   accessesWindow,
@@ -72,5 +73,24 @@ export function analyzeApbf(c: ApbfDerived): ApbfAnalysis {
     bitsPerElement: ((k + l) * m) / c.window,
     bitsPerElementHardware: ((k + l + c.spares) * m) / c.window,
     capacityVsApbf: blocked ? halfFillLoad(B, b) / ((B / b) * Math.LN2) : null,
+  };
+}
+
+/** `analyze`: the figures as JSON values and as text. */
+export function apbfAnalysis(c: ApbfDerived): Analysis {
+  const a = analyzeApbf(c);
+  return {
+    values: a,
+    headline: `${a.filter} k=${a.k} l=${a.l} m=${a.m} g=${a.g}${a.B > 1 ? ` B=${a.B} b=${a.b}` : ''}`,
+    lines: [
+      `window w = ${a.window}, slack s = ${a.slack}, peak NPWS ${a.npws.toFixed(3)}`,
+      `fp just before a shift ${a.fp.toExponential(4)} (${a.fpBasis})`,
+      `fp with the paper's idealised fill ratios ${a.fpIdealised.toExponential(4)}`,
+      `query accesses: window ${a.accessesWindow.toFixed(2)}, fp ${a.accessesFalsePositive.toFixed(2)}, false ${a.accessesFalse.toFixed(2)}`,
+      `bits per element ${a.bitsPerElement.toFixed(2)} (${a.bitsPerElementHardware.toFixed(2)} with the spare banks)`,
+      ...(a.capacityVsApbf !== null
+        ? [`capacity vs an APBF (k·b, l·b) of the same memory ${a.capacityVsApbf.toFixed(3)}`]
+        : []),
+    ],
   };
 }

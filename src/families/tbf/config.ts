@@ -17,13 +17,10 @@
  * fewest iCE40 block RAMs among those meeting it with some P that fits the timer width.
  */
 import { z } from 'zod';
-import { ConfigError, zodMessage } from '../apbf/config.js';
+import { DEFAULT_TARGET } from '../../device/index.js';
+import { configSchema, DEFAULT_TAG_BITS, failer, parseConfig, pow2, positiveInt } from '../schema.js';
+import type { Fail } from '../types.js';
 import type { TbfDecisionDerived, TbfDerived } from './types.js';
-import { planTbf, tbfPlanConfig } from './planner.js';
-
-const positiveInt = (max: number) => z.number().int().min(1).max(max);
-const pow2 = (max: number) =>
-  positiveInt(max).refine((v) => Number.isInteger(Math.log2(v)), { message: 'must be a power of two' });
 
 const DistinctSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('uniform'), universe: positiveInt(2 ** 40) }).strict(),
@@ -51,34 +48,25 @@ export const DecisionSchema = z
   })
   .strict();
 
-export const TbfConfigSchema = z
-  .object({
-    name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a legal Verilog identifier'),
-    filter: z.enum(['tbf', 'btbf']),
-    k: positiveInt(16).optional(),
-    timersPerBank: pow2(1 << 22).optional(),
-    timerBits: z.number().int().min(2).max(30).optional(),
-    window: positiveInt(1 << 24),
-    /** Instead of k, timersPerBank, timerBits (and blockSize): the planner picks them for this fp. */
-    fp: z.number().gt(0).lt(1).optional(),
-    blockSize: pow2(1 << 16).optional(),
-    padding: z
-      .number()
-      .int()
-      .min(0)
-      .max(1 << 24)
-      .optional(),
-    timersPerWord: pow2(64).optional(),
-    keyBits: z.number().int().min(8).max(512),
-    seed: z.number().int().min(0).max(0xffffffff),
-    tagBits: z.number().int().min(1).max(32).optional(),
-    decision: DecisionSchema.optional(),
-    target: z.enum(['ice40-hx8k', 'ice40-up5k', 'ecp5', 'xilinx']).optional(),
-    description: z.string().optional(),
-  })
-  .strict();
+export const tbfSchema = configSchema(['tbf', 'btbf'] as const, {
+  k: positiveInt(16).optional(),
+  timersPerBank: pow2(1 << 22).optional(),
+  timerBits: z.number().int().min(2).max(30).optional(),
+  window: positiveInt(1 << 24),
+  /** Instead of k, timersPerBank, timerBits (and blockSize): the planner picks them for this fp. */
+  fp: z.number().gt(0).lt(1).optional(),
+  blockSize: pow2(1 << 16).optional(),
+  padding: z
+    .number()
+    .int()
+    .min(0)
+    .max(1 << 24)
+    .optional(),
+  timersPerWord: pow2(64).optional(),
+  decision: DecisionSchema.optional(),
+});
 
-export type TbfConfig = z.infer<typeof TbfConfigSchema>;
+export type TbfConfig = z.infer<typeof tbfSchema>;
 
 /** Estimated iCE40 SB_RAM40_4K count of one timer bank (two timer copies + the mark bits). */
 export function tbfBankBlockRams(timersPerBank: number, timerBits: number, t: number): number {
@@ -87,42 +75,16 @@ export function tbfBankBlockRams(timersPerBank: number, timerBits: number, t: nu
   return 2 * blocks(t * (timerBits + 1)) + blocks(t);
 }
 
+/** A written config with explicit sizes -> the derived config (ConfigError naming the field). */
 export function deriveTbf(raw: unknown, source = 'config'): TbfDerived {
-  const parsed = TbfConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`${source}: ${zodMessage(parsed.error)}`);
-  const c0 = parsed.data;
-  const fail = (field: string, msg: string): never => {
-    throw new ConfigError(`${source}: field '${field}': ${msg}`);
-  };
-  if (c0.fp !== undefined) {
-    const given = (['k', 'timersPerBank', 'timerBits', 'blockSize', 'padding', 'timersPerWord'] as const).find(
-      (f) => c0[f] !== undefined,
-    );
-    if (given) fail(given, 'with fp the planner chooses every size; leave it out');
-    let planned: Record<string, unknown>;
-    try {
-      planned = tbfPlanConfig(
-        planTbf({
-          filter: c0.filter,
-          window: c0.window,
-          fp: c0.fp,
-          target: c0.target,
-          name: c0.name,
-          keyBits: c0.keyBits,
-          seed: c0.seed,
-        }),
-      );
-    } catch (e) {
-      throw new ConfigError(`${source}: ${(e as Error).message}`);
-    }
-    const { description: _d, ...sizes } = planned;
-    void _d;
-    const d = deriveTbf(
-      { ...sizes, ...(c0.tagBits ? { tagBits: c0.tagBits } : {}), ...(c0.decision ? { decision: c0.decision } : {}) },
-      source,
-    );
-    return { ...d, target: c0.target ?? d.target, planned: { window: c0.window, fp: c0.fp } };
-  }
+  return deriveTbfSizes(parseConfig(tbfSchema, raw, source), failer(source));
+}
+
+/** Explicit sizes -> the derived config (the family's `derive`). */
+export function deriveTbfSizes(cfg: Readonly<Record<string, unknown>>, fail: Fail): TbfDerived {
+  const c0 = cfg as TbfConfig;
+  if (c0.fp !== undefined)
+    return fail('fp', 'only without k, timersPerBank and timerBits (then the planner chooses them)');
   if (c0.k === undefined || c0.timersPerBank === undefined || c0.timerBits === undefined) {
     const missing = c0.k === undefined ? 'k' : c0.timersPerBank === undefined ? 'timersPerBank' : 'timerBits';
     return fail(missing, 'required (or give fp and let the planner choose the sizes)');
@@ -224,8 +186,8 @@ export function deriveTbf(raw: unknown, source = 'config'): TbfDerived {
     timersPerWord: t,
     keyBits: c.keyBits,
     seed: c.seed,
-    tagBits: c.tagBits ?? 8,
-    target: c.target ?? 'ice40-hx8k',
+    tagBits: c.tagBits ?? DEFAULT_TAG_BITS,
+    target: c.target ?? DEFAULT_TARGET,
     layout: 'partitioned',
     wordsPerBank,
     markAge,

@@ -8,11 +8,12 @@
  * Defaults are scaled down from the paper (|U| = w = 2^16, 2^22 queries) to run in seconds.
  */
 import { decide, distinctPowerLaw, distinctUniform, posterior, type BtbfShape } from './analysis.js';
-import { ExactWindow } from '../apbf/model.js';
+import { ExactWindow } from '../../model/window.js';
 import { TbfModel } from './model.js';
 import type { TbfParams } from './types.js';
 import { Rng } from '../../util/rng.js';
-import type { ExperimentResult } from '../../experiments/chart.js';
+import { UsageError } from '../../util/errors.js';
+import type { ExperimentDef, ExperimentOptions, ExperimentResult } from '../types.js';
 
 export interface BtbfPenaltyOptions {
   stream: 'uniform' | 'zipf';
@@ -163,3 +164,45 @@ export function btbfPenaltyExperiment(o: BtbfPenaltyOptions): ExperimentResult {
     ],
   };
 }
+
+function penaltyOptions(o: ExperimentOptions): BtbfPenaltyOptions {
+  const num = (name: string, min: number): number => {
+    const n = Number(o.params[name]);
+    if (!Number.isFinite(n) || n < min) throw new UsageError(`--${name} must be a number >= ${min}`);
+    return n;
+  };
+  const stream = o.params.stream;
+  if (stream !== 'uniform' && stream !== 'zipf') throw new UsageError('--stream must be uniform or zipf');
+  const m = /^(\d+)\.\.(\d+)$/.exec(o.params.bpi ?? '');
+  if (!m || Number(m[1]) > Number(m[2]) || Number(m[1]) < 1)
+    throw new UsageError('--bpi must look like A..B with 1 <= A <= B');
+  return {
+    stream,
+    window: num('window', 16),
+    universe: num('universe', 2),
+    bpiFrom: Number(m[1]),
+    bpiTo: Number(m[2]),
+    queries: num('queries', 100),
+    seed: o.seed,
+    progress: o.progress,
+  };
+}
+
+/** The experiments `bloomforge experiment` and `report` run for this family. */
+export const tbfExperiments: readonly ExperimentDef[] = [
+  {
+    name: 'btbf-penalty',
+    description: 'Fig. 9 (shape): inferential / standard BTBF penalty and posterior error per bits per item',
+    // Its §6.1.2 parameters (any bank size and block size) are not hardware configs; the RTL decision
+    // unit is measured with `bloomforge simulate CFG --penalties random`.
+    simEngine: false,
+    options: [
+      { name: 'stream', flags: '--stream <s>', description: 'btbf-penalty: uniform | zipf', default: 'uniform' },
+      { name: 'window', flags: '--window <w>', description: 'btbf-penalty: window', default: '4096' },
+      { name: 'universe', flags: '--universe <u>', description: 'btbf-penalty: |U|', default: '8192' },
+      { name: 'bpi', flags: '--bpi <a..b>', description: 'btbf-penalty: bits per item range', default: '4..12' },
+      { name: 'queries', flags: '--queries <n>', description: 'btbf-penalty: queries per trial', default: '20000' },
+    ],
+    run: (o) => btbfPenaltyExperiment(penaltyOptions(o)),
+  },
+];

@@ -1,53 +1,20 @@
 /**
  * TBF/BTBF planner: the config that keeps the standard false-positive rate (distinct-key stream,
- * src/analysis/tbf.ts) at or below `fp` for window `w` with the least memory — the hardware's
- * bits (two timer copies and the mark bits) — or, with a target, the fewest block RAMs that fit
- * the part. Candidates: k = 1..8 hashes, power-of-two banks, block sizes (BTBF), and the fewest
- * timer bits that leave room for the padding the expiry scan needs (the config derivation decides
- * that, so every candidate is a config `generate` accepts).
+ * ./analysis.ts) at or below `fp` for window `w` with the least memory — the hardware's bits
+ * (two timer copies and the mark bits) — or, with a target, the fewest block RAMs that fit the
+ * part. Candidates: k = 1..8 hashes, power-of-two banks, block sizes (BTBF), and the fewest timer
+ * bits that leave room for the padding the expiry scan needs (the config derivation decides that,
+ * so every candidate is a config `generate` accepts).
  */
-import { ConfigError } from '../apbf/config.js';
+import { device, type Target } from '../../device/index.js';
+import { checkIntent, choose, type Evaluated } from '../../plan/choose.js';
+import { ConfigError } from '../../util/errors.js';
+import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { deriveTbf, tbfBankBlockRams } from './config.js';
-import type { TbfDerived } from './types.js';
 import { analyzeTbf } from './summary.js';
-import { less } from '../apbf/planner.js';
+import type { TbfDerived } from './types.js';
 
-export interface TbfPlanConstraints {
-  filter: 'tbf' | 'btbf';
-  window: number;
-  fp: number;
-  target?: 'ice40-hx8k' | 'ice40-up5k' | 'ecp5' | 'xilinx';
-  name?: string;
-  keyBits?: number;
-  seed?: number;
-}
-
-export interface TbfCandidate {
-  config: TbfDerived;
-  fp: number;
-  memoryBits: number;
-  blockRams: number;
-  bitsPerElement: number;
-  rejected: { by: 'fp' | 'target'; detail: string } | null;
-}
-
-export interface TbfPlan {
-  constraints: TbfPlanConstraints;
-  winner: TbfCandidate;
-  considered: number;
-  rejectedBy: Record<string, number>;
-  nearMisses: TbfCandidate[];
-}
-
-/** Block RAM capacity in 4 Kbit iCE40 blocks (other targets: no limit checked here). */
-const CAPACITY: Record<string, number | null> = {
-  'ice40-hx8k': 32,
-  'ice40-up5k': 30,
-  ecp5: null,
-  xilinx: null,
-};
-
-function candidates(k: TbfPlanConstraints): TbfDerived[] {
+function candidates(k: PlanConstraints): TbfDerived[] {
   const out: TbfDerived[] = [];
   const blocks = k.filter === 'tbf' ? [1] : [2, 4, 8, 16, 32, 64, 128, 256].filter((B) => B <= k.window);
   for (const B of blocks) {
@@ -70,8 +37,9 @@ function candidates(k: TbfPlanConstraints): TbfDerived[] {
               }),
             );
             break; // the fewest timer bits that work
-          } catch {
+          } catch (e) {
             // this width cannot hold the padding the scan needs: try one more bit
+            if (!(e instanceof ConfigError)) throw e;
           }
         }
       }
@@ -80,54 +48,37 @@ function candidates(k: TbfPlanConstraints): TbfDerived[] {
   return out;
 }
 
-export function planTbf(k: TbfPlanConstraints): TbfPlan {
-  if (!(k.window >= 1) || !Number.isInteger(k.window))
-    throw new ConfigError('plan: --window must be a positive integer');
-  if (!(k.fp > 0 && k.fp < 1)) throw new ConfigError('plan: --fp must be in (0, 1)');
-  const cap = k.target ? CAPACITY[k.target]! : null;
-  const all: TbfCandidate[] = [];
-  for (const c of candidates(k)) {
-    const a = analyzeTbf(c);
-    const blockRams = c.k * tbfBankBlockRams(c.timersPerBank, c.timerBits, c.timersPerWord);
-    const cand: TbfCandidate = {
-      config: c,
-      fp: a.fp,
-      memoryBits: c.k * c.timersPerBank * (2 * (c.timerBits + 1) + 1),
-      blockRams,
-      bitsPerElement: a.bitsPerElement,
-      rejected: null,
-    };
-    if (a.fp > k.fp) cand.rejected = { by: 'fp', detail: `fp ${a.fp.toExponential(3)} > ${k.fp}` };
-    else if (cap !== null && blockRams > cap)
-      cand.rejected = { by: 'target', detail: `${blockRams} block RAMs > ${cap} on ${k.target}` };
-    all.push(cand);
-  }
-  const rejectedBy: Record<string, number> = {};
-  for (const c of all) if (c.rejected) rejectedBy[c.rejected.by] = (rejectedBy[c.rejected.by] ?? 0) + 1;
-  const ok = all.filter((c) => c.rejected === null);
-  if (ok.length === 0) {
-    const bind = all.some((c) => c.fp <= k.fp) ? 'target' : 'fp';
-    throw new ConfigError(
-      `plan: no ${k.filter} meets the constraints: --${bind} binds (${all.length} candidates; ` +
-        Object.entries(rejectedBy)
-          .map(([r, n]) => `${n} rejected by ${r}`)
-          .join(', ') +
-        ')',
-    );
-  }
-  const key = (c: TbfCandidate): number[] =>
-    k.target ? [c.blockRams, c.memoryBits, c.config.k] : [c.memoryBits, c.blockRams, c.config.k];
-  const winner = ok.reduce((best, c) => (less(key(c), key(best)) ? c : best));
-  const nearMisses = all
-    .filter((c) => c.rejected !== null && c.fp < 10 * k.fp)
-    .sort((a, b) => (less(key(a), key(b)) ? -1 : 1))
-    .slice(0, 5);
-  return { constraints: k, winner, considered: all.length, rejectedBy, nearMisses };
+function evaluate(c: TbfDerived, k: PlanConstraints): Evaluated<TbfDerived> {
+  const a = analyzeTbf(c);
+  const blockRams = c.k * tbfBankBlockRams(c.timersPerBank, c.timerBits, c.timersPerWord);
+  const memoryBits = c.k * c.timersPerBank * (2 * (c.timerBits + 1) + 1);
+  const cap = k.target ? device(k.target).capacity : null;
+  return {
+    candidate: { config: c, fp: a.fp, memoryBits, blockRams, bitsPerElement: a.bitsPerElement },
+    checks: [
+      { name: 'fp', ok: a.fp <= k.fp, detail: `fp ${a.fp.toExponential(3)} > ${k.fp}` },
+      {
+        name: 'target',
+        ok: cap === null || blockRams <= cap.brams,
+        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
+      },
+    ],
+    cost: k.target ? [blockRams, memoryBits, c.k] : [memoryBits, blockRams, c.k],
+  };
 }
 
-/** The config JSON a TBF plan writes (accepted by `generate`). */
-export function tbfPlanConfig(p: TbfPlan): Record<string, unknown> {
+export function planTbf(k: PlanConstraints): Plan<TbfDerived> {
+  checkIntent(k);
+  return choose(
+    k,
+    candidates(k).map((c) => evaluate(c, k)),
+  );
+}
+
+/** The config JSON a TBF plan writes (accepted by `generate`); `base` keeps tagBits and the decision unit. */
+export function tbfPlanConfig(p: Plan<TbfDerived>, base?: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const c = p.winner.config;
+  const target = base?.target ?? p.constraints.target;
   return {
     name: c.name,
     filter: c.filter,
@@ -140,7 +91,43 @@ export function tbfPlanConfig(p: TbfPlan): Record<string, unknown> {
     timersPerWord: c.timersPerWord,
     keyBits: c.keyBits,
     seed: c.seed,
-    ...(p.constraints.target ? { target: p.constraints.target } : {}),
+    ...(base?.tagBits !== undefined ? { tagBits: base.tagBits } : {}),
+    ...(base?.decision !== undefined ? { decision: base.decision } : {}),
+    ...(target ? { target } : {}),
     description: `planned for window ${p.constraints.window}, standard fp <= ${p.constraints.fp}`,
   };
 }
+
+const SIZES = ['k', 'timersPerBank', 'timerBits', 'blockSize', 'padding', 'timersPerWord'] as const;
+
+export const tbfPlanner: FamilyPlanner<TbfDerived> = {
+  options: [],
+  extra: () => ({}),
+  intent(cfg: Readonly<Record<string, unknown>>, fail: Fail): PlanConstraints | null {
+    if (cfg.fp === undefined) return null;
+    const given = SIZES.find((f) => cfg[f] !== undefined);
+    if (given) fail(given, 'with fp the planner chooses every size; leave it out');
+    return {
+      filter: cfg.filter as string,
+      window: cfg.window as number,
+      fp: cfg.fp as number,
+      target: cfg.target as Target | undefined,
+      keyBits: cfg.keyBits as number,
+      seed: cfg.seed as number,
+      name: cfg.name as string,
+      extra: {},
+    };
+  },
+  plan: planTbf,
+  configOf: tbfPlanConfig,
+  record: (k) => ({ window: k.window, fp: k.fp }),
+  figures(c: Candidate<TbfDerived>) {
+    return { window: c.config.window, slack: 0, npws: null, accessesFalse: analyzeTbf(c.config).accessesFalse };
+  },
+  shape(c: TbfDerived) {
+    return {
+      text: `k=${c.k} timers=${c.timersPerBank}x${c.timerBits}b${c.filter === 'btbf' ? ` B=${c.blockSize}` : ''} P=${c.padding}`,
+      json: { k: c.k, timersPerBank: c.timersPerBank, timerBits: c.timerBits, blockSize: c.blockSize },
+    };
+  },
+};

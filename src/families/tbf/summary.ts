@@ -5,6 +5,7 @@
  * expected timer accesses of a query that returns false when reading stops at the first expired
  * timer (the hardware reads all k in parallel), and the scan figures.
  */
+import type { Analysis } from '../types.js';
 import type { TbfDerived } from './types.js';
 import { lambdaMax, standardFalsePositiveRate, tbfBitsPerItem, untouched } from './analysis.js';
 import { btbfShape } from './decision.js';
@@ -59,5 +60,21 @@ export function analyzeTbf(c: TbfDerived): TbfAnalysis {
     bitsPerElementHardware: (timers * (2 * (c.timerBits + 1) + 1)) / c.window,
     scanTimersPerInsert: c.k * c.timersPerWord,
     scanSweepInserts: c.wordsPerBank,
+  };
+}
+
+/** `analyze`: the figures as JSON values and as text. */
+export function tbfAnalysis(c: TbfDerived): Analysis {
+  const t = analyzeTbf(c);
+  return {
+    values: t,
+    headline: `${t.filter} k=${t.k} timers=${t.timersPerBank}x${t.timerBits}b B=${t.blockSize} P=${t.padding} TΩ=${t.tOmega}`,
+    lines: [
+      `window w = ${t.window} (exact: no slack)`,
+      `standard fp ${t.fp.toExponential(4)} (${t.fpBasis})`,
+      `query accesses (false, stopping at the first expired timer) ${t.accessesFalse.toFixed(2)}`,
+      `bits per element ${t.bitsPerElement.toFixed(2)} (${t.bitsPerElementHardware.toFixed(2)} in the hardware: two timer copies and mark bits)`,
+      `expiry scan: ${t.scanTimersPerInsert} timers per insert, a sweep every ${t.scanSweepInserts} inserts`,
+    ],
   };
 }

@@ -1,0 +1,70 @@
+/**
+ * Config resolution: a preset name or a JSON file -> its family -> (the planner, when the config
+ * states an intent such as a window and a false-positive rate instead of sizes) -> the family's
+ * derivation from explicit sizes -> a `Filter`. Every error is one line naming the source and the
+ * field (ConfigError, exit 2).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { familyOf, filterNames, presetEntry, presets } from '../families/index.js';
+import { Filter } from '../families/filter.js';
+import { failer, parseConfig } from '../families/schema.js';
+import type { FilterConfig } from '../families/types.js';
+import { ConfigError } from '../util/errors.js';
+import { inputFile } from '../util/files.js';
+
+/** A written config (parsed JSON) -> a configured filter. */
+export function resolveConfig(raw: unknown, source = 'config'): Filter {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ConfigError(`${source}: a config is a JSON object`);
+  const name = (raw as { filter?: unknown }).filter;
+  const family = typeof name === 'string' ? familyOf(name) : undefined;
+  if (!family) throw new ConfigError(`${source}: field 'filter': must be one of ${filterNames().join(', ')}`);
+  const fail = failer(source);
+  const cfg = parseConfig(family.schema, raw, source);
+  const intent = family.planner?.intent(cfg, fail) ?? null;
+  if (!intent) return new Filter(family, family.derive(cfg, fail));
+  const planner = family.planner!;
+  let sized: Record<string, unknown>;
+  try {
+    sized = planner.configOf(planner.plan(intent), cfg);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new ConfigError(`${source}: ${e.message}`);
+    throw e;
+  }
+  const c: FilterConfig = {
+    ...family.derive(parseConfig(family.schema, sized, source), fail),
+    planned: planner.record(intent),
+  };
+  return new Filter(family, c);
+}
+
+/** Every preset's name, sorted. */
+export function presetNames(): string[] {
+  return presets().map((p) => p.name);
+}
+
+/** The written config of a preset (parsed JSON). */
+export function loadPreset(name: string): unknown {
+  const p = presetEntry(name);
+  if (!p) throw new ConfigError(`no preset '${name}' (presets: ${presetNames().join(', ')})`);
+  return JSON.parse(fs.readFileSync(p.file, 'utf8'));
+}
+
+/** A preset name or a path to a JSON file (resolved and checked) -> a configured filter. */
+export function loadConfig(spec: string): Filter {
+  const preset = presetEntry(spec);
+  const file = preset?.file ?? inputFile(spec, 'config', ['.json']);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`${spec}: not valid JSON: ${(e as Error).message}`);
+  }
+  return resolveConfig(raw, preset ? `preset ${spec}` : path.basename(file));
+}
+
+/** The filters of every preset. */
+export function presetFilters(): Filter[] {
+  return presetNames().map(loadConfig);
+}

@@ -1,0 +1,130 @@
+/**
+ * A configured filter: a family and one of its derived configs, held together so that code
+ * outside the family folders (CLI, verifier, bench, experiments, tests) can build, describe,
+ * simulate and measure it without asking which family it is.
+ */
+import { bramBlocks, DEFAULT_TARGET } from '../device/index.js';
+import { manifestOf } from '../emit/manifest.js';
+import { emitVerilog } from '../emit/verilog.js';
+import type { Design } from '../ir/types.js';
+import type { Rng } from '../util/rng.js';
+import type {
+  AgingRun,
+  Analysis,
+  FilterConfig,
+  FilterFamily,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+} from './types.js';
+
+export class Filter<C extends FilterConfig = FilterConfig> {
+  private built: Design | null = null;
+  private proto: StreamProtocol | null = null;
+
+  constructor(
+    readonly family: FilterFamily<C>,
+    readonly config: C,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  /** The pipeline (built once). */
+  design(): Design {
+    return (this.built ??= this.family.build(this.config));
+  }
+
+  protocol(): StreamProtocol {
+    return (this.proto ??= this.family.protocol(this.config));
+  }
+
+  /** A fresh reference model in its initial state. */
+  model(): StreamModel {
+    return this.family.model(this.config);
+  }
+
+  parameters(): Record<string, unknown> {
+    return this.family.parameters(this.config);
+  }
+
+  describe(): string {
+    return this.family.describe(this.config);
+  }
+
+  analyze(): Analysis {
+    return this.family.analyze(this.config);
+  }
+
+  software(): SoftwareFilter {
+    return this.family.software(this.config);
+  }
+
+  window(): number | null {
+    return this.family.window(this.config);
+  }
+
+  slack(): number {
+    return this.family.slack(this.config);
+  }
+
+  /** What the aging events are called and a run crossing enough of them (null: the filter does not age). */
+  aging(): { name: string; run: AgingRun } | null {
+    const a = this.family.aging;
+    return a ? { name: a.name, run: a.run(this.config) } : null;
+  }
+
+  verifyMix(): Record<string, number> {
+    return { ...this.family.verifyMix };
+  }
+
+  /** Random values of the request fields (none when the protocol has none). */
+  requestFields(rng: Rng): Record<string, bigint> {
+    return this.family.requestFields?.(this.config, rng) ?? {};
+  }
+
+  verilog(): string {
+    return emitVerilog(this.design());
+  }
+
+  /**
+   * The manifest written next to the Verilog: ports, memories, latency, op codes, the request and
+   * response fields, parameters and block RAM use.
+   */
+  manifest(): Record<string, unknown> {
+    const d = this.design();
+    const p = this.protocol();
+    const { meta: _meta, ...base } = manifestOf(d);
+    void _meta; // the same object as `parameters` (with latency and op codes), written once
+    return {
+      ...base,
+      family: this.family.id,
+      latency: {
+        cycles: p.latency,
+        note: 'from the accepting cycle of a request to out_valid, with out_ready high',
+      },
+      initiationInterval: 1,
+      responseQueue: p.queueDepth,
+      opcodes: p.ops,
+      request: p.request.map((f) => ({ name: f.name, port: f.port, width: f.width })),
+      response: p.response.map((f) => ({ name: f.name, port: f.port, width: f.width })),
+      parameters: this.parameters(),
+      blockRam: {
+        bits: base.memories.reduce((s, m) => s + m.bits, 0),
+        memories: base.memories.length,
+        ice40Blocks: base.memories.reduce((s, m) => s + bramBlocks(DEFAULT_TARGET, m.width, m.depth), 0),
+        note: 'ice40Blocks counts SB_RAM40_4K at the best of their 256x16/512x8/1024x4/2048x2 modes; Yosys reports the real count (npx bloomforge synth)',
+      },
+    };
+  }
+
+  manifestJson(): string {
+    return JSON.stringify(this.manifest(), null, 2) + '\n';
+  }
+
+  /** The files `generate` writes: <name>.v and <name>.manifest.json. */
+  files(): Record<string, string> {
+    return { [`${this.name}.v`]: this.verilog(), [`${this.name}.manifest.json`]: this.manifestJson() };
+  }
+}

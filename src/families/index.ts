@@ -1,0 +1,42 @@
+/**
+ * The registry: every filter family, one line each. Everything that iterates families — the CLI,
+ * `make generate`, the bench, the experiments and the conformance tests — reads this list.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { apbfFamily } from './apbf/index.js';
+import { tbfFamily } from './tbf/index.js';
+import type { FilterFamily } from './types.js';
+
+export const FAMILIES: readonly FilterFamily[] = [apbfFamily, tbfFamily] as readonly FilterFamily[];
+
+/** The family a config's `filter` value belongs to. */
+export function familyOf(filter: string): FilterFamily | undefined {
+  return FAMILIES.find((f) => f.filters.includes(filter));
+}
+
+/** Every `filter` value some family accepts. */
+export function filterNames(): string[] {
+  return FAMILIES.flatMap((f) => f.filters);
+}
+
+export interface PresetEntry {
+  name: string;
+  family: FilterFamily;
+  file: string;
+}
+
+/** Every family's presets (JSON files in its presets/ folder), sorted by name. */
+export function presets(): PresetEntry[] {
+  const out: PresetEntry[] = [];
+  for (const family of FAMILIES) {
+    if (!fs.existsSync(family.presetsDir)) continue;
+    for (const f of fs.readdirSync(family.presetsDir).sort())
+      if (f.endsWith('.json')) out.push({ name: f.slice(0, -5), family, file: path.join(family.presetsDir, f) });
+  }
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+export function presetEntry(name: string): PresetEntry | undefined {
+  return presets().find((p) => p.name === name);
+}

@@ -1,0 +1,50 @@
+/**
+ * The Timing Bloom Filter family (Dautrich & Ravishankar §3): TBF and Block TBF, with the
+ * optional inferential decision unit (§4): config `filter` "tbf" or "btbf".
+ */
+import path from 'node:path';
+import type { FilterFamily } from '../types.js';
+import { deriveTbfSizes, tbfSchema } from './config.js';
+import { tbfExperiments } from './experiments.js';
+import { tbfParameters } from './params.js';
+import { tbfPlanner } from './planner.js';
+import { buildTbf } from './rtl.js';
+import { sampleTbf } from './sampler.js';
+import { tbfProtocol, tbfRequestFields, tbfSimulate, tbfSoftware, TbfStreamModel } from './stream.js';
+import { tbfAnalysis } from './summary.js';
+import type { TbfDerived } from './types.js';
+
+export const tbfFamily: FilterFamily<TbfDerived> = {
+  id: 'tbf',
+  title: 'Timing Bloom filters (TBF, block BTBF, inferential decision unit)',
+  filters: ['tbf', 'btbf'],
+  schema: tbfSchema,
+  derive: deriveTbfSizes,
+  planner: tbfPlanner,
+  parameters: tbfParameters,
+  describe: (c) =>
+    `k=${c.k} timers=${c.timersPerBank}x${c.timerBits}b B=${c.blockSize} P=${c.padding}${c.decision ? ' +decision' : ''}`,
+  build: (c) => buildTbf(c),
+  protocol: tbfProtocol,
+  model: (c) => new TbfStreamModel(c),
+  verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
+  requestFields: tbfRequestFields,
+  window: (c) => c.window,
+  slack: () => 0,
+  aging: {
+    name: 'wraps',
+    // Three quarters of the ops insert: enough of them for 3.5 wraps of T+ through 0..TΩ.
+    run: (c) => ({
+      ops: Math.ceil((3.5 * c.blockSize * (c.tOmega + 1) * 4) / 3) + 200,
+      mix: { query: 1, insert: 2, testAndInsert: 1 },
+      minEvents: 3,
+    }),
+  },
+  analyze: tbfAnalysis,
+  software: tbfSoftware,
+  sample: sampleTbf,
+  presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
+  benchPresets: ['btbf_k4_w512_b16'],
+  experiments: tbfExperiments,
+  simulate: tbfSimulate,
+};

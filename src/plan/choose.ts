@@ -1,0 +1,68 @@
+/**
+ * The part of every family's planner that is not the family's: given the evaluated candidates
+ * (each with its constraint checks in a fixed order and a cost vector), pick the cheapest one that
+ * meets every constraint, count the rejections, keep the near misses, and — when nothing
+ * qualifies — name the constraint that binds.
+ */
+import { ConfigError } from '../util/errors.js';
+import type { Candidate, FilterConfig, Plan, PlanConstraints } from '../families/types.js';
+
+export interface Check {
+  /** Constraint name as its option is spelled (fp, max-npws, target, …). */
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface Evaluated<C extends FilterConfig> {
+  candidate: Omit<Candidate<C>, 'rejected'>;
+  /** The constraints in the order they are reported; the first failing one rejects. */
+  checks: Check[];
+  /** Lexicographic cost: lower is better. */
+  cost: number[];
+}
+
+/** Lexicographic order on cost vectors. */
+export function less(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]!;
+  return false;
+}
+
+/** The window and fp every plan needs, checked before any candidate is built. */
+export function checkIntent(k: PlanConstraints): void {
+  if (!(k.window >= 1) || !Number.isInteger(k.window))
+    throw new ConfigError('plan: --window must be a positive integer');
+  if (!(k.fp > 0 && k.fp < 1)) throw new ConfigError('plan: --fp must be in (0, 1)');
+}
+
+export function choose<C extends FilterConfig>(k: PlanConstraints, evaluated: readonly Evaluated<C>[]): Plan<C> {
+  const all = evaluated.map((e) => {
+    const bad = e.checks.find((x) => !x.ok);
+    return {
+      cand: { ...e.candidate, rejected: bad ? { by: bad.name, detail: bad.detail } : null } as Candidate<C>,
+      e,
+    };
+  });
+  const rejectedBy: Record<string, number> = {};
+  for (const { cand } of all) if (cand.rejected) rejectedBy[cand.rejected.by] = (rejectedBy[cand.rejected.by] ?? 0) + 1;
+  const ok = all.filter((x) => x.cand.rejected === null);
+  if (ok.length === 0) {
+    // The constraint that binds: the first one no candidate meets together with the ones before it.
+    const names = evaluated[0]?.checks.map((x) => x.name) ?? ['fp'];
+    const bind = names.findIndex((_, i) => !evaluated.some((e) => e.checks.slice(0, i + 1).every((x) => x.ok)));
+    throw new ConfigError(
+      `plan: no ${k.filter} meets the constraints: --${names[bind] ?? names[0]} binds (${all.length} candidates; ` +
+        Object.entries(rejectedBy)
+          .map(([r, n]) => `${n} rejected by ${r}`)
+          .join(', ') +
+        ')',
+    );
+  }
+  const winner = ok.reduce((best, x) => (less(x.e.cost, best.e.cost) ? x : best));
+  const nearMisses = all
+    .filter((x) => x.cand.rejected !== null && x.cand.fp < 10 * k.fp)
+    .sort((a, b) => (less(a.e.cost, b.e.cost) ? -1 : 1))
+    .slice(0, 5)
+    .map((x) => x.cand);
+  return { constraints: k, winner: winner.cand, considered: all.length, rejectedBy, nearMisses };
+}
