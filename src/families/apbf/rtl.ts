@@ -41,7 +41,8 @@
 import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
-import { bitsFor, responseQueue, thermometer } from '../../stages/common.js';
+import { bitsFor } from '../../stages/primitives.js';
+import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
@@ -181,7 +182,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
 
   // Requests in flight or queued, as a thermometer (bit i: more than i).
-  const occ = thermometer(m, 'occupancy', RESPONSE_QUEUE);
+  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
   // The head is accepted when there is room in the response queue, no sweep runs, and it does
   // not shift onto a spare still being cleared: four registers (room and no sweep are one,
   // computed from the next-state values), so accept is one LUT4.
@@ -430,7 +431,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   occ.step(accept, pop);
   // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
   // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).
-  const fullAfter = occ.value.bit(RESPONSE_QUEUE - 1).or(accept.and(occ.value.bit(RESPONSE_QUEUE - 2)));
+  const fullAfter = occ.fullAfter(accept);
   headGo.next(headValidNext.and(fullAfter.or(sweepBusyNext).not()));
 
   m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');

@@ -55,7 +55,8 @@ import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { tbfSalt } from './model.js';
 import { decisionLayout, decisionTable } from './decision.js';
-import { bitsFor, muxTree, responseQueue, thermometer } from '../../stages/common.js';
+import { bitsFor, muxTree } from '../../stages/primitives.js';
+import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
@@ -128,7 +129,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
   const sweepAddr = m.reg('sweep_addr', aBits);
   // Requests accepted and not yet popped, as a thermometer.
-  const occ = thermometer(m, 'occupancy', TBF_RESPONSE_QUEUE);
+  const occ = occupancy(m, { capacity: TBF_RESPONSE_QUEUE });
   const accept = rValid;
   const insNow = rIns;
   const clearNow = rClear;
@@ -158,7 +159,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   sweepBusy.next(m.mux(clearNow, 1, m.mux(sweepActive.and(sweepLast), 0, sweepBusy)));
   sweepDelay.next(m.mux(clearNow, CLEAR_DELAY, m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay)));
   sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
-  const fullAfter = occ.value.bit(TBF_RESPONSE_QUEUE - 1).or(wireAccept.and(occ.value.bit(TBF_RESPONSE_QUEUE - 2)));
+  const fullAfter = occ.fullAfter(wireAccept);
   const clearOnWire = wireAccept.and(inOp.eq(TBF_OP.clear));
   inReady.next(fullAfter.or(sweepBusy).or(clearNow).or(clearOnWire).not());
 
