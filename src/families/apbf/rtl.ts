@@ -43,6 +43,7 @@ import type { Design } from '../../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
 import { bitsFor } from '../../stages/primitives.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { omit, pipeStage } from '../../stages/pipeline.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
@@ -290,38 +291,20 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   sweepActive.next(sweepBusyNext.and(sweepDelayNext.eq(0)));
   sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
 
-  // ---- stage 1: request registers ------------------------------------------------------------
-  const s1 = {
-    valid: m.pipe(accept, 1, 's1_valid'),
-    ins: m.pipe(isIns, 1, 's1_ins'),
-    query: m.pipe(isQuery, 1, 's1_query'),
-    tag: m.pipe(hTag, 1, 's1_tag', { reset: null }),
-    key: m.pipe(hKey, 1, 's1_key', { reset: null }),
-    window: m.pipe(validNow, 1, 's1_window', { reset: null }),
-    write: m.pipe(writeMaskAfter, 1, 's1_write', { reset: null }),
-  };
-
-  // ---- stages 2..4: the request's fields travel with it ----------------------------------
-  interface Stage {
-    valid: Sig;
-    ins: Sig;
-    query: Sig;
-    tag: Sig;
-    window: Sig;
-    write: Sig;
-  }
-  const advance = (prev: Stage, n: number): Stage => ({
-    valid: m.pipe(prev.valid, 1, `s${n}_valid`),
-    ins: m.pipe(prev.ins, 1, `s${n}_ins`),
-    query: m.pipe(prev.query, 1, `s${n}_query`),
-    tag: m.pipe(prev.tag, 1, `s${n}_tag`, { reset: null }),
-    window: m.pipe(prev.window, 1, `s${n}_window`, { reset: null }),
-    write: m.pipe(prev.write, 1, `s${n}_write`, { reset: null }),
+  // ---- stages 1..5: the request's fields travel with it ------------------------------------
+  const s1 = pipeStage(m, 's1', {
+    valid: accept,
+    ins: isIns,
+    query: isQuery,
+    tag: hTag,
+    key: hKey,
+    window: validNow,
+    write: writeMaskAfter,
   });
-  const s2 = advance(s1, 2); // hash pieces registered
-  const s3 = advance(s2, 3); // hashes registered, block RAM read
-  const s4 = advance(s3, 4); // block RAM data registered
-  const s5 = advance(s4, 5); // read-modify-write, segment matches
+  const s2 = pipeStage(m, 's2', omit(s1, 'key')); // hash pieces registered
+  const s3 = pipeStage(m, 's3', s2); // hashes registered, block RAM read
+  const s4 = pipeStage(m, 's4', s3); // block RAM data registered
+  const s5 = pipeStage(m, 's5', s4); // read-modify-write, segment matches
 
   const segMatch: Sig[] = [];
   for (let p = 0; p < P; p++) {
@@ -405,7 +388,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   }
 
   // ---- stages 6..8: k consecutive matches in age order -----------------------------------
-  const s6 = advance(s5, 6);
+  const s6 = pipeStage(m, 's6', s5);
   const match = m.cat(...[...segMatch].reverse());
   // Stage 7: window p holds when it is valid and its k segments match (registered per window);
   // stage 8: the hit is the OR over windows (registered before the response queue).
@@ -421,9 +404,9 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     's7_windows',
     { reset: null },
   );
-  const s7 = advance(s6, 7);
+  const s7 = pipeStage(m, 's7', s6);
   const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
-  const s8 = advance(s7, 8);
+  const s8 = pipeStage(m, 's8', s7);
 
   // ---- response queue (registers) ----------------------------------------------------------
   const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], outReady);

@@ -57,15 +57,46 @@ import { tbfSalt } from './model.js';
 import { decisionLayout, decisionTable } from './decision.js';
 import { bitsFor, muxTree } from '../../stages/primitives.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { omit, pipeStage } from '../../stages/pipeline.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
-
 
 export function tbfMemoryName(bank: number, which: 'timers' | 'scan' | 'marks'): string {
   return `bank${bank}_${which}`;
 }
 
+/**
+ * The timestamps T whose age (tp − T) mod (TΩ + 1) is at least `minAge`: the modular interval
+ * [lo, hi] = [tp + 1, tp − minAge], which wraps past TΩ when tp ≥ minAge and tp ≠ TΩ. Computed
+ * a stage early and registered in the form the compare wants, ~lo and ~hi: "T ≥ lo" and
+ * "T > hi" are then each the carry out of one addition of two registers (no inverter ahead of
+ * the carry chain).
+ */
+interface Window {
+  nlo: Sig;
+  nhi: Sig;
+  wrap: Sig;
+}
+
+/** The pieces of a stale window over timer values of `c.timerBits` bits, and the membership test. */
+function windowMath(m: ModuleBuilder, c: TbfDerived) {
+  const tb = c.timerBits;
+  return {
+    lo: (tp: Sig): Sig => m.mux(tp.eq(c.tOmega), 0, tp.add(1)).trunc(tb),
+    hi: (tp: Sig, minAge: number): Sig => m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)).trunc(tb),
+    wrap: (tp: Sig, minAge: number): Sig => tp.ge(minAge).and(tp.ne(c.tOmega)),
+    /** T in the window: lo ≤ T ≤ hi, or either if it wraps. */
+    contains: (T: Sig, w: Window): Sig => {
+      const ge = T.ge(w.nlo.not()); // T + ~lo + 1 carries out (the double inversion folds away)
+      const le = T.zext(tb + 1)
+        .add(w.nhi.zext(tb + 1))
+        .bit(tb)
+        .not(); // T + ~hi does not carry out
+      return m.mux(w.wrap, ge.or(le), ge.and(le));
+    },
+  };
+}
 
 export interface TbfBuildOptions {
   /** Forward the previous cycle's writes (default true); off only to show tests catch it. */
@@ -164,15 +195,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   inReady.next(fullAfter.or(sweepBusy).or(clearNow).or(clearOnWire).not());
 
   // ---- request pipeline registers -----------------------------------------------------------
-  const stage = (n: number, src: Record<string, Sig>): Record<string, Sig> => {
-    const out: Record<string, Sig> = {};
-    for (const [name, sig] of Object.entries(src)) {
-      const control = name === 'valid' || name === 'ins' || name === 'query';
-      out[name] = m.pipe(sig, 1, `s${n}_${name}`, control ? {} : { reset: null });
-    }
-    return out;
-  };
-  const s0: Record<string, Sig> = {
+  const s1 = pipeStage(m, 's1', {
     valid: accept,
     ins: rIns,
     query: rQuery,
@@ -181,77 +204,34 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     tplus,
     tscan: tplusAfter,
     scanAddr: scanPtr,
+    b: bcnt ?? undefined,
+    cls: rClass ?? undefined,
+    ratio: rRatio ?? undefined,
+  });
+  const win = windowMath(m, c);
+  const s1x = {
+    ...omit(s1, 'key', 'tscan'),
+    tplusW: s1.tplus.add(c.tOmega + 1).trunc(tb),
+    scanNlo: win.lo(s1.tscan).not(),
+    scanNhi: win.hi(s1.tscan, c.markAge).not(),
+    scanWrap: win.wrap(s1.tscan, c.markAge),
   };
-  if (bcnt) s0.b = bcnt;
-  if (rClass) s0.cls = rClass;
-  if (rRatio) s0.ratio = rRatio;
-  const s1 = stage(1, s0);
-  const omit = (r: Record<string, Sig>, ...names: string[]): Record<string, Sig> =>
-    Object.fromEntries(Object.entries(r).filter(([n]) => !names.includes(n)));
-  /**
-   * The timestamps T whose age (tp − T) mod (TΩ + 1) is at least `minAge`: the modular interval
-   * [lo, hi] = [tp + 1, tp − minAge], which wraps past TΩ when tp ≥ minAge and tp ≠ TΩ. Computed
-   * a stage early and registered in the form the compare wants, ~lo and ~hi: "T ≥ lo" and
-   * "T > hi" are then each the carry out of one addition of two registers (no inverter ahead of
-   * the carry chain).
-   */
-  interface Window {
-    nlo: Sig;
-    nhi: Sig;
-    wrap: Sig;
-  }
-  const loOf = (tp: Sig): Sig => m.mux(tp.eq(c.tOmega), 0, tp.add(1)).trunc(tb);
-  const hiOf = (tp: Sig, minAge: number): Sig =>
-    m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)).trunc(tb);
-  const wrapOf = (tp: Sig, minAge: number): Sig => tp.ge(minAge).and(tp.ne(c.tOmega));
-  const windowFields = (prefix: string, w: Window): Record<string, Sig> => ({
-    [`${prefix}Nlo`]: w.nlo,
-    [`${prefix}Nhi`]: w.nhi,
-    [`${prefix}Wrap`]: w.wrap,
-  });
-  const windowOf = (r: Record<string, Sig>, prefix: string): Window => ({
-    nlo: r[`${prefix}Nlo`]!,
-    nhi: r[`${prefix}Nhi`]!,
-    wrap: r[`${prefix}Wrap`]!,
-  });
-  const s1x: Record<string, Sig> = { ...omit(s1, 'key', 'tscan') };
-  s1x.tplusW = s1.tplus!.add(c.tOmega + 1).trunc(tb);
-  Object.assign(
-    s1x,
-    windowFields('scan', {
-      nlo: loOf(s1.tscan!).not(),
-      nhi: hiOf(s1.tscan!, c.markAge).not(),
-      wrap: wrapOf(s1.tscan!, c.markAge),
-    }),
-  );
   // Expiry at query time: age >= ⌈(w − b)/B⌉ + 1, which is markAge or markAge − 1 (see `low`).
   const rem = c.window % B;
   const low1 = bcnt !== null && rem > 0 ? s1.b!.ge(rem) : null; // ⌈(w−b)/B⌉ = ⌈w/B⌉ − 1
-  const tp1 = s1.tplus!;
+  const tp1 = s1.tplus;
   const sel = (f: (minAge: number) => Sig): Sig =>
     low1 === null ? f(c.markAge) : m.mux(low1, f(c.markAge - 1), f(c.markAge));
-  Object.assign(
-    s1x,
-    windowFields('exp', {
-      nlo: loOf(tp1).not(),
-      nhi: sel((a) => hiOf(tp1, a)).not(),
-      wrap: sel((a) => wrapOf(tp1, a)),
-    }),
-  );
-  const s2 = stage(2, s1x);
-  const s3 = stage(3, s2);
-  const scanFields = Object.keys(windowFields('scan', windowOf(s3, 'scan')));
-  const s4 = stage(4, omit(s3, ...scanFields));
-  const s5base = stage(5, omit(s4, 'scanAddr'));
-  /** T in the window: lo ≤ T ≤ hi, or either if it wraps. */
-  const inWindow = (T: Sig, w: Window): Sig => {
-    const ge = T.ge(w.nlo.not()); // T + ~lo + 1 carries out (the double inversion folds away)
-    const le = T.zext(tb + 1)
-      .add(w.nhi.zext(tb + 1))
-      .bit(tb)
-      .not(); // T + ~hi does not carry out
-    return m.mux(w.wrap, ge.or(le), ge.and(le));
-  };
+  const s2 = pipeStage(m, 's2', {
+    ...s1x,
+    expNlo: win.lo(tp1).not(),
+    expNhi: sel((a) => win.hi(tp1, a)).not(),
+    expWrap: sel((a) => win.wrap(tp1, a)),
+  });
+  const s3 = pipeStage(m, 's3', s2);
+  const s4 = pipeStage(m, 's4', omit(s3, 'scanNlo', 'scanNhi', 'scanWrap'));
+  const s5 = pipeStage(m, 's5', omit(s4, 'scanAddr'));
+  const inWindow = (T: Sig, w: Window): Sig => win.contains(T, w);
 
   /**
    * (tp − T) mod (TΩ + 1) for T, tp in 0..TΩ, given tpw = (tp + TΩ + 1) mod 2^timerBits (registered
@@ -260,7 +240,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const ageOf = (tp: Sig, tpw: Sig, T: Sig): Sig => m.mux(tp.ge(T), tp.sub(T), tpw.sub(T));
 
   // Valid inserts in stages A+4 (op modifying) and A+5 (its writes in the write registers).
-  const ins4 = s4.valid!.and(s4.ins!);
+  const ins4 = s4.valid.and(s4.ins);
   const ins5 = m.pipe(ins4, 1, 'ins5');
   const sweepW = m.pipe(sweepActive, 1, 'sweep_w');
   // The block RAMs' write enable, a register (no LUT before the write enables).
@@ -270,23 +250,23 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const time5: Sig[] = [];
   for (let j = 0; j < k; j++) {
     m.scope(`bank${j}`, () => {
-      const hash = m.pipe(m.h3(s1.key!, Math.log2(c.timersPerBank), { seed: c.seed, salt: tbfSalt(j) }), 1, 'hash', {
+      const hash = m.pipe(m.h3(s1.key, Math.log2(c.timersPerBank), { seed: c.seed, salt: tbfSalt(j) }), 1, 'hash', {
         reset: null,
       });
       const a2 = hash.slice(Math.log2(c.timersPerBank) - 1, laneBits);
       const a3 = m.pipe(a2, 1, 'addr3', { reset: null });
       const a4 = m.pipe(a3, 1, 'addr4', { reset: null });
-      const sa2 = s2.scanAddr!;
-      const sa3 = s3.scanAddr!;
-      const sa4 = s4.scanAddr!;
+      const sa2 = s2.scanAddr;
+      const sa3 = s3.scanAddr;
+      const sa4 = s4.scanAddr;
       const timers = m.memory('timers', { width: AW, depth, readDuringWrite: 'undefined' });
       const scanMem = m.memory('scan', { width: AW, depth, readDuringWrite: 'undefined' });
       // marks: 'old', since its writes are masked and a read that meets a write to the same word
       // keeps the bits not written (the correction in A+4 supplies only the written ones).
       const marks = m.memory('marks', { width: t, depth, mask: true, readDuringWrite: 'old' });
-      const rdA = timers.read(a2, s2.valid!);
-      const rdS = marks.read(a2, s2.valid!);
-      const rdScan = scanMem.read(sa2, s2.valid!.and(s2.ins!));
+      const rdA = timers.read(a2, s2.valid);
+      const rdS = marks.read(a2, s2.valid);
+      const rdScan = scanMem.read(sa2, s2.valid.and(s2.ins));
 
       // What stage A+4 decided, registered: the block RAMs are written from these in A+5 (so no
       // logic but the sweep's select sits before a RAM input); `last*` hold the cycle before's.
@@ -317,9 +297,9 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       // are registers of different kinds (with or without reset, with or without enable) so
       // synthesis cannot merge them back into one register with a chip-wide fan-out.
       const kind = j % 4;
-      const scanWin3 = windowOf(s3, 'scan');
+      const scanWin3: Window = { nlo: s3.scanNlo, nhi: s3.scanNhi, wrap: s3.scanWrap };
       const copy = (x: Sig, name: string): Sig =>
-        m.pipe(x, 1, name, { reset: kind & 1 ? 0 : null, ...(kind & 2 ? { en: s3.valid! } : {}) });
+        m.pipe(x, 1, name, { reset: kind & 1 ? 0 : null, ...(kind & 2 ? { en: s3.valid } : {}) });
       const scanWin: Window = {
         nlo: copy(scanWin3.nlo, 'scan_nlo'),
         nhi: copy(scanWin3.nhi, 'scan_nhi'),
@@ -337,7 +317,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       const allow = Array.from({ length: t }, (_, i) => {
         const own = lane3 === null ? a3.eq(sa3) : a3.eq(sa3).and(lane3.eq(i));
         const ahead = lane4 === null ? ins4.and(a4.eq(sa3)) : ins4.and(a4.eq(sa3)).and(lane4.eq(i));
-        return m.pipe(own.or(ahead).not().and(s3.valid!).and(s3.ins!), 1, `scan_allow${i}`, { reset: null });
+        return m.pipe(own.or(ahead).not().and(s3.valid).and(s3.ins), 1, `scan_allow${i}`, { reset: null });
       });
 
       // A+3: the RAM words with the writes of the ops two and three ahead applied, registered.
@@ -374,7 +354,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       // Insert: {¬L_S, T+} into its lane (lane i's own L_S when i is the lane); the whole word
       // is written to both copies.
       const newA = m.cat(
-        ...lanesA.map((old, i) => m.mux(oneHot[i]!, m.cat(curS.bit(i).not(), s4.tplus!), old)).reverse(),
+        ...lanesA.map((old, i) => m.mux(oneHot[i]!, m.cat(curS.bit(i).not(), s4.tplus), old)).reverse(),
       );
 
       // Expiry scanner, one word per insert, after the insert: lanes of the scan word whose T is
@@ -405,17 +385,16 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   }
 
   // ---- A+5: ages and expiry ------------------------------------------------------------------
-  const s5 = s5base;
   const exp6: Sig[] = [];
   const age6: Sig[] = [];
   for (let j = 0; j < k; j++) {
-    const age = ageOf(s5.tplus!, s5.tplusW!, time5[j]!);
-    const over = inWindow(time5[j]!, windowOf(s5, 'exp'));
+    const age = ageOf(s5.tplus, s5.tplusW, time5[j]!);
+    const over = inWindow(time5[j]!, { nlo: s5.expNlo, nhi: s5.expNhi, wrap: s5.expWrap });
     const live = laS5[j]!.xor(lsS5[j]!);
     exp6.push(m.pipe(live.not().or(over), 1, `s6_exp${j}`, { reset: null }));
     age6.push(m.pipe(age.slice(Math.min(tb, LB) - 1, 0).zext(LB), 1, `s6_age${j}`, { reset: null }));
   }
-  const s6 = stage(6, omit(s5, 'tplus', 'tplusW', ...Object.keys(windowFields('exp', windowOf(s5, 'exp')))));
+  const s6 = pipeStage(m, 's6', omit(s5, 'tplus', 'tplusW', 'expNlo', 'expNhi', 'expWrap'));
 
   // ---- A+6: every ordered pair of ages compared; expired timers counted ----------------------
   // ---- A+7: λ = the age of the timers no other exceeds, c = how many there are ---------------
@@ -431,28 +410,27 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   );
   const expCount7 = m.pipe(count(exp6), 1, 's7_exp_count', { reset: null });
   const age7 = age6.map((a, i) => m.pipe(a, 1, `s7_age${i}`, { reset: null }));
-  const s7 = stage(7, s6);
+  const s7 = pipeStage(m, 's7', s6);
   const isMax = ge7.map((row) => row.reduce((x, y) => x.and(y)));
   // All maxima hold the same age, so OR-ing the ages of the maxima gives it.
   const maxAge = isMax.map((f, i) => age7[i]!.and(m.mux(f, m.const(2 ** LB - 1, LB), 0))).reduce((x, y) => x.or(y));
   const lambda = m.mux(anyExp7, INF, maxAge);
   const cnt = m.mux(anyExp7, expCount7, count(isMax));
-  const q7 = s7.query!;
-  const s8in: Record<string, Sig> = {
-    valid: s7.valid!,
+  const q7 = s7.query;
+  const s8 = pipeStage(m, 's8', {
+    valid: s7.valid,
     query: q7,
-    tag: s7.tag!,
+    tag: s7.tag,
     hit: anyExp7.not().and(q7),
     lambda: m.mux(q7, lambda, 0),
     c: m.mux(q7, cnt, 0),
-  };
-  if (s7.b) s8in.b = s7.b;
-  if (s7.cls) s8in.cls = s7.cls;
-  if (s7.ratio) s8in.ratio = s7.ratio;
-  const s8 = stage(8, s8in);
+    b: s7.b,
+    cls: s7.cls,
+    ratio: s7.ratio,
+  });
 
   // ---- A+8, A+9: decision unit ------------------------------------------------------------
-  let last = s8;
+  let last: { valid: Sig; tag: Sig; hit: Sig; lambda: Sig; c: Sig } = s8;
   let decision: Sig | null = null;
   if (dl) {
     const table = decisionTable(c);
@@ -462,40 +440,39 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       readDuringWrite: 'old',
       init: table.map((v) => BigInt(v)),
     });
-    const lam0 = s8.lambda!.eq(0);
+    const lam0 = s8.lambda.eq(0);
     const bz = s8.b ? s8.b : m.const(0, 1);
     const wide = LB + bBits + dl.loBits;
-    const lamMinus1 = s8.lambda!.sub(1).zext(wide);
+    const lamMinus1 = s8.lambda.sub(1).zext(wide);
     const loFromLam = (bBits > 0 ? lamMinus1.shl(bBits) : lamMinus1).or(bz.zext(wide)).trunc(dl.loBits);
     const lo = m.mux(lam0, bz.zext(Math.max(dl.loBits, bz.width)).trunc(dl.loBits), loFromLam);
-    const cIdx = m.mux(lam0, 0, s8.c!.zext(Math.max(dl.cBits, cBits)).trunc(dl.cBits));
+    const cIdx = m.mux(lam0, 0, s8.c.zext(Math.max(dl.cBits, cBits)).trunc(dl.cBits));
     const parts = [cIdx, lo];
     if (s8.cls) parts.unshift(s8.cls);
     const romAddr = m.cat(...parts);
     const word = rom.read(
       romAddr.width === Math.log2(dl.depth) ? romAddr : romAddr.zext(Math.log2(dl.depth)),
-      s8.valid!,
+      s8.valid,
     );
     rom.write(0, 0, 0);
-    const s9in: Record<string, Sig> = {
-      valid: s8.valid!,
-      query: s8.query!,
-      tag: s8.tag!,
-      hit: s8.hit!,
-      lambda: s8.lambda!,
-      c: s8.c!,
-      ratio: s8.ratio!,
-      expired: s8.lambda!.eq(INF),
-    };
-    const s9 = stage(9, s9in);
-    const pw = m.mux(s9.expired!, 0, word);
-    decision = pw.ge(s9.ratio!.zext(dl.width)).and(s9.query!);
+    const s9 = pipeStage(m, 's9', {
+      valid: s8.valid,
+      query: s8.query,
+      tag: s8.tag,
+      hit: s8.hit,
+      lambda: s8.lambda,
+      c: s8.c,
+      ratio: s8.ratio,
+      expired: s8.lambda.eq(INF),
+    });
+    const pw = m.mux(s9.expired, 0, word);
+    decision = pw.ge(s9.ratio!.zext(dl.width)).and(s9.query);
     last = s9;
   }
 
   // ---- response queue ------------------------------------------------------------------------
-  const fields = [last.tag!, last.hit!, last.lambda!, last.c!, ...(decision ? [decision] : [])];
-  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid!, fields, outReady, { oneHotWrite: true });
+  const fields = [last.tag, last.hit, last.lambda, last.c, ...(decision ? [decision] : [])];
+  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid, fields, outReady, { oneHotWrite: true });
   const { outValid, pop } = rq;
   occ.step(wireAccept, pop);
 
