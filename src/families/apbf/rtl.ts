@@ -44,6 +44,7 @@ import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
 import { bitsFor } from '../../stages/primitives.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
+import { wideH3 } from '../../stages/hash.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
@@ -63,26 +64,6 @@ function maskConst(P: number, from: number, to: number): bigint {
   let v = 0n;
   for (let i = from; i <= to; i++) v |= 1n << BigInt(i % P);
   return v;
-}
-
-/**
- * XOR of `xs` as a balanced tree of 4-input groups: 16 registered hash pieces are two LUT4
- * levels. (Written as a chain, p0 ^ p1 ^ ... ^ p15, Yosys's ABC mapping left four levels on the
- * APBBF's critical path.)
- */
-export function xorTree(xs: readonly Sig[]): Sig {
-  let level = [...xs];
-  while (level.length > 1) {
-    const next: Sig[] = [];
-    for (let i = 0; i < level.length; i += 4) {
-      const g = level.slice(i, i + 4);
-      next.push(
-        g.length >= 3 ? g[0]!.xor(g[1]!).xor(g.slice(2).reduce((x, y) => x.xor(y))) : g.reduce((x, y) => x.xor(y)),
-      );
-    }
-    level = next;
-  }
-  return level[0]!;
 }
 
 /** Name of the block RAM holding column `part` of bank `bank` (as the DSL scopes produce it). */
@@ -311,21 +292,15 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     m.scope(`bank${p}`, () => {
       // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
       // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
-      const chunkBits = hashChunk(c);
-      const chunks = Math.ceil(c.keyBits / chunkBits);
-      const units: Sig[] = [];
-      for (let u = 0; u < L.hashUnits; u++) {
-        const bits = Math.min(H3_UNIT_BITS, L.hashBits - H3_UNIT_BITS * u);
-        const parts = Array.from({ length: chunks }, (_, q) => {
-          const lo = chunkBits * q;
-          const hi = Math.min(c.keyBits, lo + chunkBits);
-          const keyMask = ((1n << BigInt(hi - lo)) - 1n) << BigInt(lo);
-          const part = m.h3(s1.key, bits, { seed: c.seed, salt: hashSalt(p, u), keyMask });
-          return m.pipe(part, 1, chunks === 1 ? `hash${u}` : `hash${u}_part${q}`, { reset: null });
-        });
-        units.push(xorTree(parts));
-      }
-      const hash = m.pipe(m.cat(...units.reverse()), 1, 'hash', { reset: null });
+      const hash = wideH3(m, {
+        key: s1.key,
+        bits: L.hashBits,
+        unitBits: H3_UNIT_BITS,
+        seed: c.seed,
+        salt: (u) => hashSalt(p, u),
+        chunkBits: hashChunk(c),
+        name: 'hash',
+      });
       const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
       // Clearing: any channel targeting this bank, or the sweep. Enable and address pass two
       // registers per bank (the zero lands two cycles after the channel issues it, still before

@@ -58,6 +58,7 @@ import { decisionLayout, decisionTable } from './decision.js';
 import { bitsFor, muxTree } from '../../stages/primitives.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
+import { chunkedH3 } from '../../stages/hash.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
@@ -250,8 +251,12 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const time5: Sig[] = [];
   for (let j = 0; j < k; j++) {
     m.scope(`bank${j}`, () => {
-      const hash = m.pipe(m.h3(s1.key, Math.log2(c.timersPerBank), { seed: c.seed, salt: tbfSalt(j) }), 1, 'hash', {
-        reset: null,
+      const hash = chunkedH3(m, {
+        key: s1.key,
+        bits: Math.log2(c.timersPerBank),
+        seed: c.seed,
+        salt: tbfSalt(j),
+        name: 'hash',
       });
       const a2 = hash.slice(Math.log2(c.timersPerBank) - 1, laneBits);
       const a3 = m.pipe(a2, 1, 'addr3', { reset: null });
