@@ -45,6 +45,7 @@ import { bitsFor } from '../../stages/primitives.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
 import { wideH3 } from '../../stages/hash.js';
+import { consecutiveMatch } from '../../stages/windows.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
@@ -364,21 +365,9 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
 
   // ---- stages 6..8: k consecutive matches in age order -----------------------------------
   const s6 = pipeStage(m, 's6', s5);
-  const match = m.cat(...[...segMatch].reverse());
   // Stage 7: window p holds when it is valid and its k segments match (registered per window);
   // stage 8: the hit is the OR over windows (registered before the response queue).
-  const windows = m.pipe(
-    m.cat(
-      ...Array.from({ length: P }, (_, p) => {
-        let all = s6.window.bit(p);
-        for (let i = 0; i < k; i++) all = all.and(match.bit((p + i) % P));
-        return all;
-      }).reverse(),
-    ),
-    1,
-    's7_windows',
-    { reset: null },
-  );
+  const windows = consecutiveMatch(m, { match: segMatch, valid: s6.window, k, name: 's7_windows' });
   const s7 = pipeStage(m, 's7', s6);
   const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
   const s8 = pipeStage(m, 's8', s7);

@@ -59,6 +59,7 @@ import { bitsFor, muxTree } from '../../stages/primitives.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
 import { chunkedH3 } from '../../stages/hash.js';
+import { compareAges, oldestAge } from '../../stages/ages.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
@@ -403,24 +404,9 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
 
   // ---- A+6: every ordered pair of ages compared; expired timers counted ----------------------
   // ---- A+7: λ = the age of the timers no other exceeds, c = how many there are ---------------
-  const count = (bits: Sig[]): Sig => bits.map((x) => x.zext(cBits)).reduce((x, y) => x.add(y));
-  const ge7: Sig[][] = age6.map((ai, i) =>
-    age6.map((aj, j) => (i === j ? m.const(1, 1) : m.pipe(ai.ge(aj), 1, `s7_ge${i}_${j}`, { reset: null }))),
-  );
-  const anyExp7 = m.pipe(
-    exp6.reduce((x, y) => x.or(y)),
-    1,
-    's7_any_exp',
-    { reset: null },
-  );
-  const expCount7 = m.pipe(count(exp6), 1, 's7_exp_count', { reset: null });
-  const age7 = age6.map((a, i) => m.pipe(a, 1, `s7_age${i}`, { reset: null }));
+  const pairs = compareAges(m, { ages: age6, expired: exp6, countBits: cBits, prefix: 's7' });
   const s7 = pipeStage(m, 's7', s6);
-  const isMax = ge7.map((row) => row.reduce((x, y) => x.and(y)));
-  // All maxima hold the same age, so OR-ing the ages of the maxima gives it.
-  const maxAge = isMax.map((f, i) => age7[i]!.and(m.mux(f, m.const(2 ** LB - 1, LB), 0))).reduce((x, y) => x.or(y));
-  const lambda = m.mux(anyExp7, INF, maxAge);
-  const cnt = m.mux(anyExp7, expCount7, count(isMax));
+  const { lambda, count: cnt, anyExpired: anyExp7 } = oldestAge(m, pairs);
   const q7 = s7.query;
   const s8 = pipeStage(m, 's8', {
     valid: s7.valid,
