@@ -46,6 +46,7 @@ import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
 import { wideH3 } from '../../stages/hash.js';
 import { consecutiveMatch } from '../../stages/windows.js';
+import { testAndSetColumn } from '../../stages/rmw.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
@@ -328,35 +329,19 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
           const colIdx = offset === null ? block : m.cat(block, offset);
           const addr = colIdx.slice(wBits + aBits - 1, wBits);
           const bit = colIdx.slice(wBits - 1, 0);
-          const mem = m.memory('ram', { width: W, depth, readDuringWrite: 'undefined' });
-          const rd = mem.read(addr, s3.valid);
-          const addr3 = m.pipe(addr, 1, 'addr', { reset: null });
-          const addr4 = m.pipe(addr3, 1, 'addr5', { reset: null });
-          const onehot = m.pipe(m.const(1, W).shl(bit), 2, 'onehot', { reset: null });
-          // The block RAM output is registered (stage 3) and the read-modify-write happens in
-          // stage 4, so two writes can land after an op's read: the one at the read's own clock
-          // edge (from the op two ahead) and the next (from the op one ahead). `fwd_data` holds
-          // the word written by stage 4 in the previous cycle (zeroed in a cycle when the clear
-          // channel writes this bank; no insert writes a bank being cleared, so the two never
-          // meet). Stage 3 takes it in place of the block RAM word when the op two ahead wrote the
-          // same word (`hit_a`), stage 4 when the op one ahead did (`hit_b`); both compares are
-          // registered a cycle early. Every bit is one LUT4 between registers and RAM ports.
-          const fwdData = m.reg('fwd_data', W, { reset: null });
-          const off = m.const(0, 1);
-          const hitA = m.pipe(forwarding ? insWrite.and(addr4.eq(addr)) : off, 1, 'hit_a');
-          // addr5 == addr4 now is addr4 == addr3 a cycle ago: compared then, registered.
-          const sameNext = m.pipe(addr3.eq(addr), 1, 'same_next');
-          const hitBNext = forwarding ? insWrite.and(sameNext) : off;
-          const hitB = m.pipe(hitBNext, 1, 'hit_b');
-          const rdq = m.pipe(m.mux(hitA, fwdData, rd), 1, 'rdq', { reset: null });
-          const word = m.mux(hitB, fwdData, rdq);
-          // Registered per column; the columns of a bank are ANDed in stage 7.
-          partMatch.push(m.pipe(word.and(onehot).any(), 1, 's6_match', { reset: null }));
-          const keep = m.pipe(clrWriteNext.not(), 1, 'keep');
-          const takeFwd = m.pipe(clrWriteNext.or(hitBNext), 1, 'take_fwd');
-          const newWord = m.mux(takeFwd, fwdData, rdq).or(m.mux(keep, onehot, 0));
-          fwdData.next(m.mux(clrWriteNext, 0, newWord));
-          mem.write(m.mux(clrWrite, clrAddr, addr4), newWord, writeEn);
+          const column = testAndSetColumn(m, {
+            width: W,
+            depth,
+            addr,
+            bit,
+            read: s3.valid,
+            writing: insWrite,
+            writeEn,
+            clear: { issue: clrWriteNext, write: clrWrite, addr: clrAddr },
+            forwarding,
+            matchName: 's6_match', // the columns of a bank are ANDed in stage 7
+          });
+          partMatch.push(column.match);
         });
       }
       segMatch.push(partMatch.reduce((x, y) => x.and(y)));

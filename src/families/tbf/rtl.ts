@@ -60,6 +60,7 @@ import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
 import { chunkedH3 } from '../../stages/hash.js';
 import { compareAges, oldestAge } from '../../stages/ages.js';
+import { registeredMatch } from '../../stages/rmw.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
@@ -289,8 +290,8 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       // ahead (in A+4 then) writes at the end of X's A+3 and the op three ahead (in A+5) at the
       // end of X's A+2, at X's read edge: both are applied to X's RAM word in A+3. The op one
       // ahead writes at the end of X's A+4 and is applied in A+4.
-      const hit = (name: string, ins: Sig, writeAddr: Sig, readAddr: Sig): Sig =>
-        m.pipe(ins.and(writeAddr.eq(readAddr)), 1, name, { reset: null });
+      const hit = (name: string, write: Sig, writeAddr: Sig, readAddr: Sig): Sig =>
+        registeredMatch(m, name, { write, writeAddr, readAddr, reset: false });
       const zA = hit('hit2_timers', ins4, a4, a2);
       const wA = hit('hit3_timers', ins5, a5, a2);
       const zScan = hit('hit2_scan', ins4, a4, sa2);
