@@ -47,6 +47,7 @@ import { omit, pipeStage } from '../../stages/pipeline.js';
 import { wideH3 } from '../../stages/hash.js';
 import { consecutiveMatch } from '../../stages/windows.js';
 import { testAndSetColumn } from '../../stages/rmw.js';
+import { skidInput } from '../../stages/input.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
@@ -101,42 +102,23 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const outReady = m.input('out_ready', 1, 'response consumer ready');
 
   // ---- input skid buffer: in_ready is a register, ops arrive decoded -----------------------
-  // Two entries: `head` feeds the accept stage; `skid` holds a request that arrived while the
-  // head could not move. in_ready = skid empty and no reset/clear sweep running (both
-  // registers). Adds one cycle of latency, no stall. Only the decoded op flags move between
-  // head and skid; key and tag sit in a two-entry store written in arrival order and read in
-  // accept order, so the wide data registers never wait on accept.
+  // in_ready = skid empty and no reset/clear sweep running, one register computed from both
+  // next states; so the sweep's busy flag exists before the input stage.
   const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
-  // in_ready: skid empty and no sweep, one register computed from both next states.
-  const inReady = m.reg('in_ready_q', 1);
-  const wireAccept = inValid.and(inReady);
-  const decoded = m.cat(
-    inOp.eq(OP.insert).or(inOp.eq(OP.testAndInsert)),
-    inOp.eq(OP.query).or(inOp.eq(OP.testAndInsert)),
-    inOp.eq(OP.tick),
-    inOp.eq(OP.clear),
-  );
-  const reqW = decoded.width;
-  const headValid = m.reg('in_head_valid', 1);
-  const inHead = m.reg('in_head', reqW, { reset: null });
-  const skidValid = m.reg('in_skid_valid', 1);
-  const skid = m.reg('in_skid', reqW, { reset: null });
-  const extAccept = wireAccept;
-  const dataWp = m.reg('in_data_wp', 1);
-  const dataRp = m.reg('in_data_rp', 1);
-  const entries = [0, 1].map((i) => {
-    const e = m.reg(`in_data${i}`, c.tagBits + c.keyBits, { reset: null, en: extAccept.and(dataWp.eq(i)) });
-    e.next(m.cat(inTag, inKey));
-    return e;
+  const input = skidInput(m, {
+    valid: inValid,
+    op: inOp,
+    flags: {
+      ins: [OP.insert, OP.testAndInsert],
+      query: [OP.query, OP.testAndInsert],
+      tick: [OP.tick],
+      clear: [OP.clear],
+    },
+    data: { tag: inTag, key: inKey },
+    name: 'in',
   });
-  const headData = m.mux(dataRp, entries[1]!, entries[0]!);
-  const hKey = headData.slice(c.keyBits - 1, 0);
-  const hTag = headData.slice(c.keyBits + c.tagBits - 1, c.keyBits);
-  dataWp.next(m.mux(extAccept, dataWp.not(), dataWp));
-  const isClear = inHead.bit(0);
-  const isTick = inHead.bit(1);
-  const isQuery = inHead.bit(2);
-  const isIns = inHead.bit(3);
+  const { clear: isClear, tick: isTick, query: isQuery, ins: isIns } = input.head;
+  const { key: hKey, tag: hTag } = input.data;
 
   // ---- accept stage: generation control ------------------------------------------------------
   const cntBits = bitsFor(c.generation);
@@ -175,15 +157,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const selBusyReg = m.reg('sel_busy', 1);
   const notHeld = wantShift.and(selBusyReg).not();
   const accept = headGo.and(notHeld);
-  // Skid buffer moves: the head leaves on accept (or is empty) and refills from skid or input.
-  const headFree = accept.or(headValid.not());
-  const headValidNext = m.mux(headFree, skidValid.or(extAccept), 1);
-  headValid.next(headValidNext);
-  const headNext = m.mux(headFree, m.mux(skidValid, skid, decoded), inHead);
-  inHead.next(headNext);
-  const skidValidNext = m.mux(skidValid, headFree.not(), extAccept.and(headFree.not()));
-  skidValid.next(skidValidNext);
-  skid.next(m.mux(skidValid, skid, decoded));
+  const { headValidNext, next: headNext } = input.advance(accept);
   // accept && wantShift, and accept && clear (a clear never shifts), each written as one LUT4
   // of registers so the enables of the masks and channels do not wait on accept.
   const shiftNow = headGo.and(wantShift).and(selBusyReg.not());
@@ -194,7 +168,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
   const countEn = headGo.and(headCounts).and(notHeld);
   count.next(m.mux(countEn, m.mux(isIns, m.mux(genFull, 1, count.add(1)), 0), count));
-  headCounts.next(headNext.bit(3).or(headNext.bit(1)).or(headNext.bit(0)));
+  headCounts.next(headNext('ins').or(headNext('tick')).or(headNext('clear')));
   // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
   // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
   const g = c.generation;
@@ -208,8 +182,8 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
       m.mux(counts, m.mux(genFull, g === 2 ? 1 : 0, g >= 2 ? count.eq(g - 2) : m.const(0, 1)), genLast),
     ),
   );
-  wantShift.next(headNext.bit(3).and(genFullNext).or(headNext.bit(1)));
-  dataRp.next(m.mux(accept, dataRp.not(), dataRp));
+  wantShift.next(headNext('ins').and(genFullNext).or(headNext('tick')));
+  input.release(accept);
   // The mask registers take a shift or a clear one cycle after the accept that made it
   // (`shift_q`, `clear_q`), so their enables come straight from registers; the accept stage
   // uses the effective masks (rotated when a shift is pending). After a clear no request is
@@ -264,7 +238,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const sweepActive = m.reg('sweep_active', 1);
   const sweepBusyNext = m.mux(clearNow, 1, m.mux(sweepActive.and(sweepAddr.eq(lastAddr)), 0, sweepBusy));
   sweepBusy.next(sweepBusyNext);
-  inReady.next(skidValidNext.or(sweepBusyNext).not());
+  input.setReady(sweepBusyNext);
   const sweepDelayNext = m.mux(
     clearNow,
     CLEAR_DELAY,
@@ -366,7 +340,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const fullAfter = occ.fullAfter(accept);
   headGo.next(headValidNext.and(fullAfter.or(sweepBusyNext).not()));
 
-  m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');
   m.output('out_tag', rq.head[0]!, 'tag of the request');
   m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert, tick, clear)');

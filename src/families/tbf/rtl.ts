@@ -61,6 +61,7 @@ import { omit, pipeStage } from '../../stages/pipeline.js';
 import { chunkedH3 } from '../../stages/hash.js';
 import { compareAges, oldestAge } from '../../stages/ages.js';
 import { registeredMatch } from '../../stages/rmw.js';
+import { decodeOp, registeredInput } from '../../stages/input.js';
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
@@ -141,18 +142,25 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   // in_ready is a register: room for one more request in the response queue (judged without
   // this cycle's pop, so out_ready does not reach it), no sweep running, and no clear accepted
   // in this cycle or the last (the sweep it starts is not yet visible in sweep_busy).
-  const inReady = m.reg('in_ready_q', 1);
-  const wireAccept = inValid.and(inReady);
-  const rValid = m.pipe(wireAccept, 1, 'in_valid_q');
   // Insert and clear flags are registered already qualified by the accept, so the counters'
   // enables are registers.
-  const rIns = m.pipe(wireAccept.and(inOp.eq(TBF_OP.insert).or(inOp.eq(TBF_OP.testAndInsert))), 1, 'in_ins_q');
-  const rQuery = m.pipe(inOp.eq(TBF_OP.query).or(inOp.eq(TBF_OP.testAndInsert)), 1, 'in_query_q', { reset: null });
-  const rClear = m.pipe(wireAccept.and(inOp.eq(TBF_OP.clear)), 1, 'in_clear_q');
-  const rKey = m.pipe(inKey, 1, 'in_key_q', { reset: null });
-  const rTag = m.pipe(inTag, 1, 'in_tag_q', { reset: null });
-  const rClass = inClass ? m.pipe(inClass, 1, 'in_class_q', { reset: null }) : null;
-  const rRatio = inRatio ? m.pipe(inRatio, 1, 'in_ratio_q', { reset: null }) : null;
+  const input = registeredInput(m, {
+    valid: inValid,
+    op: inOp,
+    flags: {
+      ins: { codes: [TBF_OP.insert, TBF_OP.testAndInsert], qualified: true },
+      query: { codes: [TBF_OP.query, TBF_OP.testAndInsert], qualified: false },
+      clear: { codes: [TBF_OP.clear], qualified: true },
+    },
+    data: { key: inKey, tag: inTag, class: inClass ?? undefined, ratio: inRatio ?? undefined },
+    name: 'in',
+  });
+  const wireAccept = input.fire;
+  const { ins: rIns, query: rQuery, clear: rClear } = input.flags;
+  const rKey = input.data.key!;
+  const rTag = input.data.tag!;
+  const rClass = input.data.class ?? null;
+  const rRatio = input.data.ratio ?? null;
 
   // ---- A+1: T+, b, scan pointer -------------------------------------------------------------
   const tplus = m.reg('tplus', tb);
@@ -164,7 +172,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const sweepAddr = m.reg('sweep_addr', aBits);
   // Requests accepted and not yet popped, as a thermometer.
   const occ = occupancy(m, { capacity: TBF_RESPONSE_QUEUE });
-  const accept = rValid;
+  const accept = input.valid;
   const insNow = rIns;
   const clearNow = rClear;
   // T+ advances on the insert that completes a block of B. The next value of T+, "T+ is at the
@@ -194,8 +202,8 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   sweepDelay.next(m.mux(clearNow, CLEAR_DELAY, m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay)));
   sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
   const fullAfter = occ.fullAfter(wireAccept);
-  const clearOnWire = wireAccept.and(inOp.eq(TBF_OP.clear));
-  inReady.next(fullAfter.or(sweepBusy).or(clearNow).or(clearOnWire).not());
+  const clearOnWire = wireAccept.and(decodeOp(inOp, [TBF_OP.clear]));
+  input.setReady(fullAfter.or(sweepBusy).or(clearNow).or(clearOnWire));
 
   // ---- request pipeline registers -----------------------------------------------------------
   const s1 = pipeStage(m, 's1', {
@@ -468,7 +476,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const { outValid, pop } = rq;
   occ.step(wireAccept, pop);
 
-  m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
   m.output('out_valid', outValid, 'response available');
   m.output('out_tag', rq.head[0]!, 'tag of the request');
   m.output('out_hit', rq.head[1]!, 'standard answer: no timer of R_x expired (0 for insert, clear)');
