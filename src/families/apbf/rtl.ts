@@ -48,7 +48,7 @@ import { wideH3 } from '../../stages/hash.js';
 import { consecutiveMatch } from '../../stages/windows.js';
 import { testAndSetColumn } from '../../stages/rmw.js';
 import { skidInput } from '../../stages/input.js';
-import { CLEAR_DELAY } from '../../stages/clear.js';
+import { clearChannels, clearSweep } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
 
@@ -136,15 +136,8 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const rotR = (x: Sig): Sig => (P === 1 ? x : m.cat(x.bit(0), x.slice(P - 1, 1)));
 
   // Clear channels (one per spare) and the reset/clear sweep.
-  const dBits = bitsFor(CLEAR_DELAY);
-  const channels = Array.from({ length: c.spares }, (_, i) => ({
-    busy: m.reg(`clr${i}_busy`, 1),
-    delay: m.reg(`clr${i}_delay`, dBits, { reset: CLEAR_DELAY }),
-    addr: m.reg(`clr${i}_addr`, aBits),
-    target: m.reg(`clr${i}_target`, P),
-  }));
-  const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
-  const sweepAddr = m.reg('sweep_addr', aBits);
+  const channels = clearChannels(m, { count: c.spares, addrBits: aBits, banks: P });
+  const sweep = clearSweep(m, { addrBits: aBits, depth, busy: sweepBusy });
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
 
   // Requests in flight or queued, as a thermometer (bit i: more than i).
@@ -201,33 +194,14 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     : null;
   if (chanSel && chanSelNext) chanSel.next(chanSelNext);
 
-  const lastAddr = depth - 1;
-  const chanActive: Sig[] = [];
-  const busyNext: Sig[] = [];
-  channels.forEach((ch, i) => {
-    const start = chanSel === null ? shiftNow : shiftNow.and(chanSel.eq(i));
+  const { busyNext } = channels.connect({
+    start: shiftNow,
+    select: chanSel,
+    abort: clearNow,
+    depth,
     // The cycle after its start the channel learns its bank: the spare after the newest, read
     // while the mask registers still hold the values from before the shift.
-    const startQ = m.pipe(start, 1, `clr${i}_start_q`);
-    // busy && delay == 0, registered from the next-state values (keeps the compare off the
-    // block RAM write-enable path).
-    const active = m.reg(`clr${i}_active`, 1);
-    chanActive.push(active);
-    const done = active.and(ch.addr.eq(lastAddr));
-    const bn = m.mux(clearNow, 0, m.mux(start, 1, m.mux(done, 0, ch.busy)));
-    busyNext.push(bn);
-    ch.busy.next(bn);
-    // The delay idles at CLEAR_DELAY (reloaded when a run ends or a clear aborts it) and counts
-    // down while busy; the address wraps to 0 after the last word. Neither waits on a start.
-    const delayNext = m.mux(
-      clearNow.or(done),
-      CLEAR_DELAY,
-      m.mux(ch.busy.and(ch.delay.ne(0)), ch.delay.sub(1), ch.delay),
-    );
-    ch.delay.next(delayNext);
-    active.next(bn.and(delayNext.eq(0)));
-    ch.addr.next(m.mux(clearNow, 0, m.mux(active, ch.addr.add(1), ch.addr)));
-    ch.target.next(m.mux(startQ, rotR(newestSpare), ch.target));
+    target: () => rotR(newestSpare),
   });
   // Whether the spare the next shift reuses is still being cleared.
   selBusyReg.next(
@@ -235,18 +209,10 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
       ? busyNext[0]!
       : busyNext.reduce<Sig>((acc, bn, i) => m.mux(chanSelNext.eq(i), bn, acc), m.const(0, 1)),
   );
-  const sweepActive = m.reg('sweep_active', 1);
-  const sweepBusyNext = m.mux(clearNow, 1, m.mux(sweepActive.and(sweepAddr.eq(lastAddr)), 0, sweepBusy));
-  sweepBusy.next(sweepBusyNext);
+  const sweepRun = sweep.connectNextState(clearNow);
+  const sweepBusyNext = sweepRun.busyNext;
   input.setReady(sweepBusyNext);
-  const sweepDelayNext = m.mux(
-    clearNow,
-    CLEAR_DELAY,
-    m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay),
-  );
-  sweepDelay.next(sweepDelayNext);
-  sweepActive.next(sweepBusyNext.and(sweepDelayNext.eq(0)));
-  sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
+  sweepRun.finish();
 
   // ---- stages 1..5: the request's fields travel with it ------------------------------------
   const s1 = pipeStage(m, 's1', {
@@ -282,15 +248,8 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
       // registers per bank (the zero lands two cycles after the channel issues it, still before
       // an op accepted after the channel finishes reads the bank), as does the insert's enable,
       // so the write port and the forwarding register see one LUT level from registers.
-      const chanHere = channels.map((ch, i) => chanActive[i]!.and(ch.target.bit(p)));
-      const clrWriteNext = m.pipe(
-        chanHere.reduce((x, y) => x.or(y), sweepActive),
-        1,
-        'clr_issue',
-      );
-      const clrWrite = m.pipe(clrWriteNext, 1, 'clr_write');
-      const chanAddr = channels.reduce<Sig>((acc, ch, i) => acc.or(m.mux(chanHere[i]!, ch.addr, 0)), m.const(0, aBits));
-      const clrAddr = m.pipe(m.mux(sweepActive, sweepAddr, chanAddr), 2, 'clr_addr', { reset: null });
+      const clr = channels.bankPort(p, { active: sweepRun.active, addr: sweep.addr });
+      const clrWriteNext = clr.issue;
       const insWriteNext = s4.valid.and(s4.ins).and(s4.write.bit(p));
       const insWrite = m.pipe(insWriteNext, 1, 'ins_write');
       // The write enable, insert or clear, in one register.
@@ -311,7 +270,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
             read: s3.valid,
             writing: insWrite,
             writeEn,
-            clear: { issue: clrWriteNext, write: clrWrite, addr: clrAddr },
+            clear: clr,
             forwarding,
             matchName: 's6_match', // the columns of a bank are ANDed in stage 7
           });

@@ -62,7 +62,7 @@ import { chunkedH3 } from '../../stages/hash.js';
 import { compareAges, oldestAge } from '../../stages/ages.js';
 import { registeredMatch } from '../../stages/rmw.js';
 import { decodeOp, registeredInput } from '../../stages/input.js';
-import { CLEAR_DELAY } from '../../stages/clear.js';
+import { clearSweep } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
 
@@ -166,10 +166,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const tplus = m.reg('tplus', tb);
   const bcnt = B > 1 ? m.reg('bcnt', bBits) : null;
   const scanPtr = m.reg('scan_ptr', aBits);
-  const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
-  const dBits = bitsFor(CLEAR_DELAY);
-  const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
-  const sweepAddr = m.reg('sweep_addr', aBits);
+  const sweep = clearSweep(m, { addrBits: aBits, depth });
   // Requests accepted and not yet popped, as a thermometer.
   const occ = occupancy(m, { capacity: TBF_RESPONSE_QUEUE });
   const accept = input.valid;
@@ -192,18 +189,10 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     wrapReg.next(m.mux(clearNow, 0, m.mux(insNow, bcnt.eq(B - 2), wrapReg)));
   }
   scanPtr.next(m.mux(clearNow, 0, m.mux(insNow, scanPtr.add(1), scanPtr)));
-  // sweep_active = sweep_busy and sweep_delay = 0; sweep_last = (sweep_addr = depth − 1).
-  const sweepActive = m.reg('sweep_active', 1);
-  const lastReg = depth === 1 ? null : m.reg('sweep_last', 1);
-  const sweepLast = lastReg ?? m.const(1, 1);
-  sweepActive.next(clearNow.not().and(m.mux(sweepActive, sweepLast.not(), sweepBusy.and(sweepDelay.eq(1)))));
-  lastReg?.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.eq(depth - 2), lastReg)));
-  sweepBusy.next(m.mux(clearNow, 1, m.mux(sweepActive.and(sweepLast), 0, sweepBusy)));
-  sweepDelay.next(m.mux(clearNow, CLEAR_DELAY, m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay)));
-  sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
+  const { active: sweepActive } = sweep.connectLookahead(clearNow);
   const fullAfter = occ.fullAfter(wireAccept);
   const clearOnWire = wireAccept.and(decodeOp(inOp, [TBF_OP.clear]));
-  input.setReady(fullAfter.or(sweepBusy).or(clearNow).or(clearOnWire));
+  input.setReady(fullAfter.or(sweep.busy).or(clearNow).or(clearOnWire));
 
   // ---- request pipeline registers -----------------------------------------------------------
   const s1 = pipeStage(m, 's1', {
@@ -390,8 +379,8 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       const ones = m.const((1n << BigInt(t)) - 1n, t);
       opSMask.next(markVec);
       opSData.next(laVec);
-      const aAddr = m.pipe(m.mux(sweepActive, sweepAddr, a4), 1, 'w_timers_addr', { reset: null });
-      const sAddr = m.pipe(m.mux(sweepActive, sweepAddr, sa4), 1, 'w_marks_addr', { reset: null });
+      const aAddr = m.pipe(m.mux(sweepActive, sweep.addr, a4), 1, 'w_timers_addr', { reset: null });
+      const sAddr = m.pipe(m.mux(sweepActive, sweep.addr, sa4), 1, 'w_marks_addr', { reset: null });
       const aData = m.mux(sweepW, 0, opAData);
       timers.write(aAddr, aData, wEn);
       scanMem.write(aAddr, aData, wEn);
