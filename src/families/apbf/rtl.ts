@@ -37,8 +37,16 @@
  * uses), one word per cycle, starting CLEAR_DELAY cycles later so in-flight reads of it finish.
  * `deriveApbf` rejects configs where that cannot finish before the bank is reused.
  * Reset, power-up and the clear op sweep every bank with in_ready low for CLEAR_DELAY + depth cycles.
+ *
+ * Composition (src/stages/): skidInput (A), clearChannels and clearSweep in its 'next-state'
+ * form, occupancy (A+1), pipeStage (every stage), wideH3 (A+2, A+3), testAndSetColumn per bank
+ * column (A+4..A+6), consecutiveMatch (A+7), responseQueue (A+9). APBF-only and kept here: the
+ * generation counter, the window masks, accept and the bank wiring. The order of the DSL calls
+ * fixes the net numbering and declaration order of the Verilog (the presets' fmax was measured
+ * on exactly that netlist), so stages with feedback have methods called where their logic
+ * always was (`advance`, `release`, `setReady`, `connect`, `finish`, `close`).
  */
-import { ModuleBuilder, type Sig } from '../../dsl/module.js';
+import { ModuleBuilder, type Reg, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
 import { bitsFor } from '../../stages/primitives.js';
@@ -47,8 +55,8 @@ import { omit, pipeStage } from '../../stages/pipeline.js';
 import { wideH3 } from '../../stages/hash.js';
 import { consecutiveMatch } from '../../stages/windows.js';
 import { testAndSetColumn } from '../../stages/rmw.js';
-import { skidInput } from '../../stages/input.js';
-import { clearChannels, clearSweep } from '../../stages/clear.js';
+import { skidInput, type SkidInput } from '../../stages/input.js';
+import { clearChannels, clearSweep, type ClearChannels } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
 
@@ -83,63 +91,105 @@ export interface BuildOptions {
 }
 
 export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
-  const forwarding = opts.forwarding ?? true;
-  const L = apbfLayout(c);
-  const P = L.banks;
-  const { k, l } = c;
-  const b = c.bitsPerBlock;
-  const W = c.wordBits;
-  const wBits = Math.log2(W);
-  const depth = c.columnDepth;
-  const aBits = Math.log2(depth);
   const m = new ModuleBuilder(c.name);
   Object.assign(m.meta, apbfMeta(c));
-
-  const inValid = m.input('in_valid', 1, 'request valid');
-  const inOp = m.input('in_op', 3, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 tick, 4 clear');
-  const inKey = m.input('in_key', c.keyBits, 'key');
-  const inTag = m.input('in_tag', c.tagBits, 'tag, returned with the response');
-  const outReady = m.input('out_ready', 1, 'response consumer ready');
+  const io = apbfPorts(m, c);
 
   // ---- input skid buffer: in_ready is a register, ops arrive decoded -----------------------
   // in_ready = skid empty and no reset/clear sweep running, one register computed from both
   // next states; so the sweep's busy flag exists before the input stage.
   const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
   const input = skidInput(m, {
-    valid: inValid,
-    op: inOp,
+    valid: io.valid,
+    op: io.op,
     flags: {
       ins: [OP.insert, OP.testAndInsert],
       query: [OP.query, OP.testAndInsert],
       tick: [OP.tick],
       clear: [OP.clear],
     },
-    data: { tag: inTag, key: inKey },
+    data: { tag: io.tag, key: io.key },
     name: 'in',
   });
-  const { clear: isClear, tick: isTick, query: isQuery, ins: isIns } = input.head;
-  const { key: hKey, tag: hTag } = input.data;
+  const head = input.head;
 
-  // ---- accept stage: generation control ------------------------------------------------------
-  const cntBits = bitsFor(c.generation);
-  const count = m.reg('gen_count', cntBits);
-  // count == g, registered (computed from the next count) to keep the compare off the accept path.
-  const genFull = m.reg('gen_full', 1);
-  // Whether the head request shifts if accepted (insert at a full generation, or tick), kept in
-  // a register computed from the next head and the next count, so accept and the shift enables
-  // are two LUT levels from registers.
-  const wantShift = m.reg('head_shifts', 1);
+  // ---- accept stage: generation control, window masks, clearing -----------------------------
+  const acc = acceptStage(m, c, input, sweepBusy);
 
-  const validMask = m.reg('window_mask', P, { reset: maskConst(P, 0, l) });
-  const writeMask = m.reg('write_mask', P, { reset: maskConst(P, 0, k - 1) });
-  const newestSpare = m.reg('newest_spare', P, { reset: maskConst(P, k + l, k + l) });
-  const rotR = (x: Sig): Sig => (P === 1 ? x : m.cat(x.bit(0), x.slice(P - 1, 1)));
+  // ---- stages 1..5: the request's fields travel with it ------------------------------------
+  const s1 = pipeStage(m, 's1', {
+    valid: acc.accept,
+    ins: head.ins,
+    query: head.query,
+    tag: input.data.tag,
+    key: input.data.key,
+    window: acc.validNow,
+    write: acc.writeMaskAfter,
+  });
+  const s2 = pipeStage(m, 's2', omit(s1, 'key')); // hash pieces registered
+  const s3 = pipeStage(m, 's3', s2); // hashes registered, block RAM read
+  const s4 = pipeStage(m, 's4', s3); // block RAM data registered
+  const s5 = pipeStage(m, 's5', s4); // read-modify-write, segment matches
+  const x: BankContext = {
+    c,
+    forwarding: opts.forwarding ?? true,
+    key: s1.key,
+    read: s3.valid,
+    s4,
+    channels: acc.channels,
+    sweep: acc.sweep,
+  };
+  const segMatch = Array.from({ length: apbfLayout(c).banks }, (_, p) => m.scope(`bank${p}`, () => bank(m, x, p)));
 
+  // ---- stages 6..8: k consecutive matches in age order -----------------------------------
+  const s6 = pipeStage(m, 's6', s5);
+  // Stage 7: window p holds when it is valid and its k segments match (registered per window);
+  // stage 8: the hit is the OR over windows (registered before the response queue).
+  const windows = consecutiveMatch(m, { match: segMatch, valid: s6.window, k: c.k, name: 's7_windows' });
+  const s7 = pipeStage(m, 's7', s6);
+  const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
+  const s8 = pipeStage(m, 's8', s7);
+
+  // ---- response queue (registers) ----------------------------------------------------------
+  const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], io.outReady);
+  acc.close(rq.pop);
+
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  m.output('out_valid', rq.outValid, 'response available');
+  m.output('out_tag', rq.head[0]!, 'tag of the request');
+  m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert, tick, clear)');
+  return m.build();
+}
+
+function apbfPorts(m: ModuleBuilder, c: ApbfDerived) {
+  return {
+    valid: m.input('in_valid', 1, 'request valid'),
+    op: m.input('in_op', 3, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 tick, 4 clear'),
+    key: m.input('in_key', c.keyBits, 'key'),
+    tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
+    outReady: m.input('out_ready', 1, 'response consumer ready'),
+  };
+}
+
+type HeadFlag = 'ins' | 'query' | 'tick' | 'clear';
+
+/**
+ * The accept stage (A+1): the generation counter, the window masks, the clear channels and the
+ * sweep, and accept itself. `close(pop)` closes the occupancy count and head_go once the response
+ * queue exists.
+ */
+function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag, 'tag' | 'key'>, sweepBusy: Reg) {
+  const P = apbfLayout(c).banks;
+  const depth = c.columnDepth;
+  const aBits = Math.log2(depth);
+  const head = input.head;
+  const gen = generation(m, c.generation);
+  const masks = windowMasks(m, P, c.k, c.l);
   // Clear channels (one per spare) and the reset/clear sweep.
   const channels = clearChannels(m, { count: c.spares, addrBits: aBits, banks: P });
   const sweep = clearSweep(m, { addrBits: aBits, depth, busy: sweepBusy });
+  // The channel the next shift starts (round robin).
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
-
   // Requests in flight or queued, as a thermometer (bit i: more than i).
   const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
   // The head is accepted when there is room in the response queue, no sweep runs, and it does
@@ -148,52 +198,20 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const headGo = m.reg('head_go', 1); // head valid, queue room, no sweep
   const headCounts = m.reg('head_counts', 1); // head is an insert, tick or clear
   const selBusyReg = m.reg('sel_busy', 1);
-  const notHeld = wantShift.and(selBusyReg).not();
+  const notHeld = gen.wantShift.and(selBusyReg).not();
   const accept = headGo.and(notHeld);
   const { headValidNext, next: headNext } = input.advance(accept);
   // accept && wantShift, and accept && clear (a clear never shifts), each written as one LUT4
   // of registers so the enables of the masks and channels do not wait on accept.
-  const shiftNow = headGo.and(wantShift).and(selBusyReg.not());
-  const clearNow = headGo.and(isClear);
-
-  const restart = accept.and(isClear.or(isTick));
-  const counts = accept.and(isIns);
-  // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
-  const countEn = headGo.and(headCounts).and(notHeld);
-  count.next(m.mux(countEn, m.mux(isIns, m.mux(genFull, 1, count.add(1)), 0), count));
-  headCounts.next(headNext('ins').or(headNext('tick')).or(headNext('clear')));
-  // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
-  // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
-  const g = c.generation;
-  const genLast = m.reg('gen_last', 1, { reset: g === 1 ? 1 : 0 });
-  const genFullNext = m.mux(restart, 0, m.mux(counts, m.mux(genFull, g === 1 ? 1 : 0, genLast), genFull));
-  genFull.next(genFullNext);
-  genLast.next(
-    m.mux(
-      restart,
-      g === 1 ? 1 : 0,
-      m.mux(counts, m.mux(genFull, g === 2 ? 1 : 0, g >= 2 ? count.eq(g - 2) : m.const(0, 1)), genLast),
-    ),
-  );
-  wantShift.next(headNext('ins').and(genFullNext).or(headNext('tick')));
+  const shiftNow = headGo.and(gen.wantShift).and(selBusyReg.not());
+  const clearNow = headGo.and(head.clear);
+  gen.connect({ accept, headGo, notHeld, headCounts, head, headNext });
   input.release(accept);
-  // The mask registers take a shift or a clear one cycle after the accept that made it
-  // (`shift_q`, `clear_q`), so their enables come straight from registers; the accept stage
-  // uses the effective masks (rotated when a shift is pending). After a clear no request is
-  // accepted until the sweep ends, so a pending clear needs no such correction.
-  const shiftQ = m.pipe(shiftNow, 1, 'shift_q');
-  const clearQ = m.pipe(clearNow, 1, 'clear_q');
-  const validNow = m.mux(shiftQ, rotR(validMask), validMask);
-  const writeNow = m.mux(shiftQ, rotR(writeMask), writeMask);
-  const writeMaskAfter = m.mux(shiftNow, rotR(writeNow), writeNow);
-  validMask.next(m.mux(clearQ, maskConst(P, 0, l), validNow));
-  writeMask.next(m.mux(clearQ, maskConst(P, 0, k - 1), writeNow));
-  newestSpare.next(m.mux(clearQ, maskConst(P, k + l, k + l), m.mux(shiftQ, rotR(newestSpare), newestSpare)));
+  const { validNow, writeMaskAfter } = masks.update(shiftNow, clearNow);
   const chanSelNext = chanSel
     ? m.mux(clearNow, 0, m.mux(shiftNow, m.mux(chanSel.eq(c.spares - 1), 0, chanSel.add(1)), chanSel))
     : null;
   if (chanSel && chanSelNext) chanSel.next(chanSelNext);
-
   const { busyNext } = channels.connect({
     start: shiftNow,
     select: chanSel,
@@ -201,7 +219,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     depth,
     // The cycle after its start the channel learns its bank: the spare after the newest, read
     // while the mask registers still hold the values from before the shift.
-    target: () => rotR(newestSpare),
+    target: () => masks.rotR(masks.newestSpare),
   });
   // Whether the spare the next shift reuses is still being cleared.
   selBusyReg.next(
@@ -210,98 +228,151 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
       : busyNext.reduce<Sig>((acc, bn, i) => m.mux(chanSelNext.eq(i), bn, acc), m.const(0, 1)),
   );
   const sweepRun = sweep.connectNextState(clearNow);
-  const sweepBusyNext = sweepRun.busyNext;
-  input.setReady(sweepBusyNext);
+  input.setReady(sweepRun.busyNext);
   sweepRun.finish();
 
-  // ---- stages 1..5: the request's fields travel with it ------------------------------------
-  const s1 = pipeStage(m, 's1', {
-    valid: accept,
-    ins: isIns,
-    query: isQuery,
-    tag: hTag,
-    key: hKey,
-    window: validNow,
-    write: writeMaskAfter,
+  const close = (pop: Sig): void => {
+    occ.step(accept, pop);
+    // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
+    // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).
+    const fullAfter = occ.fullAfter(accept);
+    headGo.next(headValidNext.and(fullAfter.or(sweepRun.busyNext).not()));
+  };
+  return { accept, validNow, writeMaskAfter, channels, sweep: { active: sweepRun.active, addr: sweep.addr }, close };
+}
+
+/**
+ * The generation counter: inserts into the newest segment, and whether the head request shifts
+ * if accepted (an insert at a full generation, or a tick). `connect` closes it once accept exists.
+ */
+function generation(m: ModuleBuilder, g: number) {
+  const count = m.reg('gen_count', bitsFor(g));
+  // count == g, registered (computed from the next count) to keep the compare off the accept path.
+  const full = m.reg('gen_full', 1);
+  // Whether the head request shifts if accepted, kept in a register computed from the next head
+  // and the next count, so accept and the shift enables are two LUT levels from registers.
+  const wantShift = m.reg('head_shifts', 1);
+  const connect = (o: {
+    accept: Sig;
+    headGo: Sig;
+    notHeld: Sig;
+    /** Register: the head is an insert, tick or clear (driven here, from the next head). */
+    headCounts: Reg;
+    head: Record<HeadFlag, Sig>;
+    headNext: (f: HeadFlag) => Sig;
+  }): void => {
+    const { head, headNext } = o;
+    const restart = o.accept.and(head.clear.or(head.tick));
+    const counts = o.accept.and(head.ins);
+    // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
+    const countEn = o.headGo.and(o.headCounts).and(o.notHeld);
+    count.next(m.mux(countEn, m.mux(head.ins, m.mux(full, 1, count.add(1)), 0), count));
+    o.headCounts.next(headNext('ins').or(headNext('tick')).or(headNext('clear')));
+    // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
+    // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
+    const last = m.reg('gen_last', 1, { reset: g === 1 ? 1 : 0 });
+    const fullNext = m.mux(restart, 0, m.mux(counts, m.mux(full, g === 1 ? 1 : 0, last), full));
+    full.next(fullNext);
+    last.next(
+      m.mux(
+        restart,
+        g === 1 ? 1 : 0,
+        m.mux(counts, m.mux(full, g === 2 ? 1 : 0, g >= 2 ? count.eq(g - 2) : m.const(0, 1)), last),
+      ),
+    );
+    wantShift.next(headNext('ins').and(fullNext).or(headNext('tick')));
+  };
+  return { wantShift, connect };
+}
+
+/**
+ * The circular window as P-bit masks (rotated on each shift: the base index is never an adder):
+ * the banks a query may use as a window start, the banks an insert writes, the newest spare.
+ * `update` closes them; the masks take a shift or a clear one cycle after the accept that made
+ * it (`shift_q`, `clear_q`), so their enables come straight from registers, and the accept stage
+ * uses the effective masks (rotated when a shift is pending). After a clear no request is
+ * accepted until the sweep ends, so a pending clear needs no such correction.
+ */
+function windowMasks(m: ModuleBuilder, P: number, k: number, l: number) {
+  const valid = m.reg('window_mask', P, { reset: maskConst(P, 0, l) });
+  const write = m.reg('write_mask', P, { reset: maskConst(P, 0, k - 1) });
+  const newestSpare = m.reg('newest_spare', P, { reset: maskConst(P, k + l, k + l) });
+  const rotR = (x: Sig): Sig => (P === 1 ? x : m.cat(x.bit(0), x.slice(P - 1, 1)));
+  const update = (shiftNow: Sig, clearNow: Sig): { validNow: Sig; writeMaskAfter: Sig } => {
+    const shiftQ = m.pipe(shiftNow, 1, 'shift_q');
+    const clearQ = m.pipe(clearNow, 1, 'clear_q');
+    const validNow = m.mux(shiftQ, rotR(valid), valid);
+    const writeNow = m.mux(shiftQ, rotR(write), write);
+    const writeMaskAfter = m.mux(shiftNow, rotR(writeNow), writeNow);
+    valid.next(m.mux(clearQ, maskConst(P, 0, l), validNow));
+    write.next(m.mux(clearQ, maskConst(P, 0, k - 1), writeNow));
+    newestSpare.next(m.mux(clearQ, maskConst(P, k + l, k + l), m.mux(shiftQ, rotR(newestSpare), newestSpare)));
+    return { validNow, writeMaskAfter };
+  };
+  return { newestSpare, rotR, update };
+}
+
+/** What every bank shares. */
+interface BankContext {
+  c: ApbfDerived;
+  forwarding: boolean;
+  /** The key (stage 1), the read enable (stage 3), the insert's fields (stage 4). */
+  key: Sig;
+  read: Sig;
+  s4: { valid: Sig; ins: Sig; write: Sig };
+  channels: ClearChannels;
+  sweep: { active: Sig; addr: Sig };
+}
+
+/**
+ * Bank p (segment): its hash, its clear port and its b block RAM columns (one per part of a
+ * block: APBBF); returns the segment's match (every column's bit set), registered per column.
+ */
+function bank(m: ModuleBuilder, x: BankContext, p: number): Sig {
+  const { c } = x;
+  const L = apbfLayout(c);
+  const b = c.bitsPerBlock;
+  const wBits = Math.log2(c.wordBits);
+  const aBits = Math.log2(c.columnDepth);
+  // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
+  // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
+  const hash = wideH3(m, {
+    key: x.key,
+    bits: L.hashBits,
+    unitBits: H3_UNIT_BITS,
+    seed: c.seed,
+    salt: (u) => hashSalt(p, u),
+    chunkBits: hashChunk(c),
+    name: 'hash',
   });
-  const s2 = pipeStage(m, 's2', omit(s1, 'key')); // hash pieces registered
-  const s3 = pipeStage(m, 's3', s2); // hashes registered, block RAM read
-  const s4 = pipeStage(m, 's4', s3); // block RAM data registered
-  const s5 = pipeStage(m, 's5', s4); // read-modify-write, segment matches
-
-  const segMatch: Sig[] = [];
-  for (let p = 0; p < P; p++) {
-    m.scope(`bank${p}`, () => {
-      // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
-      // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
-      const hash = wideH3(m, {
-        key: s1.key,
-        bits: L.hashBits,
-        unitBits: H3_UNIT_BITS,
-        seed: c.seed,
-        salt: (u) => hashSalt(p, u),
-        chunkBits: hashChunk(c),
-        name: 'hash',
-      });
-      const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
-      // Clearing: any channel targeting this bank, or the sweep. Enable and address pass two
-      // registers per bank (the zero lands two cycles after the channel issues it, still before
-      // an op accepted after the channel finishes reads the bank), as does the insert's enable,
-      // so the write port and the forwarding register see one LUT level from registers.
-      const clr = channels.bankPort(p, { active: sweepRun.active, addr: sweep.addr });
-      const clrWriteNext = clr.issue;
-      const insWriteNext = s4.valid.and(s4.ins).and(s4.write.bit(p));
-      const insWrite = m.pipe(insWriteNext, 1, 'ins_write');
-      // The write enable, insert or clear, in one register.
-      const writeEn = m.pipe(insWriteNext.or(clrWriteNext), 1, 'write_en');
-      const partMatch: Sig[] = [];
-      for (let j = 0; j < b; j++) {
-        const inColumn = <T>(fn: () => T): T => (b === 1 ? fn() : m.scope(`col${j}`, fn));
-        inColumn(() => {
-          const offset = L.offsetBits === 0 ? null : hash.slice((j + 1) * L.offsetBits - 1, j * L.offsetBits);
-          const colIdx = offset === null ? block : m.cat(block, offset);
-          const addr = colIdx.slice(wBits + aBits - 1, wBits);
-          const bit = colIdx.slice(wBits - 1, 0);
-          const column = testAndSetColumn(m, {
-            width: W,
-            depth,
-            addr,
-            bit,
-            read: s3.valid,
-            writing: insWrite,
-            writeEn,
-            clear: clr,
-            forwarding,
-            matchName: 's6_match', // the columns of a bank are ANDed in stage 7
-          });
-          partMatch.push(column.match);
-        });
-      }
-      segMatch.push(partMatch.reduce((x, y) => x.and(y)));
+  const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
+  // Clearing: any channel targeting this bank, or the sweep. Enable and address pass two
+  // registers per bank (the zero lands two cycles after the channel issues it, still before
+  // an op accepted after the channel finishes reads the bank), as does the insert's enable,
+  // so the write port and the forwarding register see one LUT level from registers.
+  const clr = x.channels.bankPort(p, x.sweep);
+  const insWriteNext = x.s4.valid.and(x.s4.ins).and(x.s4.write.bit(p));
+  const insWrite = m.pipe(insWriteNext, 1, 'ins_write');
+  // The write enable, insert or clear, in one register.
+  const writeEn = m.pipe(insWriteNext.or(clr.issue), 1, 'write_en');
+  const partMatch = Array.from({ length: b }, (_, j) => {
+    const inColumn = <T>(fn: () => T): T => (b === 1 ? fn() : m.scope(`col${j}`, fn));
+    return inColumn(() => {
+      const offset = L.offsetBits === 0 ? null : hash.slice((j + 1) * L.offsetBits - 1, j * L.offsetBits);
+      const colIdx = offset === null ? block : m.cat(block, offset);
+      return testAndSetColumn(m, {
+        width: c.wordBits,
+        depth: c.columnDepth,
+        addr: colIdx.slice(wBits + aBits - 1, wBits),
+        bit: colIdx.slice(wBits - 1, 0),
+        read: x.read,
+        writing: insWrite,
+        writeEn,
+        clear: clr,
+        forwarding: x.forwarding,
+        matchName: 's6_match', // the columns of a bank are ANDed in stage 7
+      }).match;
     });
-  }
-
-  // ---- stages 6..8: k consecutive matches in age order -----------------------------------
-  const s6 = pipeStage(m, 's6', s5);
-  // Stage 7: window p holds when it is valid and its k segments match (registered per window);
-  // stage 8: the hit is the OR over windows (registered before the response queue).
-  const windows = consecutiveMatch(m, { match: segMatch, valid: s6.window, k, name: 's7_windows' });
-  const s7 = pipeStage(m, 's7', s6);
-  const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
-  const s8 = pipeStage(m, 's8', s7);
-
-  // ---- response queue (registers) ----------------------------------------------------------
-  const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], outReady);
-  const { outValid, pop } = rq;
-  occ.step(accept, pop);
-  // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
-  // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).
-  const fullAfter = occ.fullAfter(accept);
-  headGo.next(headValidNext.and(fullAfter.or(sweepBusyNext).not()));
-
-  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
-  m.output('out_valid', outValid, 'response available');
-  m.output('out_tag', rq.head[0]!, 'tag of the request');
-  m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert, tick, clear)');
-  return m.build();
+  });
+  return partMatch.reduce((a, y) => a.and(y));
 }

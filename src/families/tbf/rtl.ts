@@ -50,6 +50,13 @@
  *   Responses enter the response queue at A+9 (A+10 with the decision unit); out_valid a cycle
  *   later: LATENCY = tbfLatency(c) = 10 (11) cycles when out_ready is high.
  * The stage numbers in register names (s<n>_…) count from A+1.
+ *
+ * Composition (src/stages/): registeredInput (A), clearSweep in its 'lookahead' form and
+ * occupancy (A+1), pipeStage (every stage), chunkedH3 (A+2), registeredMatch for the hazards
+ * (A+3), compareAges and oldestAge (A+7, A+8), responseQueue. TBF-only and kept here: the time
+ * counters, the stale windows, the three-RAM timer bank with its forwarding (three writes in
+ * flight, masked marks) and the scanner, the decision unit. As in apbf/rtl.ts, the order of the
+ * DSL calls is the netlist's: the call sites keep the order the presets' Verilog has.
  */
 import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
