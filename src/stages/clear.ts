@@ -20,7 +20,9 @@
  *   `clr<i>_target` (one bit per bank), `clr<i>_start_q`, `clr<i>_active`; per bank port:
  *   `clr_issue`, `clr_write`, `clr_addr` (two stages). Timing as the sweep's, the target latched
  *   the cycle after the start; `abort` (a clear op: the sweep takes over) stops every channel.
- *   The bank port's write lands two cycles after the channel issues it.
+ *   The bank port's write lands two cycles after the channel issues it; the sweep has priority
+ *   in the port. The caller's side of the contract: a start goes to an idle channel (hold it
+ *   while the selected channel's `busyNext` is high), and no two busy channels target one bank.
  */
 import type { ModuleBuilder, Reg, Sig } from '../dsl/module.js';
 import { bitsFor } from './primitives.js';
@@ -167,6 +169,7 @@ export function clearChannels(m: ModuleBuilder, o: ClearChannelsOptions): ClearC
     return { busyNext };
   };
   const bankPort = (bank: number, sweep: { active: Sig; addr: Sig }): { issue: Sig; write: Sig; addr: Sig } => {
+    if (active.length !== channels.length) throw m.error('clearChannels: call connect() before bankPort()');
     // Enable and address pass two registers (one LUT level from registers to the write port).
     const here = channels.map((ch, i) => active[i]!.and(ch.target.bit(bank)));
     const issue = m.pipe(

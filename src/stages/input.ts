@@ -19,7 +19,9 @@
  *   Latency 1: a request that enters in cycle A is in the registers in A+1.
  *
  * Both return `setReady(blocked)`, which closes the in_ready register: call it once, with the
- * next-cycle reasons to refuse requests (a sweep, a full response queue, …).
+ * next-cycle reasons to refuse requests (a sweep, a full response queue, …). The skid input is
+ * closed in three calls because its logic sits at three places of the generators' netlists:
+ * `advance(accept)` (head and skid), `release(accept)` (the data store), `setReady`.
  */
 import type { ModuleBuilder, Reg, Sig } from '../dsl/module.js';
 

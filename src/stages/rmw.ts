@@ -5,8 +5,8 @@
  * returns the word at R+1 (its own output register), the word is registered at the end of R+1
  * (`rdq`), the op modifies it in R+2 and writes it at the end of R+2. So two writes land after
  * an op read its word: the op two ahead writes at the op's own read edge (a read-during-write
- * collision: the memories are declared 'undefined', which is what an iCE40 block RAM gives),
- * the op one ahead at the end of R+1. Forwarding replaces the stale word with the word those
+ * collision, whose result the memory, declared 'undefined', does not define), the op one ahead
+ * at the end of R+1. Forwarding replaces the stale word with the word those
  * ops wrote, so every op sees the result of every earlier op: back-to-back ops on one word give
  * the sequential answers.
  *
