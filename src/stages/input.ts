@@ -145,32 +145,37 @@ function twoEntryStore<D extends string>(
   return { head, release: (pop) => rp.next(m.mux(pop, rp.not(), rp)) };
 }
 
-export interface RegisteredInputOptions<F extends string, D extends string> {
+/** Registered data fields: present where the input field is. */
+export type RegisteredFields<T extends Record<string, Sig | undefined>> = {
+  [K in keyof T]: undefined extends T[K] ? Sig | undefined : Sig;
+};
+
+export interface RegisteredInputOptions<F extends string, T extends Record<string, Sig | undefined>> {
   valid: Sig;
   op: Sig;
   /** Flag name -> its op codes, and whether the register holds it ANDed with the handshake. */
   flags: Record<F, { codes: readonly number[]; qualified: boolean }>;
   /** Fields registered as they are (undefined: absent). */
-  data: Record<D, Sig | undefined>;
+  data: T;
   name: string;
 }
 
-export interface RegisteredInput<F extends string, D extends string> {
+export interface RegisteredInput<F extends string, T extends Record<string, Sig | undefined>> {
   ready: Reg;
   /** in_valid && in_ready: a request enters this cycle. */
   fire: Sig;
   /** A request is in the registers (fire a cycle ago). */
   valid: Sig;
   flags: Record<F, Sig>;
-  data: Record<D, Sig | undefined>;
+  data: RegisteredFields<T>;
   /** in_ready next cycle = not `blocked`. */
   setReady(blocked: Sig): void;
 }
 
-export function registeredInput<F extends string, D extends string>(
+export function registeredInput<F extends string, T extends Record<string, Sig | undefined>>(
   m: ModuleBuilder,
-  o: RegisteredInputOptions<F, D>,
-): RegisteredInput<F, D> {
+  o: RegisteredInputOptions<F, T>,
+): RegisteredInput<F, T> {
   const ready = m.reg(`${o.name}_ready_q`, 1);
   const fire = o.valid.and(ready);
   const valid = m.pipe(fire, 1, `${o.name}_valid_q`);
@@ -181,10 +186,10 @@ export function registeredInput<F extends string, D extends string>(
       ? m.pipe(fire.and(decodeOp(o.op, codes)), 1, `${o.name}_${f}_q`)
       : m.pipe(decodeOp(o.op, codes), 1, `${o.name}_${f}_q`, { reset: null });
   }
-  const data = {} as Record<D, Sig | undefined>;
-  for (const d of Object.keys(o.data) as D[]) {
-    const x = o.data[d];
+  const data: Record<string, Sig | undefined> = {};
+  for (const [d, x] of Object.entries(o.data)) {
     data[d] = x === undefined ? undefined : m.pipe(x, 1, `${o.name}_${d}_q`, { reset: null });
   }
-  return { ready, fire, valid, flags, data, setReady: (blocked) => ready.next(blocked.not()) };
+  const fields = data as RegisteredFields<T>;
+  return { ready, fire, valid, flags, data: fields, setReady: (blocked) => ready.next(blocked.not()) };
 }

@@ -132,7 +132,7 @@ describe('registeredInput (every input into a register, in_ready a register)', (
     m.output('ins', input.flags.ins);
     m.output('query', input.flags.query);
     m.output('clear', input.flags.clear);
-    m.output('key', input.data.key!);
+    m.output('key', input.data.key);
     const sim = new CompiledSim(m.build());
     const rng = new Rng(7);
     let prev: { fire: boolean; op: number; key: number; blocked: boolean } | null = null;
