@@ -37,12 +37,26 @@
  * uses), one word per cycle, starting CLEAR_DELAY cycles later so in-flight reads of it finish.
  * `deriveApbf` rejects configs where that cannot finish before the bank is reused.
  * Reset, power-up and the clear op sweep every bank with in_ready low for CLEAR_DELAY + depth cycles.
+ *
+ * Composition (src/stages/): skidInput (A), clearChannels and clearSweep in its 'next-state'
+ * form, occupancy (A+1), pipeStage (every stage), wideH3 (A+2, A+3), testAndSetColumn per bank
+ * column (A+4..A+6), consecutiveMatch (A+7), responseQueue (A+9). APBF-only and kept here: the
+ * generation counter, the window masks, accept and the bank wiring. The order of the DSL calls
+ * fixes the net numbering and declaration order of the Verilog (the presets' fmax was measured
+ * on exactly that netlist), so stages with feedback have methods called where their logic
+ * always was (`advance`, `release`, `setReady`, `connect`, `finish`, `close`).
  */
-import { ModuleBuilder, type Sig } from '../../dsl/module.js';
+import { ModuleBuilder, type Reg, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { apbfLayout, hashSalt, H3_UNIT_BITS } from './model.js';
-import { bitsFor, responseQueue, thermometer } from '../../stages/common.js';
-import { CLEAR_DELAY } from '../../stages/clear.js';
+import { bitsFor } from '../../stages/primitives.js';
+import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { omit, pipeStage } from '../../stages/pipeline.js';
+import { wideH3 } from '../../stages/hash.js';
+import { consecutiveMatch } from '../../stages/windows.js';
+import { testAndSetColumn } from '../../stages/rmw.js';
+import { skidInput, type SkidInput } from '../../stages/input.js';
+import { clearChannels, clearSweep, type ClearChannels } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
 
@@ -63,26 +77,6 @@ function maskConst(P: number, from: number, to: number): bigint {
   return v;
 }
 
-/**
- * XOR of `xs` as a balanced tree of 4-input groups: 16 registered hash pieces are two LUT4
- * levels. (Written as a chain, p0 ^ p1 ^ ... ^ p15, Yosys's ABC mapping left four levels on the
- * APBBF's critical path.)
- */
-export function xorTree(xs: readonly Sig[]): Sig {
-  let level = [...xs];
-  while (level.length > 1) {
-    const next: Sig[] = [];
-    for (let i = 0; i < level.length; i += 4) {
-      const g = level.slice(i, i + 4);
-      next.push(
-        g.length >= 3 ? g[0]!.xor(g[1]!).xor(g.slice(2).reduce((x, y) => x.xor(y))) : g.reduce((x, y) => x.xor(y)),
-      );
-    }
-    level = next;
-  }
-  return level[0]!;
-}
-
 /** Name of the block RAM holding column `part` of bank `bank` (as the DSL scopes produce it). */
 export function memoryName(bank: number, part: number, parts: number): string {
   return parts === 1 ? `bank${bank}_ram` : `bank${bank}_col${part}_ram`;
@@ -97,178 +91,135 @@ export interface BuildOptions {
 }
 
 export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
-  const forwarding = opts.forwarding ?? true;
-  const L = apbfLayout(c);
-  const P = L.banks;
-  const { k, l } = c;
-  const b = c.bitsPerBlock;
-  const W = c.wordBits;
-  const wBits = Math.log2(W);
-  const depth = c.columnDepth;
-  const aBits = Math.log2(depth);
   const m = new ModuleBuilder(c.name);
   Object.assign(m.meta, apbfMeta(c));
-
-  const inValid = m.input('in_valid', 1, 'request valid');
-  const inOp = m.input('in_op', 3, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 tick, 4 clear');
-  const inKey = m.input('in_key', c.keyBits, 'key');
-  const inTag = m.input('in_tag', c.tagBits, 'tag, returned with the response');
-  const outReady = m.input('out_ready', 1, 'response consumer ready');
+  const io = apbfPorts(m, c);
 
   // ---- input skid buffer: in_ready is a register, ops arrive decoded -----------------------
-  // Two entries: `head` feeds the accept stage; `skid` holds a request that arrived while the
-  // head could not move. in_ready = skid empty and no reset/clear sweep running (both
-  // registers). Adds one cycle of latency, no stall. Only the decoded op flags move between
-  // head and skid; key and tag sit in a two-entry store written in arrival order and read in
-  // accept order, so the wide data registers never wait on accept.
+  // in_ready = skid empty and no reset/clear sweep running, one register computed from both
+  // next states; so the sweep's busy flag exists before the input stage.
   const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
-  // in_ready: skid empty and no sweep, one register computed from both next states.
-  const inReady = m.reg('in_ready_q', 1);
-  const wireAccept = inValid.and(inReady);
-  const decoded = m.cat(
-    inOp.eq(OP.insert).or(inOp.eq(OP.testAndInsert)),
-    inOp.eq(OP.query).or(inOp.eq(OP.testAndInsert)),
-    inOp.eq(OP.tick),
-    inOp.eq(OP.clear),
-  );
-  const reqW = decoded.width;
-  const headValid = m.reg('in_head_valid', 1);
-  const inHead = m.reg('in_head', reqW, { reset: null });
-  const skidValid = m.reg('in_skid_valid', 1);
-  const skid = m.reg('in_skid', reqW, { reset: null });
-  const extAccept = wireAccept;
-  const dataWp = m.reg('in_data_wp', 1);
-  const dataRp = m.reg('in_data_rp', 1);
-  const entries = [0, 1].map((i) => {
-    const e = m.reg(`in_data${i}`, c.tagBits + c.keyBits, { reset: null, en: extAccept.and(dataWp.eq(i)) });
-    e.next(m.cat(inTag, inKey));
-    return e;
+  const input = skidInput(m, {
+    valid: io.valid,
+    op: io.op,
+    flags: {
+      ins: [OP.insert, OP.testAndInsert],
+      query: [OP.query, OP.testAndInsert],
+      tick: [OP.tick],
+      clear: [OP.clear],
+    },
+    data: { tag: io.tag, key: io.key },
+    name: 'in',
   });
-  const headData = m.mux(dataRp, entries[1]!, entries[0]!);
-  const hKey = headData.slice(c.keyBits - 1, 0);
-  const hTag = headData.slice(c.keyBits + c.tagBits - 1, c.keyBits);
-  dataWp.next(m.mux(extAccept, dataWp.not(), dataWp));
-  const isClear = inHead.bit(0);
-  const isTick = inHead.bit(1);
-  const isQuery = inHead.bit(2);
-  const isIns = inHead.bit(3);
+  const head = input.head;
 
-  // ---- accept stage: generation control ------------------------------------------------------
-  const cntBits = bitsFor(c.generation);
-  const count = m.reg('gen_count', cntBits);
-  // count == g, registered (computed from the next count) to keep the compare off the accept path.
-  const genFull = m.reg('gen_full', 1);
-  // Whether the head request shifts if accepted (insert at a full generation, or tick), kept in
-  // a register computed from the next head and the next count, so accept and the shift enables
-  // are two LUT levels from registers.
-  const wantShift = m.reg('head_shifts', 1);
+  // ---- accept stage: generation control, window masks, clearing -----------------------------
+  const acc = acceptStage(m, c, input, sweepBusy);
 
-  const validMask = m.reg('window_mask', P, { reset: maskConst(P, 0, l) });
-  const writeMask = m.reg('write_mask', P, { reset: maskConst(P, 0, k - 1) });
-  const newestSpare = m.reg('newest_spare', P, { reset: maskConst(P, k + l, k + l) });
-  const rotR = (x: Sig): Sig => (P === 1 ? x : m.cat(x.bit(0), x.slice(P - 1, 1)));
+  // ---- stages 1..5: the request's fields travel with it ------------------------------------
+  const s1 = pipeStage(m, 's1', {
+    valid: acc.accept,
+    ins: head.ins,
+    query: head.query,
+    tag: input.data.tag,
+    key: input.data.key,
+    window: acc.validNow,
+    write: acc.writeMaskAfter,
+  });
+  const s2 = pipeStage(m, 's2', omit(s1, 'key')); // hash pieces registered
+  const s3 = pipeStage(m, 's3', s2); // hashes registered, block RAM read
+  const s4 = pipeStage(m, 's4', s3); // block RAM data registered
+  const s5 = pipeStage(m, 's5', s4); // read-modify-write, segment matches
+  const x: BankContext = {
+    c,
+    forwarding: opts.forwarding ?? true,
+    key: s1.key,
+    read: s3.valid,
+    s4,
+    channels: acc.channels,
+    sweep: acc.sweep,
+  };
+  const segMatch = Array.from({ length: apbfLayout(c).banks }, (_, p) => m.scope(`bank${p}`, () => bank(m, x, p)));
 
+  // ---- stages 6..8: k consecutive matches in age order -----------------------------------
+  const s6 = pipeStage(m, 's6', s5);
+  // Stage 7: window p holds when it is valid and its k segments match (registered per window);
+  // stage 8: the hit is the OR over windows (registered before the response queue).
+  const windows = consecutiveMatch(m, { match: segMatch, valid: s6.window, k: c.k, name: 's7_windows' });
+  const s7 = pipeStage(m, 's7', s6);
+  const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
+  const s8 = pipeStage(m, 's8', s7);
+
+  // ---- response queue (registers) ----------------------------------------------------------
+  const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], io.outReady);
+  acc.close(rq.pop);
+
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  m.output('out_valid', rq.outValid, 'response available');
+  m.output('out_tag', rq.head[0]!, 'tag of the request');
+  m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert, tick, clear)');
+  return m.build();
+}
+
+function apbfPorts(m: ModuleBuilder, c: ApbfDerived) {
+  return {
+    valid: m.input('in_valid', 1, 'request valid'),
+    op: m.input('in_op', 3, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 tick, 4 clear'),
+    key: m.input('in_key', c.keyBits, 'key'),
+    tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
+    outReady: m.input('out_ready', 1, 'response consumer ready'),
+  };
+}
+
+type HeadFlag = 'ins' | 'query' | 'tick' | 'clear';
+
+/**
+ * The accept stage (A+1): the generation counter, the window masks, the clear channels and the
+ * sweep, and accept itself. `close(pop)` closes the occupancy count and head_go once the response
+ * queue exists.
+ */
+function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag, 'tag' | 'key'>, sweepBusy: Reg) {
+  const P = apbfLayout(c).banks;
+  const depth = c.columnDepth;
+  const aBits = Math.log2(depth);
+  const head = input.head;
+  const gen = generation(m, c.generation);
+  const masks = windowMasks(m, P, c.k, c.l);
   // Clear channels (one per spare) and the reset/clear sweep.
-  const dBits = bitsFor(CLEAR_DELAY);
-  const channels = Array.from({ length: c.spares }, (_, i) => ({
-    busy: m.reg(`clr${i}_busy`, 1),
-    delay: m.reg(`clr${i}_delay`, dBits, { reset: CLEAR_DELAY }),
-    addr: m.reg(`clr${i}_addr`, aBits),
-    target: m.reg(`clr${i}_target`, P),
-  }));
-  const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
-  const sweepAddr = m.reg('sweep_addr', aBits);
+  const channels = clearChannels(m, { count: c.spares, addrBits: aBits, banks: P });
+  const sweep = clearSweep(m, { addrBits: aBits, depth, busy: sweepBusy });
+  // The channel the next shift starts (round robin).
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
-
   // Requests in flight or queued, as a thermometer (bit i: more than i).
-  const occ = thermometer(m, 'occupancy', RESPONSE_QUEUE);
+  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
   // The head is accepted when there is room in the response queue, no sweep runs, and it does
   // not shift onto a spare still being cleared: four registers (room and no sweep are one,
   // computed from the next-state values), so accept is one LUT4.
   const headGo = m.reg('head_go', 1); // head valid, queue room, no sweep
   const headCounts = m.reg('head_counts', 1); // head is an insert, tick or clear
   const selBusyReg = m.reg('sel_busy', 1);
-  const notHeld = wantShift.and(selBusyReg).not();
+  const notHeld = gen.wantShift.and(selBusyReg).not();
   const accept = headGo.and(notHeld);
-  // Skid buffer moves: the head leaves on accept (or is empty) and refills from skid or input.
-  const headFree = accept.or(headValid.not());
-  const headValidNext = m.mux(headFree, skidValid.or(extAccept), 1);
-  headValid.next(headValidNext);
-  const headNext = m.mux(headFree, m.mux(skidValid, skid, decoded), inHead);
-  inHead.next(headNext);
-  const skidValidNext = m.mux(skidValid, headFree.not(), extAccept.and(headFree.not()));
-  skidValid.next(skidValidNext);
-  skid.next(m.mux(skidValid, skid, decoded));
+  const { headValidNext, next: headNext } = input.advance(accept);
   // accept && wantShift, and accept && clear (a clear never shifts), each written as one LUT4
   // of registers so the enables of the masks and channels do not wait on accept.
-  const shiftNow = headGo.and(wantShift).and(selBusyReg.not());
-  const clearNow = headGo.and(isClear);
-
-  const restart = accept.and(isClear.or(isTick));
-  const counts = accept.and(isIns);
-  // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
-  const countEn = headGo.and(headCounts).and(notHeld);
-  count.next(m.mux(countEn, m.mux(isIns, m.mux(genFull, 1, count.add(1)), 0), count));
-  headCounts.next(headNext.bit(3).or(headNext.bit(1)).or(headNext.bit(0)));
-  // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
-  // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
-  const g = c.generation;
-  const genLast = m.reg('gen_last', 1, { reset: g === 1 ? 1 : 0 });
-  const genFullNext = m.mux(restart, 0, m.mux(counts, m.mux(genFull, g === 1 ? 1 : 0, genLast), genFull));
-  genFull.next(genFullNext);
-  genLast.next(
-    m.mux(
-      restart,
-      g === 1 ? 1 : 0,
-      m.mux(counts, m.mux(genFull, g === 2 ? 1 : 0, g >= 2 ? count.eq(g - 2) : m.const(0, 1)), genLast),
-    ),
-  );
-  wantShift.next(headNext.bit(3).and(genFullNext).or(headNext.bit(1)));
-  dataRp.next(m.mux(accept, dataRp.not(), dataRp));
-  // The mask registers take a shift or a clear one cycle after the accept that made it
-  // (`shift_q`, `clear_q`), so their enables come straight from registers; the accept stage
-  // uses the effective masks (rotated when a shift is pending). After a clear no request is
-  // accepted until the sweep ends, so a pending clear needs no such correction.
-  const shiftQ = m.pipe(shiftNow, 1, 'shift_q');
-  const clearQ = m.pipe(clearNow, 1, 'clear_q');
-  const validNow = m.mux(shiftQ, rotR(validMask), validMask);
-  const writeNow = m.mux(shiftQ, rotR(writeMask), writeMask);
-  const writeMaskAfter = m.mux(shiftNow, rotR(writeNow), writeNow);
-  validMask.next(m.mux(clearQ, maskConst(P, 0, l), validNow));
-  writeMask.next(m.mux(clearQ, maskConst(P, 0, k - 1), writeNow));
-  newestSpare.next(m.mux(clearQ, maskConst(P, k + l, k + l), m.mux(shiftQ, rotR(newestSpare), newestSpare)));
+  const shiftNow = headGo.and(gen.wantShift).and(selBusyReg.not());
+  const clearNow = headGo.and(head.clear);
+  gen.connect({ accept, headGo, notHeld, headCounts, head, headNext });
+  input.release(accept);
+  const { validNow, writeMaskAfter } = masks.update(shiftNow, clearNow);
   const chanSelNext = chanSel
     ? m.mux(clearNow, 0, m.mux(shiftNow, m.mux(chanSel.eq(c.spares - 1), 0, chanSel.add(1)), chanSel))
     : null;
   if (chanSel && chanSelNext) chanSel.next(chanSelNext);
-
-  const lastAddr = depth - 1;
-  const chanActive: Sig[] = [];
-  const busyNext: Sig[] = [];
-  channels.forEach((ch, i) => {
-    const start = chanSel === null ? shiftNow : shiftNow.and(chanSel.eq(i));
+  const { busyNext } = channels.connect({
+    start: shiftNow,
+    select: chanSel,
+    abort: clearNow,
+    depth,
     // The cycle after its start the channel learns its bank: the spare after the newest, read
     // while the mask registers still hold the values from before the shift.
-    const startQ = m.pipe(start, 1, `clr${i}_start_q`);
-    // busy && delay == 0, registered from the next-state values (keeps the compare off the
-    // block RAM write-enable path).
-    const active = m.reg(`clr${i}_active`, 1);
-    chanActive.push(active);
-    const done = active.and(ch.addr.eq(lastAddr));
-    const bn = m.mux(clearNow, 0, m.mux(start, 1, m.mux(done, 0, ch.busy)));
-    busyNext.push(bn);
-    ch.busy.next(bn);
-    // The delay idles at CLEAR_DELAY (reloaded when a run ends or a clear aborts it) and counts
-    // down while busy; the address wraps to 0 after the last word. Neither waits on a start.
-    const delayNext = m.mux(
-      clearNow.or(done),
-      CLEAR_DELAY,
-      m.mux(ch.busy.and(ch.delay.ne(0)), ch.delay.sub(1), ch.delay),
-    );
-    ch.delay.next(delayNext);
-    active.next(bn.and(delayNext.eq(0)));
-    ch.addr.next(m.mux(clearNow, 0, m.mux(active, ch.addr.add(1), ch.addr)));
-    ch.target.next(m.mux(startQ, rotR(newestSpare), ch.target));
+    target: () => masks.rotR(masks.newestSpare),
   });
   // Whether the spare the next shift reuses is still being cleared.
   selBusyReg.next(
@@ -276,166 +227,152 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
       ? busyNext[0]!
       : busyNext.reduce<Sig>((acc, bn, i) => m.mux(chanSelNext.eq(i), bn, acc), m.const(0, 1)),
   );
-  const sweepActive = m.reg('sweep_active', 1);
-  const sweepBusyNext = m.mux(clearNow, 1, m.mux(sweepActive.and(sweepAddr.eq(lastAddr)), 0, sweepBusy));
-  sweepBusy.next(sweepBusyNext);
-  inReady.next(skidValidNext.or(sweepBusyNext).not());
-  const sweepDelayNext = m.mux(
-    clearNow,
-    CLEAR_DELAY,
-    m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay),
-  );
-  sweepDelay.next(sweepDelayNext);
-  sweepActive.next(sweepBusyNext.and(sweepDelayNext.eq(0)));
-  sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
+  const sweepRun = sweep.connectNextState(clearNow);
+  input.setReady(sweepRun.busyNext);
+  sweepRun.finish();
 
-  // ---- stage 1: request registers ------------------------------------------------------------
-  const s1 = {
-    valid: m.pipe(accept, 1, 's1_valid'),
-    ins: m.pipe(isIns, 1, 's1_ins'),
-    query: m.pipe(isQuery, 1, 's1_query'),
-    tag: m.pipe(hTag, 1, 's1_tag', { reset: null }),
-    key: m.pipe(hKey, 1, 's1_key', { reset: null }),
-    window: m.pipe(validNow, 1, 's1_window', { reset: null }),
-    write: m.pipe(writeMaskAfter, 1, 's1_write', { reset: null }),
+  const close = (pop: Sig): void => {
+    occ.step(accept, pop);
+    // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
+    // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).
+    const fullAfter = occ.fullAfter(accept);
+    headGo.next(headValidNext.and(fullAfter.or(sweepRun.busyNext).not()));
   };
+  return { accept, validNow, writeMaskAfter, channels, sweep: { active: sweepRun.active, addr: sweep.addr }, close };
+}
 
-  // ---- stages 2..4: the request's fields travel with it ----------------------------------
-  interface Stage {
-    valid: Sig;
-    ins: Sig;
-    query: Sig;
-    tag: Sig;
-    window: Sig;
-    write: Sig;
-  }
-  const advance = (prev: Stage, n: number): Stage => ({
-    valid: m.pipe(prev.valid, 1, `s${n}_valid`),
-    ins: m.pipe(prev.ins, 1, `s${n}_ins`),
-    query: m.pipe(prev.query, 1, `s${n}_query`),
-    tag: m.pipe(prev.tag, 1, `s${n}_tag`, { reset: null }),
-    window: m.pipe(prev.window, 1, `s${n}_window`, { reset: null }),
-    write: m.pipe(prev.write, 1, `s${n}_write`, { reset: null }),
+/**
+ * The generation counter: inserts into the newest segment, and whether the head request shifts
+ * if accepted (an insert at a full generation, or a tick). `connect` closes it once accept exists.
+ */
+function generation(m: ModuleBuilder, g: number) {
+  const count = m.reg('gen_count', bitsFor(g));
+  // count == g, registered (computed from the next count) to keep the compare off the accept path.
+  const full = m.reg('gen_full', 1);
+  // Whether the head request shifts if accepted, kept in a register computed from the next head
+  // and the next count, so accept and the shift enables are two LUT levels from registers.
+  const wantShift = m.reg('head_shifts', 1);
+  const connect = (o: {
+    accept: Sig;
+    headGo: Sig;
+    notHeld: Sig;
+    /** Register: the head is an insert, tick or clear (driven here, from the next head). */
+    headCounts: Reg;
+    head: Record<HeadFlag, Sig>;
+    headNext: (f: HeadFlag) => Sig;
+  }): void => {
+    const { head, headNext } = o;
+    const restart = o.accept.and(head.clear.or(head.tick));
+    const counts = o.accept.and(head.ins);
+    // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
+    const countEn = o.headGo.and(o.headCounts).and(o.notHeld);
+    count.next(m.mux(countEn, m.mux(head.ins, m.mux(full, 1, count.add(1)), 0), count));
+    o.headCounts.next(headNext('ins').or(headNext('tick')).or(headNext('clear')));
+    // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
+    // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
+    const last = m.reg('gen_last', 1, { reset: g === 1 ? 1 : 0 });
+    const fullNext = m.mux(restart, 0, m.mux(counts, m.mux(full, g === 1 ? 1 : 0, last), full));
+    full.next(fullNext);
+    last.next(
+      m.mux(
+        restart,
+        g === 1 ? 1 : 0,
+        m.mux(counts, m.mux(full, g === 2 ? 1 : 0, g >= 2 ? count.eq(g - 2) : m.const(0, 1)), last),
+      ),
+    );
+    wantShift.next(headNext('ins').and(fullNext).or(headNext('tick')));
+  };
+  return { wantShift, connect };
+}
+
+/**
+ * The circular window as P-bit masks (rotated on each shift: the base index is never an adder):
+ * the banks a query may use as a window start, the banks an insert writes, the newest spare.
+ * `update` closes them; the masks take a shift or a clear one cycle after the accept that made
+ * it (`shift_q`, `clear_q`), so their enables come straight from registers, and the accept stage
+ * uses the effective masks (rotated when a shift is pending). After a clear no request is
+ * accepted until the sweep ends, so a pending clear needs no such correction.
+ */
+function windowMasks(m: ModuleBuilder, P: number, k: number, l: number) {
+  const valid = m.reg('window_mask', P, { reset: maskConst(P, 0, l) });
+  const write = m.reg('write_mask', P, { reset: maskConst(P, 0, k - 1) });
+  const newestSpare = m.reg('newest_spare', P, { reset: maskConst(P, k + l, k + l) });
+  const rotR = (x: Sig): Sig => (P === 1 ? x : m.cat(x.bit(0), x.slice(P - 1, 1)));
+  const update = (shiftNow: Sig, clearNow: Sig): { validNow: Sig; writeMaskAfter: Sig } => {
+    const shiftQ = m.pipe(shiftNow, 1, 'shift_q');
+    const clearQ = m.pipe(clearNow, 1, 'clear_q');
+    const validNow = m.mux(shiftQ, rotR(valid), valid);
+    const writeNow = m.mux(shiftQ, rotR(write), write);
+    const writeMaskAfter = m.mux(shiftNow, rotR(writeNow), writeNow);
+    valid.next(m.mux(clearQ, maskConst(P, 0, l), validNow));
+    write.next(m.mux(clearQ, maskConst(P, 0, k - 1), writeNow));
+    newestSpare.next(m.mux(clearQ, maskConst(P, k + l, k + l), m.mux(shiftQ, rotR(newestSpare), newestSpare)));
+    return { validNow, writeMaskAfter };
+  };
+  return { newestSpare, rotR, update };
+}
+
+/** What every bank shares. */
+interface BankContext {
+  c: ApbfDerived;
+  forwarding: boolean;
+  /** The key (stage 1), the read enable (stage 3), the insert's fields (stage 4). */
+  key: Sig;
+  read: Sig;
+  s4: { valid: Sig; ins: Sig; write: Sig };
+  channels: ClearChannels;
+  sweep: { active: Sig; addr: Sig };
+}
+
+/**
+ * Bank p (segment): its hash, its clear port and its b block RAM columns (one per part of a
+ * block: APBBF); returns the segment's match (every column's bit set), registered per column.
+ */
+function bank(m: ModuleBuilder, x: BankContext, p: number): Sig {
+  const { c } = x;
+  const L = apbfLayout(c);
+  const b = c.bitsPerBlock;
+  const wBits = Math.log2(c.wordBits);
+  const aBits = Math.log2(c.columnDepth);
+  // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
+  // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
+  const hash = wideH3(m, {
+    key: x.key,
+    bits: L.hashBits,
+    unitBits: H3_UNIT_BITS,
+    seed: c.seed,
+    salt: (u) => hashSalt(p, u),
+    chunkBits: hashChunk(c),
+    name: 'hash',
   });
-  const s2 = advance(s1, 2); // hash pieces registered
-  const s3 = advance(s2, 3); // hashes registered, block RAM read
-  const s4 = advance(s3, 4); // block RAM data registered
-  const s5 = advance(s4, 5); // read-modify-write, segment matches
-
-  const segMatch: Sig[] = [];
-  for (let p = 0; p < P; p++) {
-    m.scope(`bank${p}`, () => {
-      // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
-      // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
-      const chunkBits = hashChunk(c);
-      const chunks = Math.ceil(c.keyBits / chunkBits);
-      const units: Sig[] = [];
-      for (let u = 0; u < L.hashUnits; u++) {
-        const bits = Math.min(H3_UNIT_BITS, L.hashBits - H3_UNIT_BITS * u);
-        const parts = Array.from({ length: chunks }, (_, q) => {
-          const lo = chunkBits * q;
-          const hi = Math.min(c.keyBits, lo + chunkBits);
-          const keyMask = ((1n << BigInt(hi - lo)) - 1n) << BigInt(lo);
-          const part = m.h3(s1.key, bits, { seed: c.seed, salt: hashSalt(p, u), keyMask });
-          return m.pipe(part, 1, chunks === 1 ? `hash${u}` : `hash${u}_part${q}`, { reset: null });
-        });
-        units.push(xorTree(parts));
-      }
-      const hash = m.pipe(m.cat(...units.reverse()), 1, 'hash', { reset: null });
-      const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
-      // Clearing: any channel targeting this bank, or the sweep. Enable and address pass two
-      // registers per bank (the zero lands two cycles after the channel issues it, still before
-      // an op accepted after the channel finishes reads the bank), as does the insert's enable,
-      // so the write port and the forwarding register see one LUT level from registers.
-      const chanHere = channels.map((ch, i) => chanActive[i]!.and(ch.target.bit(p)));
-      const clrWriteNext = m.pipe(
-        chanHere.reduce((x, y) => x.or(y), sweepActive),
-        1,
-        'clr_issue',
-      );
-      const clrWrite = m.pipe(clrWriteNext, 1, 'clr_write');
-      const chanAddr = channels.reduce<Sig>((acc, ch, i) => acc.or(m.mux(chanHere[i]!, ch.addr, 0)), m.const(0, aBits));
-      const clrAddr = m.pipe(m.mux(sweepActive, sweepAddr, chanAddr), 2, 'clr_addr', { reset: null });
-      const insWriteNext = s4.valid.and(s4.ins).and(s4.write.bit(p));
-      const insWrite = m.pipe(insWriteNext, 1, 'ins_write');
-      // The write enable, insert or clear, in one register.
-      const writeEn = m.pipe(insWriteNext.or(clrWriteNext), 1, 'write_en');
-      const partMatch: Sig[] = [];
-      for (let j = 0; j < b; j++) {
-        const inColumn = <T>(fn: () => T): T => (b === 1 ? fn() : m.scope(`col${j}`, fn));
-        inColumn(() => {
-          const offset = L.offsetBits === 0 ? null : hash.slice((j + 1) * L.offsetBits - 1, j * L.offsetBits);
-          const colIdx = offset === null ? block : m.cat(block, offset);
-          const addr = colIdx.slice(wBits + aBits - 1, wBits);
-          const bit = colIdx.slice(wBits - 1, 0);
-          const mem = m.memory('ram', { width: W, depth, readDuringWrite: 'undefined' });
-          const rd = mem.read(addr, s3.valid);
-          const addr3 = m.pipe(addr, 1, 'addr', { reset: null });
-          const addr4 = m.pipe(addr3, 1, 'addr5', { reset: null });
-          const onehot = m.pipe(m.const(1, W).shl(bit), 2, 'onehot', { reset: null });
-          // The block RAM output is registered (stage 3) and the read-modify-write happens in
-          // stage 4, so two writes can land after an op's read: the one at the read's own clock
-          // edge (from the op two ahead) and the next (from the op one ahead). `fwd_data` holds
-          // the word written by stage 4 in the previous cycle (zeroed in a cycle when the clear
-          // channel writes this bank; no insert writes a bank being cleared, so the two never
-          // meet). Stage 3 takes it in place of the block RAM word when the op two ahead wrote the
-          // same word (`hit_a`), stage 4 when the op one ahead did (`hit_b`); both compares are
-          // registered a cycle early. Every bit is one LUT4 between registers and RAM ports.
-          const fwdData = m.reg('fwd_data', W, { reset: null });
-          const off = m.const(0, 1);
-          const hitA = m.pipe(forwarding ? insWrite.and(addr4.eq(addr)) : off, 1, 'hit_a');
-          // addr5 == addr4 now is addr4 == addr3 a cycle ago: compared then, registered.
-          const sameNext = m.pipe(addr3.eq(addr), 1, 'same_next');
-          const hitBNext = forwarding ? insWrite.and(sameNext) : off;
-          const hitB = m.pipe(hitBNext, 1, 'hit_b');
-          const rdq = m.pipe(m.mux(hitA, fwdData, rd), 1, 'rdq', { reset: null });
-          const word = m.mux(hitB, fwdData, rdq);
-          // Registered per column; the columns of a bank are ANDed in stage 7.
-          partMatch.push(m.pipe(word.and(onehot).any(), 1, 's6_match', { reset: null }));
-          const keep = m.pipe(clrWriteNext.not(), 1, 'keep');
-          const takeFwd = m.pipe(clrWriteNext.or(hitBNext), 1, 'take_fwd');
-          const newWord = m.mux(takeFwd, fwdData, rdq).or(m.mux(keep, onehot, 0));
-          fwdData.next(m.mux(clrWriteNext, 0, newWord));
-          mem.write(m.mux(clrWrite, clrAddr, addr4), newWord, writeEn);
-        });
-      }
-      segMatch.push(partMatch.reduce((x, y) => x.and(y)));
+  const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
+  // Clearing: any channel targeting this bank, or the sweep. Enable and address pass two
+  // registers per bank (the zero lands two cycles after the channel issues it, still before
+  // an op accepted after the channel finishes reads the bank), as does the insert's enable,
+  // so the write port and the forwarding register see one LUT level from registers.
+  const clr = x.channels.bankPort(p, x.sweep);
+  const insWriteNext = x.s4.valid.and(x.s4.ins).and(x.s4.write.bit(p));
+  const insWrite = m.pipe(insWriteNext, 1, 'ins_write');
+  // The write enable, insert or clear, in one register.
+  const writeEn = m.pipe(insWriteNext.or(clr.issue), 1, 'write_en');
+  const partMatch = Array.from({ length: b }, (_, j) => {
+    const inColumn = <T>(fn: () => T): T => (b === 1 ? fn() : m.scope(`col${j}`, fn));
+    return inColumn(() => {
+      const offset = L.offsetBits === 0 ? null : hash.slice((j + 1) * L.offsetBits - 1, j * L.offsetBits);
+      const colIdx = offset === null ? block : m.cat(block, offset);
+      return testAndSetColumn(m, {
+        width: c.wordBits,
+        depth: c.columnDepth,
+        addr: colIdx.slice(wBits + aBits - 1, wBits),
+        bit: colIdx.slice(wBits - 1, 0),
+        read: x.read,
+        writing: insWrite,
+        writeEn,
+        clear: clr,
+        forwarding: x.forwarding,
+        matchName: 's6_match', // the columns of a bank are ANDed in stage 7
+      }).match;
     });
-  }
-
-  // ---- stages 6..8: k consecutive matches in age order -----------------------------------
-  const s6 = advance(s5, 6);
-  const match = m.cat(...[...segMatch].reverse());
-  // Stage 7: window p holds when it is valid and its k segments match (registered per window);
-  // stage 8: the hit is the OR over windows (registered before the response queue).
-  const windows = m.pipe(
-    m.cat(
-      ...Array.from({ length: P }, (_, p) => {
-        let all = s6.window.bit(p);
-        for (let i = 0; i < k; i++) all = all.and(match.bit((p + i) % P));
-        return all;
-      }).reverse(),
-    ),
-    1,
-    's7_windows',
-    { reset: null },
-  );
-  const s7 = advance(s6, 7);
-  const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
-  const s8 = advance(s7, 8);
-
-  // ---- response queue (registers) ----------------------------------------------------------
-  const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], outReady);
-  const { outValid, pop } = rq;
-  occ.step(accept, pop);
-  // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
-  // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).
-  const fullAfter = occ.value.bit(RESPONSE_QUEUE - 1).or(accept.and(occ.value.bit(RESPONSE_QUEUE - 2)));
-  headGo.next(headValidNext.and(fullAfter.or(sweepBusyNext).not()));
-
-  m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
-  m.output('out_valid', outValid, 'response available');
-  m.output('out_tag', rq.head[0]!, 'tag of the request');
-  m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert, tick, clear)');
-  return m.build();
+  });
+  return partMatch.reduce((a, y) => a.and(y));
 }

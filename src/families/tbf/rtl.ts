@@ -50,21 +50,77 @@
  *   Responses enter the response queue at A+9 (A+10 with the decision unit); out_valid a cycle
  *   later: LATENCY = tbfLatency(c) = 10 (11) cycles when out_ready is high.
  * The stage numbers in register names (s<n>_…) count from A+1.
+ *
+ * Composition (src/stages/): registeredInput (A), clearSweep in its 'lookahead' form and
+ * occupancy (A+1), pipeStage (every stage), chunkedH3 (A+2), registeredMatch for the hazards
+ * (A+3), compareAges and oldestAge (A+7, A+8), responseQueue. TBF-only and kept here: the time
+ * counters, the stale windows, the three-RAM timer bank with its forwarding (three writes in
+ * flight, masked marks) and the scanner, the decision unit. As in apbf/rtl.ts, the order of the
+ * DSL calls is the netlist's: the call sites keep the order the presets' Verilog has.
  */
 import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { tbfSalt } from './model.js';
 import { decisionLayout, decisionTable } from './decision.js';
-import { bitsFor, muxTree, responseQueue, thermometer } from '../../stages/common.js';
-import { CLEAR_DELAY } from '../../stages/clear.js';
+import { bitsFor, muxTree } from '../../stages/primitives.js';
+import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { omit, pipeStage } from '../../stages/pipeline.js';
+import { chunkedH3 } from '../../stages/hash.js';
+import { compareAges, oldestAge } from '../../stages/ages.js';
+import { registeredMatch } from '../../stages/rmw.js';
+import { decodeOp, registeredInput } from '../../stages/input.js';
+import { clearSweep } from '../../stages/clear.js';
 import type { TbfDerived } from './types.js';
 import { lambdaBits, TBF_OP, TBF_RESPONSE_QUEUE, tbfMeta } from './params.js';
-
 
 export function tbfMemoryName(bank: number, which: 'timers' | 'scan' | 'marks'): string {
   return `bank${bank}_${which}`;
 }
 
+/**
+ * The timestamps T whose age (tp − T) mod (TΩ + 1) is at least `minAge`: the modular interval
+ * [lo, hi] = [tp + 1, tp − minAge], which wraps past TΩ when tp ≥ minAge and tp ≠ TΩ. Computed
+ * a stage early and registered in the form the compare wants, ~lo and ~hi: "T ≥ lo" and
+ * "T > hi" are then each the carry out of one addition of two registers (no inverter ahead of
+ * the carry chain).
+ */
+interface Window {
+  nlo: Sig;
+  nhi: Sig;
+  wrap: Sig;
+}
+
+/** Timer arithmetic modulo TΩ + 1: the stale-window bounds, the window test and the age. */
+interface TimerMath {
+  lo(tp: Sig): Sig;
+  hi(tp: Sig, minAge: number): Sig;
+  wrap(tp: Sig, minAge: number): Sig;
+  /** T in the window: lo ≤ T ≤ hi, or either if it wraps. */
+  contains(T: Sig, w: Window): Sig;
+  /**
+   * (tp − T) mod (TΩ + 1) for T, tp in 0..TΩ, given tpw = (tp + TΩ + 1) mod 2^timerBits
+   * (registered a stage early): two subtractions side by side and a select, no chained carries.
+   */
+  age(tp: Sig, tpw: Sig, T: Sig): Sig;
+}
+
+function timerMath(m: ModuleBuilder, c: TbfDerived): TimerMath {
+  const tb = c.timerBits;
+  return {
+    lo: (tp) => m.mux(tp.eq(c.tOmega), 0, tp.add(1)).trunc(tb),
+    hi: (tp, minAge) => m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)).trunc(tb),
+    wrap: (tp, minAge) => tp.ge(minAge).and(tp.ne(c.tOmega)),
+    contains: (T, w) => {
+      const ge = T.ge(w.nlo.not()); // T + ~lo + 1 carries out (the double inversion folds away)
+      const le = T.zext(tb + 1)
+        .add(w.nhi.zext(tb + 1))
+        .bit(tb)
+        .not(); // T + ~hi does not carry out
+      return m.mux(w.wrap, ge.or(le), ge.and(le));
+    },
+    age: (tp, tpw, T) => m.mux(tp.ge(T), tp.sub(T), tpw.sub(T)),
+  };
+}
 
 export interface TbfBuildOptions {
   /** Forward the previous cycle's writes (default true); off only to show tests catch it. */
@@ -73,437 +129,530 @@ export interface TbfBuildOptions {
   scanner?: boolean;
 }
 
-export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
-  const forwarding = opts.forwarding ?? true;
-  const scanner = opts.scanner ?? true;
-  const { k, timerBits: tb, blockSize: B } = c;
+/** Sizes derived from the config. */
+interface Dims {
+  /** Timers per block RAM word, log2 of it, bits per timer ({L_A, T}), word width. */
+  t: number;
+  laneBits: number;
+  lw: number;
+  AW: number;
+  depth: number;
+  aBits: number;
+  bBits: number;
+  /** Width of λ; all ones is "expired". */
+  LB: number;
+  /** Width of c (0..k). */
+  cBits: number;
+}
+
+function dims(c: TbfDerived): Dims {
   const t = c.timersPerWord;
-  const laneBits = Math.log2(t);
-  const lw = tb + 1;
-  const AW = t * lw;
+  const lw = c.timerBits + 1;
   const depth = c.wordsPerBank;
-  const aBits = Math.log2(depth);
-  const bBits = Math.log2(B);
-  const LB = lambdaBits(c);
-  const INF = 2 ** LB - 1;
-  const cBits = bitsFor(k);
+  return {
+    t,
+    laneBits: Math.log2(t),
+    lw,
+    AW: t * lw,
+    depth,
+    aBits: Math.log2(depth),
+    bBits: Math.log2(c.blockSize),
+    LB: lambdaBits(c),
+    cBits: bitsFor(c.k),
+  };
+}
+
+export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
+  const d = dims(c);
   const m = new ModuleBuilder(c.name);
   Object.assign(m.meta, tbfMeta(c));
-
-  const inValid = m.input('in_valid', 1, 'request valid');
-  const inOp = m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear');
-  const inKey = m.input('in_key', c.keyBits, 'key');
-  const inTag = m.input('in_tag', c.tagBits, 'tag, returned with the response');
   const dl = c.decision ? decisionLayout(c) : null;
-  const inClass =
-    dl && dl.classBits > 0 ? m.input('in_class', dl.classBits, 'prior class of the request (decision unit)') : null;
-  const inRatio = dl
-    ? m.input('in_ratio', dl.posteriorBits, 'penalty ratio $FP/($FP+$FN) in units of 2^-posteriorBits')
-    : null;
-  const outReady = m.input('out_ready', 1, 'response consumer ready');
+  const io = tbfPorts(m, c, dl);
 
   // ---- A: accept into the input registers (every input goes straight into a register) -------
   // in_ready is a register: room for one more request in the response queue (judged without
   // this cycle's pop, so out_ready does not reach it), no sweep running, and no clear accepted
   // in this cycle or the last (the sweep it starts is not yet visible in sweep_busy).
-  const inReady = m.reg('in_ready_q', 1);
-  const wireAccept = inValid.and(inReady);
-  const rValid = m.pipe(wireAccept, 1, 'in_valid_q');
   // Insert and clear flags are registered already qualified by the accept, so the counters'
   // enables are registers.
-  const rIns = m.pipe(wireAccept.and(inOp.eq(TBF_OP.insert).or(inOp.eq(TBF_OP.testAndInsert))), 1, 'in_ins_q');
-  const rQuery = m.pipe(inOp.eq(TBF_OP.query).or(inOp.eq(TBF_OP.testAndInsert)), 1, 'in_query_q', { reset: null });
-  const rClear = m.pipe(wireAccept.and(inOp.eq(TBF_OP.clear)), 1, 'in_clear_q');
-  const rKey = m.pipe(inKey, 1, 'in_key_q', { reset: null });
-  const rTag = m.pipe(inTag, 1, 'in_tag_q', { reset: null });
-  const rClass = inClass ? m.pipe(inClass, 1, 'in_class_q', { reset: null }) : null;
-  const rRatio = inRatio ? m.pipe(inRatio, 1, 'in_ratio_q', { reset: null }) : null;
+  const input = registeredInput(m, {
+    valid: io.valid,
+    op: io.op,
+    flags: {
+      ins: { codes: [TBF_OP.insert, TBF_OP.testAndInsert], qualified: true },
+      query: { codes: [TBF_OP.query, TBF_OP.testAndInsert], qualified: false },
+      clear: { codes: [TBF_OP.clear], qualified: true },
+    },
+    data: { key: io.key, tag: io.tag, class: io.cls ?? undefined, ratio: io.ratio ?? undefined },
+    name: 'in',
+  });
+  const { ins, query, clear } = input.flags;
 
-  // ---- A+1: T+, b, scan pointer -------------------------------------------------------------
-  const tplus = m.reg('tplus', tb);
-  const bcnt = B > 1 ? m.reg('bcnt', bBits) : null;
-  const scanPtr = m.reg('scan_ptr', aBits);
-  const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
-  const dBits = bitsFor(CLEAR_DELAY);
-  const sweepDelay = m.reg('sweep_delay', dBits, { reset: CLEAR_DELAY });
-  const sweepAddr = m.reg('sweep_addr', aBits);
+  // ---- A+1: T+, b, scan pointer, the sweep ---------------------------------------------------
+  const counters = timeCounters(m, c, d);
+  const sweep = clearSweep(m, { addrBits: d.aBits, depth: d.depth });
   // Requests accepted and not yet popped, as a thermometer.
-  const occ = thermometer(m, 'occupancy', TBF_RESPONSE_QUEUE);
-  const accept = rValid;
-  const insNow = rIns;
-  const clearNow = rClear;
-  // T+ advances on the insert that completes a block of B. The next value of T+, "T+ is at the
-  // end of its block" and "the sweep writes this cycle" are registers kept beside the counters,
-  // so the accept logic only selects between registers.
-  const wrapReg = bcnt === null ? null : m.reg('bcnt_wrap', 1); // bcnt = B − 1
-  const wrapT = wrapReg ?? m.const(1, 1);
-  const tplusInc = m.reg('tplus_inc', tb, { reset: 1 }); // (T+ + 1) mod (TΩ + 1)
-  const incAtMax = m.reg('tplus_inc_at_max', 1, { reset: c.tOmega === 1 ? 1 : 0 }); // tplus_inc = TΩ
-  const adv = insNow.and(wrapT);
-  const tplusAfter = m.mux(adv, tplusInc, tplus);
-  tplus.next(m.mux(clearNow, 0, tplusAfter));
-  tplusInc.next(m.mux(clearNow, 1, m.mux(adv, m.mux(incAtMax, 0, tplusInc.add(1)), tplusInc)));
-  incAtMax.next(m.mux(clearNow, c.tOmega === 1 ? 1 : 0, m.mux(adv, tplusInc.eq(c.tOmega - 1), incAtMax)));
-  if (bcnt && wrapReg) {
-    bcnt.next(m.mux(clearNow, 0, m.mux(insNow, bcnt.add(1), bcnt)));
-    wrapReg.next(m.mux(clearNow, 0, m.mux(insNow, bcnt.eq(B - 2), wrapReg)));
-  }
-  scanPtr.next(m.mux(clearNow, 0, m.mux(insNow, scanPtr.add(1), scanPtr)));
-  // sweep_active = sweep_busy and sweep_delay = 0; sweep_last = (sweep_addr = depth − 1).
-  const sweepActive = m.reg('sweep_active', 1);
-  const lastReg = depth === 1 ? null : m.reg('sweep_last', 1);
-  const sweepLast = lastReg ?? m.const(1, 1);
-  sweepActive.next(clearNow.not().and(m.mux(sweepActive, sweepLast.not(), sweepBusy.and(sweepDelay.eq(1)))));
-  lastReg?.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.eq(depth - 2), lastReg)));
-  sweepBusy.next(m.mux(clearNow, 1, m.mux(sweepActive.and(sweepLast), 0, sweepBusy)));
-  sweepDelay.next(m.mux(clearNow, CLEAR_DELAY, m.mux(sweepBusy.and(sweepDelay.ne(0)), sweepDelay.sub(1), sweepDelay)));
-  sweepAddr.next(m.mux(clearNow, 0, m.mux(sweepActive, sweepAddr.add(1), sweepAddr)));
-  const fullAfter = occ.value.bit(TBF_RESPONSE_QUEUE - 1).or(wireAccept.and(occ.value.bit(TBF_RESPONSE_QUEUE - 2)));
-  const clearOnWire = wireAccept.and(inOp.eq(TBF_OP.clear));
-  inReady.next(fullAfter.or(sweepBusy).or(clearNow).or(clearOnWire).not());
+  const occ = occupancy(m, { capacity: TBF_RESPONSE_QUEUE });
+  const tplusAfter = counters.connect(ins, clear);
+  const { active: sweepActive } = sweep.connectLookahead(clear);
+  const fullAfter = occ.fullAfter(input.fire);
+  const clearOnWire = input.fire.and(decodeOp(io.op, [TBF_OP.clear]));
+  input.setReady(fullAfter.or(sweep.busy).or(clear).or(clearOnWire));
 
-  // ---- request pipeline registers -----------------------------------------------------------
-  const stage = (n: number, src: Record<string, Sig>): Record<string, Sig> => {
-    const out: Record<string, Sig> = {};
-    for (const [name, sig] of Object.entries(src)) {
-      const control = name === 'valid' || name === 'ins' || name === 'query';
-      out[name] = m.pipe(sig, 1, `s${n}_${name}`, control ? {} : { reset: null });
-    }
-    return out;
-  };
-  const s0: Record<string, Sig> = {
-    valid: accept,
-    ins: rIns,
-    query: rQuery,
-    tag: rTag,
-    key: rKey,
-    tplus,
+  // ---- A+1..A+5: request pipeline registers, the stale windows -------------------------------
+  const s1 = pipeStage(m, 's1', {
+    valid: input.valid,
+    ins,
+    query,
+    tag: input.data.tag,
+    key: input.data.key,
+    tplus: counters.tplus,
     tscan: tplusAfter,
-    scanAddr: scanPtr,
-  };
-  if (bcnt) s0.b = bcnt;
-  if (rClass) s0.cls = rClass;
-  if (rRatio) s0.ratio = rRatio;
-  const s1 = stage(1, s0);
-  const omit = (r: Record<string, Sig>, ...names: string[]): Record<string, Sig> =>
-    Object.fromEntries(Object.entries(r).filter(([n]) => !names.includes(n)));
-  /**
-   * The timestamps T whose age (tp − T) mod (TΩ + 1) is at least `minAge`: the modular interval
-   * [lo, hi] = [tp + 1, tp − minAge], which wraps past TΩ when tp ≥ minAge and tp ≠ TΩ. Computed
-   * a stage early and registered in the form the compare wants, ~lo and ~hi: "T ≥ lo" and
-   * "T > hi" are then each the carry out of one addition of two registers (no inverter ahead of
-   * the carry chain).
-   */
-  interface Window {
-    nlo: Sig;
-    nhi: Sig;
-    wrap: Sig;
-  }
-  const loOf = (tp: Sig): Sig => m.mux(tp.eq(c.tOmega), 0, tp.add(1)).trunc(tb);
-  const hiOf = (tp: Sig, minAge: number): Sig =>
-    m.mux(tp.ge(minAge), tp.sub(minAge), tp.add(c.tOmega + 1 - minAge)).trunc(tb);
-  const wrapOf = (tp: Sig, minAge: number): Sig => tp.ge(minAge).and(tp.ne(c.tOmega));
-  const windowFields = (prefix: string, w: Window): Record<string, Sig> => ({
-    [`${prefix}Nlo`]: w.nlo,
-    [`${prefix}Nhi`]: w.nhi,
-    [`${prefix}Wrap`]: w.wrap,
+    scanAddr: counters.scanPtr,
+    b: counters.bcnt ?? undefined,
+    cls: input.data.class,
+    ratio: input.data.ratio,
   });
-  const windowOf = (r: Record<string, Sig>, prefix: string): Window => ({
-    nlo: r[`${prefix}Nlo`]!,
-    nhi: r[`${prefix}Nhi`]!,
-    wrap: r[`${prefix}Wrap`]!,
-  });
-  const s1x: Record<string, Sig> = { ...omit(s1, 'key', 'tscan') };
-  s1x.tplusW = s1.tplus!.add(c.tOmega + 1).trunc(tb);
-  Object.assign(
-    s1x,
-    windowFields('scan', {
-      nlo: loOf(s1.tscan!).not(),
-      nhi: hiOf(s1.tscan!, c.markAge).not(),
-      wrap: wrapOf(s1.tscan!, c.markAge),
-    }),
-  );
-  // Expiry at query time: age >= ⌈(w − b)/B⌉ + 1, which is markAge or markAge − 1 (see `low`).
-  const rem = c.window % B;
-  const low1 = bcnt !== null && rem > 0 ? s1.b!.ge(rem) : null; // ⌈(w−b)/B⌉ = ⌈w/B⌉ − 1
-  const tp1 = s1.tplus!;
-  const sel = (f: (minAge: number) => Sig): Sig =>
-    low1 === null ? f(c.markAge) : m.mux(low1, f(c.markAge - 1), f(c.markAge));
-  Object.assign(
-    s1x,
-    windowFields('exp', {
-      nlo: loOf(tp1).not(),
-      nhi: sel((a) => hiOf(tp1, a)).not(),
-      wrap: sel((a) => wrapOf(tp1, a)),
-    }),
-  );
-  const s2 = stage(2, s1x);
-  const s3 = stage(3, s2);
-  const scanFields = Object.keys(windowFields('scan', windowOf(s3, 'scan')));
-  const s4 = stage(4, omit(s3, ...scanFields));
-  const s5base = stage(5, omit(s4, 'scanAddr'));
-  /** T in the window: lo ≤ T ≤ hi, or either if it wraps. */
-  const inWindow = (T: Sig, w: Window): Sig => {
-    const ge = T.ge(w.nlo.not()); // T + ~lo + 1 carries out (the double inversion folds away)
-    const le = T.zext(tb + 1)
-      .add(w.nhi.zext(tb + 1))
-      .bit(tb)
-      .not(); // T + ~hi does not carry out
-    return m.mux(w.wrap, ge.or(le), ge.and(le));
-  };
+  const tm = timerMath(m, c);
+  const s2 = windowStage(m, c, tm, s1);
+  const s3 = pipeStage(m, 's3', s2);
+  const s4 = pipeStage(m, 's4', omit(s3, 'scanNlo', 'scanNhi', 'scanWrap'));
+  const s5 = pipeStage(m, 's5', omit(s4, 'scanAddr'));
 
-  /**
-   * (tp − T) mod (TΩ + 1) for T, tp in 0..TΩ, given tpw = (tp + TΩ + 1) mod 2^timerBits (registered
-   * a stage early): two subtractions side by side and a select, no chained carries.
-   */
-  const ageOf = (tp: Sig, tpw: Sig, T: Sig): Sig => m.mux(tp.ge(T), tp.sub(T), tpw.sub(T));
-
+  // ---- A+2..A+6: timer banks -----------------------------------------------------------------
   // Valid inserts in stages A+4 (op modifying) and A+5 (its writes in the write registers).
-  const ins4 = s4.valid!.and(s4.ins!);
+  const ins4 = s4.valid.and(s4.ins);
   const ins5 = m.pipe(ins4, 1, 'ins5');
   const sweepW = m.pipe(sweepActive, 1, 'sweep_w');
   // The block RAMs' write enable, a register (no LUT before the write enables).
   const wEn = m.pipe(sweepActive.or(ins4), 1, 'w_en');
-  const laS5: Sig[] = [];
-  const lsS5: Sig[] = [];
-  const time5: Sig[] = [];
-  for (let j = 0; j < k; j++) {
-    m.scope(`bank${j}`, () => {
-      const hash = m.pipe(m.h3(s1.key!, Math.log2(c.timersPerBank), { seed: c.seed, salt: tbfSalt(j) }), 1, 'hash', {
-        reset: null,
-      });
-      const a2 = hash.slice(Math.log2(c.timersPerBank) - 1, laneBits);
-      const a3 = m.pipe(a2, 1, 'addr3', { reset: null });
-      const a4 = m.pipe(a3, 1, 'addr4', { reset: null });
-      const sa2 = s2.scanAddr!;
-      const sa3 = s3.scanAddr!;
-      const sa4 = s4.scanAddr!;
-      const timers = m.memory('timers', { width: AW, depth, readDuringWrite: 'undefined' });
-      const scanMem = m.memory('scan', { width: AW, depth, readDuringWrite: 'undefined' });
-      // marks: 'old', since its writes are masked and a read that meets a write to the same word
-      // keeps the bits not written (the correction in A+4 supplies only the written ones).
-      const marks = m.memory('marks', { width: t, depth, mask: true, readDuringWrite: 'old' });
-      const rdA = timers.read(a2, s2.valid!);
-      const rdS = marks.read(a2, s2.valid!);
-      const rdScan = scanMem.read(sa2, s2.valid!.and(s2.ins!));
-
-      // What stage A+4 decided, registered: the block RAMs are written from these in A+5 (so no
-      // logic but the sweep's select sits before a RAM input); `last*` hold the cycle before's.
-      const a5 = m.pipe(a4, 1, 'addr5', { reset: null });
-      const sa5 = m.pipe(sa4, 1, 'scan_addr5', { reset: null });
-      const opAData = m.reg('op_timers_data', AW, { reset: null });
-      const opSMask = m.reg('op_marks_mask', t, { reset: null });
-      const opSData = m.reg('op_marks_data', t, { reset: null });
-      const lastAData = m.pipe(opAData, 1, 'last_timers_data', { reset: null });
-      const lastSMask = m.pipe(opSMask, 1, 'last_marks_mask', { reset: null });
-      const lastSData = m.pipe(opSData, 1, 'last_marks_data', { reset: null });
-
-      // Hazards, as registered address matches. An op X reads at the end of A+2. The op two
-      // ahead (in A+4 then) writes at the end of X's A+3 and the op three ahead (in A+5) at the
-      // end of X's A+2, at X's read edge: both are applied to X's RAM word in A+3. The op one
-      // ahead writes at the end of X's A+4 and is applied in A+4.
-      const hit = (name: string, ins: Sig, writeAddr: Sig, readAddr: Sig): Sig =>
-        m.pipe(ins.and(writeAddr.eq(readAddr)), 1, name, { reset: null });
-      const zA = hit('hit2_timers', ins4, a4, a2);
-      const wA = hit('hit3_timers', ins5, a5, a2);
-      const zScan = hit('hit2_scan', ins4, a4, sa2);
-      const wScan = hit('hit3_scan', ins5, a5, sa2);
-      const zS = hit('hit2_marks', ins4, sa4, a2);
-      const wS = hit('hit3_marks', ins5, sa5, a2);
-      const yA = hit('hit1_timers', ins4, a4, a3);
-      const yS = hit('hit1_marks', ins4, sa4, a3);
-      // This bank's copy of the scan window (4·t comparators read it). Copies of different banks
-      // are registers of different kinds (with or without reset, with or without enable) so
-      // synthesis cannot merge them back into one register with a chip-wide fan-out.
-      const kind = j % 4;
-      const scanWin3 = windowOf(s3, 'scan');
-      const copy = (x: Sig, name: string): Sig =>
-        m.pipe(x, 1, name, { reset: kind & 1 ? 0 : null, ...(kind & 2 ? { en: s3.valid! } : {}) });
-      const scanWin: Window = {
-        nlo: copy(scanWin3.nlo, 'scan_nlo'),
-        nhi: copy(scanWin3.nhi, 'scan_nhi'),
-        wrap: copy(scanWin3.wrap, 'scan_wrap'),
-      };
-      const lane3 = laneBits === 0 ? null : m.pipe(hash.slice(laneBits - 1, 0), 1, 'lane3', { reset: null });
-      const lane4 = lane3 === null ? null : m.pipe(lane3, 1, 'lane4', { reset: null });
-      const oneHot = Array.from({ length: t }, (_, i) =>
-        lane3 === null ? m.const(1, 1) : m.pipe(lane3.eq(i), 1, `lane_is${i}`, { reset: null }),
-      );
-      // Lanes the scanner may mark: an insert's, except those refreshed after the scan word was
-      // read and before the scan: this op's own (same word), and the op one ahead's (its insert
-      // hits the scan word). Those hold T+ then, never stale; every other lane is as registered
-      // in A+3, since the op one ahead writes back the word it read with only its lane changed.
-      const allow = Array.from({ length: t }, (_, i) => {
-        const own = lane3 === null ? a3.eq(sa3) : a3.eq(sa3).and(lane3.eq(i));
-        const ahead = lane4 === null ? ins4.and(a4.eq(sa3)) : ins4.and(a4.eq(sa3)).and(lane4.eq(i));
-        return m.pipe(own.or(ahead).not().and(s3.valid!).and(s3.ins!), 1, `scan_allow${i}`, { reset: null });
-      });
-
-      // A+3: the RAM words with the writes of the ops two and three ahead applied, registered.
-      const fullFwd = (z: Sig, w: Sig, rd: Sig): Sig => (forwarding ? m.mux(z, opAData, m.mux(w, lastAData, rd)) : rd);
-      const word3A = m.pipe(fullFwd(zA, wA, rdA), 1, 'word_timers', { reset: null });
-      const word3Scan = m.pipe(fullFwd(zScan, wScan, rdScan), 1, 'word_scan', { reset: null });
-      const maskedFwd = (word: Sig, en: Sig, mask: Sig, data: Sig): Sig => {
-        const sel = mask.and(m.mux(en, m.const((1n << BigInt(t)) - 1n, t), 0));
-        return word.and(sel.not()).or(data.and(sel));
-      };
-      const word3S = m.pipe(
-        forwarding ? maskedFwd(maskedFwd(rdS, wS, lastSMask, lastSData), zS, opSMask, opSData) : rdS,
-        1,
-        'word_marks',
-        { reset: null },
-      );
-
-      // A+4: the op one ahead's writes (in the write registers now) applied.
-      const curA = forwarding ? m.mux(yA, opAData, word3A) : word3A;
-      const curS = forwarding ? maskedFwd(word3S, yS, opSMask, opSData) : word3S;
-
-      const laneA = (w: Sig, i: number): Sig => w.slice((i + 1) * lw - 1, i * lw);
-      const lanesA = Array.from({ length: t }, (_, i) => laneA(curA, i));
-      const myA = muxTree(m, lanesA, lane4);
-      const myLS = muxTree(
-        m,
-        Array.from({ length: t }, (_, i) => curS.bit(i)),
-        lane4,
-      );
-      laS5.push(m.pipe(myA.bit(tb), 1, 'la', { reset: null }));
-      lsS5.push(m.pipe(myLS, 1, 'ls', { reset: null }));
-      time5.push(m.pipe(myA.slice(tb - 1, 0), 1, 'time', { reset: null }));
-
-      // Insert: {¬L_S, T+} into its lane (lane i's own L_S when i is the lane); the whole word
-      // is written to both copies.
-      const newA = m.cat(
-        ...lanesA.map((old, i) => m.mux(oneHot[i]!, m.cat(curS.bit(i).not(), s4.tplus!), old)).reverse(),
-      );
-
-      // Expiry scanner, one word per insert, after the insert: lanes of the scan word whose T is
-      // in the stale window, except the lanes refreshed since the read (see `allow`).
-      const markBits: Sig[] = [];
-      const laBits: Sig[] = [];
-      for (let i = 0; i < t; i++) {
-        const lane = laneA(word3Scan, i);
-        markBits.push(inWindow(lane.slice(tb - 1, 0), scanWin).and(allow[i]!));
-        laBits.push(lane.bit(tb));
-      }
-      const markVec = scanner ? m.cat(...[...markBits].reverse()) : m.const(0, t);
-      const laVec = m.cat(...[...laBits].reverse());
-
-      opAData.next(newA);
-      // A reset/clear sweep zeroes a word per cycle, one cycle after `sweepActive` like an op.
-      // Every RAM input is a register or one LUT (the sweep's select) after registers.
-      const ones = m.const((1n << BigInt(t)) - 1n, t);
-      opSMask.next(markVec);
-      opSData.next(laVec);
-      const aAddr = m.pipe(m.mux(sweepActive, sweepAddr, a4), 1, 'w_timers_addr', { reset: null });
-      const sAddr = m.pipe(m.mux(sweepActive, sweepAddr, sa4), 1, 'w_marks_addr', { reset: null });
-      const aData = m.mux(sweepW, 0, opAData);
-      timers.write(aAddr, aData, wEn);
-      scanMem.write(aAddr, aData, wEn);
-      marks.write(sAddr, m.mux(sweepW, 0, opSData), wEn, m.mux(sweepW, ones, opSMask));
-    });
-  }
+  const x: BankContext = {
+    c,
+    d,
+    tm,
+    forwarding: opts.forwarding ?? true,
+    scanner: opts.scanner ?? true,
+    key: s1.key,
+    s2,
+    s3,
+    s4,
+    ins4,
+    ins5,
+    sweep: { active: sweepActive, addr: sweep.addr, write: sweepW },
+    wEn,
+  };
+  const banks = Array.from({ length: c.k }, (_, j) => m.scope(`bank${j}`, () => timerBank(m, x, j)));
 
   // ---- A+5: ages and expiry ------------------------------------------------------------------
-  const s5 = s5base;
-  const exp6: Sig[] = [];
-  const age6: Sig[] = [];
-  for (let j = 0; j < k; j++) {
-    const age = ageOf(s5.tplus!, s5.tplusW!, time5[j]!);
-    const over = inWindow(time5[j]!, windowOf(s5, 'exp'));
-    const live = laS5[j]!.xor(lsS5[j]!);
-    exp6.push(m.pipe(live.not().or(over), 1, `s6_exp${j}`, { reset: null }));
-    age6.push(m.pipe(age.slice(Math.min(tb, LB) - 1, 0).zext(LB), 1, `s6_age${j}`, { reset: null }));
-  }
-  const s6 = stage(6, omit(s5, 'tplus', 'tplusW', ...Object.keys(windowFields('exp', windowOf(s5, 'exp')))));
+  const { age6, exp6 } = agesAndExpiry(m, c, d, tm, s5, banks);
+  const s6 = pipeStage(m, 's6', omit(s5, 'tplus', 'tplusW', 'expNlo', 'expNhi', 'expWrap'));
 
   // ---- A+6: every ordered pair of ages compared; expired timers counted ----------------------
   // ---- A+7: λ = the age of the timers no other exceeds, c = how many there are ---------------
-  const count = (bits: Sig[]): Sig => bits.map((x) => x.zext(cBits)).reduce((x, y) => x.add(y));
-  const ge7: Sig[][] = age6.map((ai, i) =>
-    age6.map((aj, j) => (i === j ? m.const(1, 1) : m.pipe(ai.ge(aj), 1, `s7_ge${i}_${j}`, { reset: null }))),
-  );
-  const anyExp7 = m.pipe(
-    exp6.reduce((x, y) => x.or(y)),
-    1,
-    's7_any_exp',
-    { reset: null },
-  );
-  const expCount7 = m.pipe(count(exp6), 1, 's7_exp_count', { reset: null });
-  const age7 = age6.map((a, i) => m.pipe(a, 1, `s7_age${i}`, { reset: null }));
-  const s7 = stage(7, s6);
-  const isMax = ge7.map((row) => row.reduce((x, y) => x.and(y)));
-  // All maxima hold the same age, so OR-ing the ages of the maxima gives it.
-  const maxAge = isMax.map((f, i) => age7[i]!.and(m.mux(f, m.const(2 ** LB - 1, LB), 0))).reduce((x, y) => x.or(y));
-  const lambda = m.mux(anyExp7, INF, maxAge);
-  const cnt = m.mux(anyExp7, expCount7, count(isMax));
-  const q7 = s7.query!;
-  const s8in: Record<string, Sig> = {
-    valid: s7.valid!,
+  const pairs = compareAges(m, { ages: age6, expired: exp6, countBits: d.cBits, prefix: 's7' });
+  const s7 = pipeStage(m, 's7', s6);
+  const { lambda, count, anyExpired } = oldestAge(m, pairs);
+  const q7 = s7.query;
+  const s8 = pipeStage(m, 's8', {
+    valid: s7.valid,
     query: q7,
-    tag: s7.tag!,
-    hit: anyExp7.not().and(q7),
+    tag: s7.tag,
+    hit: anyExpired.not().and(q7),
     lambda: m.mux(q7, lambda, 0),
-    c: m.mux(q7, cnt, 0),
-  };
-  if (s7.b) s8in.b = s7.b;
-  if (s7.cls) s8in.cls = s7.cls;
-  if (s7.ratio) s8in.ratio = s7.ratio;
-  const s8 = stage(8, s8in);
+    c: m.mux(q7, count, 0),
+    b: s7.b,
+    cls: s7.cls,
+    ratio: s7.ratio,
+  });
 
   // ---- A+8, A+9: decision unit ------------------------------------------------------------
-  let last = s8;
-  let decision: Sig | null = null;
-  if (dl) {
-    const table = decisionTable(c);
-    const rom = m.memory('posterior', {
-      width: dl.width,
-      depth: dl.depth,
-      readDuringWrite: 'old',
-      init: table.map((v) => BigInt(v)),
-    });
-    const lam0 = s8.lambda!.eq(0);
-    const bz = s8.b ? s8.b : m.const(0, 1);
-    const wide = LB + bBits + dl.loBits;
-    const lamMinus1 = s8.lambda!.sub(1).zext(wide);
-    const loFromLam = (bBits > 0 ? lamMinus1.shl(bBits) : lamMinus1).or(bz.zext(wide)).trunc(dl.loBits);
-    const lo = m.mux(lam0, bz.zext(Math.max(dl.loBits, bz.width)).trunc(dl.loBits), loFromLam);
-    const cIdx = m.mux(lam0, 0, s8.c!.zext(Math.max(dl.cBits, cBits)).trunc(dl.cBits));
-    const parts = [cIdx, lo];
-    if (s8.cls) parts.unshift(s8.cls);
-    const romAddr = m.cat(...parts);
-    const word = rom.read(
-      romAddr.width === Math.log2(dl.depth) ? romAddr : romAddr.zext(Math.log2(dl.depth)),
-      s8.valid!,
-    );
-    rom.write(0, 0, 0);
-    const s9in: Record<string, Sig> = {
-      valid: s8.valid!,
-      query: s8.query!,
-      tag: s8.tag!,
-      hit: s8.hit!,
-      lambda: s8.lambda!,
-      c: s8.c!,
-      ratio: s8.ratio!,
-      expired: s8.lambda!.eq(INF),
-    };
-    const s9 = stage(9, s9in);
-    const pw = m.mux(s9.expired!, 0, word);
-    decision = pw.ge(s9.ratio!.zext(dl.width)).and(s9.query!);
-    last = s9;
-  }
+  const { last, decision } = dl ? decisionUnit(m, c, d, dl, s8) : { last: s8, decision: null };
 
   // ---- response queue ------------------------------------------------------------------------
-  const fields = [last.tag!, last.hit!, last.lambda!, last.c!, ...(decision ? [decision] : [])];
-  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid!, fields, outReady, { oneHotWrite: true });
-  const { outValid, pop } = rq;
-  occ.step(wireAccept, pop);
+  const fields = [last.tag, last.hit, last.lambda, last.c, ...(decision ? [decision] : [])];
+  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid, fields, io.outReady, { oneHotWrite: true });
+  occ.step(input.fire, rq.pop);
 
-  m.output('in_ready', inReady, 'request accepted when in_valid and in_ready');
-  m.output('out_valid', outValid, 'response available');
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  m.output('out_valid', rq.outValid, 'response available');
   m.output('out_tag', rq.head[0]!, 'tag of the request');
   m.output('out_hit', rq.head[1]!, 'standard answer: no timer of R_x expired (0 for insert, clear)');
   m.output('out_lambda', rq.head[2]!, 'λx: age of the oldest timestamp in R_x; all ones = expired');
   m.output('out_c', rq.head[3]!, 'cx: timers of R_x at age λx (expired: timers expired)');
   if (decision) m.output('out_decision', rq.head[4]!, 'penalty-optimal answer of the decision unit');
   return m.build();
+}
+
+function tbfPorts(m: ModuleBuilder, c: TbfDerived, dl: ReturnType<typeof decisionLayout> | null) {
+  const valid = m.input('in_valid', 1, 'request valid');
+  const op = m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear');
+  const key = m.input('in_key', c.keyBits, 'key');
+  const tag = m.input('in_tag', c.tagBits, 'tag, returned with the response');
+  const cls =
+    dl && dl.classBits > 0 ? m.input('in_class', dl.classBits, 'prior class of the request (decision unit)') : null;
+  const ratio = dl
+    ? m.input('in_ratio', dl.posteriorBits, 'penalty ratio $FP/($FP+$FN) in units of 2^-posteriorBits')
+    : null;
+  const outReady = m.input('out_ready', 1, 'response consumer ready');
+  return { valid, op, key, tag, cls, ratio, outReady };
+}
+
+/**
+ * T+ (advanced by the insert that completes a block of B), b (inserts into the current block)
+ * and the scan pointer (one word per insert). `connect` closes them and returns T+ after this
+ * cycle's insert (the scanner's time).
+ */
+function timeCounters(m: ModuleBuilder, c: TbfDerived, d: Dims) {
+  const tb = c.timerBits;
+  const tplus = m.reg('tplus', tb);
+  const bcnt = c.blockSize > 1 ? m.reg('bcnt', d.bBits) : null;
+  const scanPtr = m.reg('scan_ptr', d.aBits);
+  const connect = (ins: Sig, clear: Sig): Sig => {
+    // The next value of T+, "T+ is at the end of its block" and "the sweep writes this cycle"
+    // are registers kept beside the counters, so the accept logic only selects between registers.
+    const wrapReg = bcnt === null ? null : m.reg('bcnt_wrap', 1); // bcnt = B − 1
+    const wrapT = wrapReg ?? m.const(1, 1);
+    const tplusInc = m.reg('tplus_inc', tb, { reset: 1 }); // (T+ + 1) mod (TΩ + 1)
+    const incAtMax = m.reg('tplus_inc_at_max', 1, { reset: c.tOmega === 1 ? 1 : 0 }); // tplus_inc = TΩ
+    const adv = ins.and(wrapT);
+    const tplusAfter = m.mux(adv, tplusInc, tplus);
+    tplus.next(m.mux(clear, 0, tplusAfter));
+    tplusInc.next(m.mux(clear, 1, m.mux(adv, m.mux(incAtMax, 0, tplusInc.add(1)), tplusInc)));
+    incAtMax.next(m.mux(clear, c.tOmega === 1 ? 1 : 0, m.mux(adv, tplusInc.eq(c.tOmega - 1), incAtMax)));
+    if (bcnt && wrapReg) {
+      bcnt.next(m.mux(clear, 0, m.mux(ins, bcnt.add(1), bcnt)));
+      wrapReg.next(m.mux(clear, 0, m.mux(ins, bcnt.eq(c.blockSize - 2), wrapReg)));
+    }
+    scanPtr.next(m.mux(clear, 0, m.mux(ins, scanPtr.add(1), scanPtr)));
+    return tplusAfter;
+  };
+  return { tplus, bcnt, scanPtr, connect };
+}
+
+/**
+ * Stage A+2's registers: the request's fields, T+ + TΩ + 1 (for the age), and the two stale
+ * windows as ~lo, ~hi, wrap: the scanner's (age ≥ ⌈w/B⌉ + 1 at the scan time) and the query's.
+ */
+function windowStage<T extends { tplus: Sig; tscan: Sig; key: Sig; b: Sig | undefined }>(
+  m: ModuleBuilder,
+  c: TbfDerived,
+  tm: TimerMath,
+  s1: T,
+) {
+  const s1x = {
+    ...omit(s1, 'key', 'tscan'),
+    tplusW: s1.tplus.add(c.tOmega + 1).trunc(c.timerBits),
+    scanNlo: tm.lo(s1.tscan).not(),
+    scanNhi: tm.hi(s1.tscan, c.markAge).not(),
+    scanWrap: tm.wrap(s1.tscan, c.markAge),
+  };
+  // Expiry at query time: age >= ⌈(w − b)/B⌉ + 1, which is markAge or markAge − 1 (see `low`).
+  const rem = c.window % c.blockSize;
+  const low1 = s1.b !== undefined && rem > 0 ? s1.b.ge(rem) : null; // ⌈(w−b)/B⌉ = ⌈w/B⌉ − 1
+  const tp1 = s1.tplus;
+  const sel = (f: (minAge: number) => Sig): Sig =>
+    low1 === null ? f(c.markAge) : m.mux(low1, f(c.markAge - 1), f(c.markAge));
+  return pipeStage(m, 's2', {
+    ...s1x,
+    expNlo: tm.lo(tp1).not(),
+    expNhi: sel((a) => tm.hi(tp1, a)).not(),
+    expWrap: sel((a) => tm.wrap(tp1, a)),
+  });
+}
+
+/** What every timer bank shares. */
+interface BankContext {
+  c: TbfDerived;
+  d: Dims;
+  tm: TimerMath;
+  forwarding: boolean;
+  scanner: boolean;
+  key: Sig;
+  s2: { valid: Sig; ins: Sig; scanAddr: Sig };
+  s3: { valid: Sig; ins: Sig; scanAddr: Sig; scanNlo: Sig; scanNhi: Sig; scanWrap: Sig };
+  s4: { scanAddr: Sig; tplus: Sig };
+  /** Valid inserts in A+4 and A+5. */
+  ins4: Sig;
+  ins5: Sig;
+  /** The sweep's word this cycle; `write`: it writes (a cycle later, like an op). */
+  sweep: { active: Sig; addr: Sig; write: Sig };
+  wEn: Sig;
+}
+
+/** A bank's timer of the op in A+5: {L_A, T} and L_S, registered. */
+interface BankOut {
+  la: Sig;
+  ls: Sig;
+  time: Sig;
+}
+
+/**
+ * One timer bank: the H3 hash picks a word and a lane; `timers` and `scan` (two copies of the
+ * {L_A, T} words, one read by the op stream, one by the scanner) and `marks` (L_S per timer,
+ * written by the scanner) are read in A+2, corrected by forwarding in A+3 and A+4, and written
+ * in A+5 from registers.
+ */
+function timerBank(m: ModuleBuilder, x: BankContext, j: number): BankOut {
+  const { c, d } = x;
+  const hashBits = Math.log2(c.timersPerBank);
+  const hash = chunkedH3(m, { key: x.key, bits: hashBits, seed: c.seed, salt: tbfSalt(j), name: 'hash' });
+  const a2 = hash.slice(hashBits - 1, d.laneBits);
+  const a3 = m.pipe(a2, 1, 'addr3', { reset: null });
+  const a4 = m.pipe(a3, 1, 'addr4', { reset: null });
+  const timers = m.memory('timers', { width: d.AW, depth: d.depth, readDuringWrite: 'undefined' });
+  const scanMem = m.memory('scan', { width: d.AW, depth: d.depth, readDuringWrite: 'undefined' });
+  // marks: 'old', since its writes are masked and a read that meets a write to the same word
+  // keeps the bits not written (the correction in A+4 supplies only the written ones).
+  const marks = m.memory('marks', { width: d.t, depth: d.depth, mask: true, readDuringWrite: 'old' });
+  const rd = {
+    timers: timers.read(a2, x.s2.valid),
+    marks: marks.read(a2, x.s2.valid),
+    scan: scanMem.read(x.s2.scanAddr, x.s2.valid.and(x.s2.ins)),
+  };
+  const w = writeRegisters(m, x, a4);
+  const hz = hazards(m, x, w, { a2, a3, a4 });
+  const lanes = scanLanes(m, x, j, hash, a3, a4);
+  const words = forwardedWords(m, x, rd, w, hz);
+  const own = selectLane(m, x, words, lanes.lane4);
+  const wr = newWords(m, x, words, lanes, own.lanes);
+  w.opTimers.next(wr.timers);
+  // A reset/clear sweep zeroes a word per cycle, one cycle after `sweep.active` like an op.
+  // Every RAM input is a register or one LUT (the sweep's select) after registers.
+  const ones = m.const((1n << BigInt(d.t)) - 1n, d.t);
+  w.opMarksMask.next(wr.marksMask);
+  w.opMarksData.next(wr.marksData);
+  const aAddr = m.pipe(m.mux(x.sweep.active, x.sweep.addr, a4), 1, 'w_timers_addr', { reset: null });
+  const sAddr = m.pipe(m.mux(x.sweep.active, x.sweep.addr, x.s4.scanAddr), 1, 'w_marks_addr', { reset: null });
+  const aData = m.mux(x.sweep.write, 0, w.opTimers);
+  timers.write(aAddr, aData, x.wEn);
+  scanMem.write(aAddr, aData, x.wEn);
+  marks.write(sAddr, m.mux(x.sweep.write, 0, w.opMarksData), x.wEn, m.mux(x.sweep.write, ones, w.opMarksMask));
+  return { la: own.la, ls: own.ls, time: own.time };
+}
+
+/**
+ * What stage A+4 decided, registered: the block RAMs are written from these in A+5 (so no
+ * logic but the sweep's select sits before a RAM input); `last*` hold the cycle before's.
+ */
+function writeRegisters(m: ModuleBuilder, x: BankContext, a4: Sig) {
+  const a5 = m.pipe(a4, 1, 'addr5', { reset: null });
+  const sa5 = m.pipe(x.s4.scanAddr, 1, 'scan_addr5', { reset: null });
+  const opTimers = m.reg('op_timers_data', x.d.AW, { reset: null });
+  const opMarksMask = m.reg('op_marks_mask', x.d.t, { reset: null });
+  const opMarksData = m.reg('op_marks_data', x.d.t, { reset: null });
+  const lastTimers = m.pipe(opTimers, 1, 'last_timers_data', { reset: null });
+  const lastMarksMask = m.pipe(opMarksMask, 1, 'last_marks_mask', { reset: null });
+  const lastMarksData = m.pipe(opMarksData, 1, 'last_marks_data', { reset: null });
+  return { a5, sa5, opTimers, opMarksMask, opMarksData, lastTimers, lastMarksMask, lastMarksData };
+}
+
+/**
+ * Hazards, as registered address matches. An op X reads at the end of A+2. The op two ahead (in
+ * A+4 then) writes at the end of X's A+3 and the op three ahead (in A+5) at the end of X's A+2,
+ * at X's read edge: both are applied to X's RAM word in A+3. The op one ahead writes at the end
+ * of X's A+4 and is applied in A+4. (hitN: the op N ahead wrote the word.)
+ */
+function hazards(m: ModuleBuilder, x: BankContext, w: { a5: Sig; sa5: Sig }, a: { a2: Sig; a3: Sig; a4: Sig }) {
+  const hit = (name: string, write: Sig, writeAddr: Sig, readAddr: Sig): Sig =>
+    registeredMatch(m, name, { write, writeAddr, readAddr, reset: false });
+  const sa2 = x.s2.scanAddr;
+  const sa4 = x.s4.scanAddr;
+  return {
+    zA: hit('hit2_timers', x.ins4, a.a4, a.a2),
+    wA: hit('hit3_timers', x.ins5, w.a5, a.a2),
+    zScan: hit('hit2_scan', x.ins4, a.a4, sa2),
+    wScan: hit('hit3_scan', x.ins5, w.a5, sa2),
+    zS: hit('hit2_marks', x.ins4, sa4, a.a2),
+    wS: hit('hit3_marks', x.ins5, w.sa5, a.a2),
+    yA: hit('hit1_timers', x.ins4, a.a4, a.a3),
+    yS: hit('hit1_marks', x.ins4, sa4, a.a3),
+  };
+}
+
+/** The bank's copy of the scan window, the op's lane (A+3, A+4) and the lanes the scanner may mark. */
+function scanLanes(m: ModuleBuilder, x: BankContext, j: number, hash: Sig, a3: Sig, a4: Sig) {
+  const { t, laneBits } = x.d;
+  const sa3 = x.s3.scanAddr;
+  // This bank's copy of the scan window (4·t comparators read it). Copies of different banks
+  // are registers of different kinds (with or without reset, with or without enable) so
+  // synthesis cannot merge them back into one register with a chip-wide fan-out.
+  const kind = j % 4;
+  const copy = (s: Sig, name: string): Sig =>
+    m.pipe(s, 1, name, { reset: kind & 1 ? 0 : null, ...(kind & 2 ? { en: x.s3.valid } : {}) });
+  const scanWin: Window = {
+    nlo: copy(x.s3.scanNlo, 'scan_nlo'),
+    nhi: copy(x.s3.scanNhi, 'scan_nhi'),
+    wrap: copy(x.s3.scanWrap, 'scan_wrap'),
+  };
+  const lane3 = laneBits === 0 ? null : m.pipe(hash.slice(laneBits - 1, 0), 1, 'lane3', { reset: null });
+  const lane4 = lane3 === null ? null : m.pipe(lane3, 1, 'lane4', { reset: null });
+  const oneHot = Array.from({ length: t }, (_, i) =>
+    lane3 === null ? m.const(1, 1) : m.pipe(lane3.eq(i), 1, `lane_is${i}`, { reset: null }),
+  );
+  // Lanes the scanner may mark: an insert's, except those refreshed after the scan word was
+  // read and before the scan: this op's own (same word), and the op one ahead's (its insert
+  // hits the scan word). Those hold T+ then, never stale; every other lane is as registered
+  // in A+3, since the op one ahead writes back the word it read with only its lane changed.
+  const allow = Array.from({ length: t }, (_, i) => {
+    const own = lane3 === null ? a3.eq(sa3) : a3.eq(sa3).and(lane3.eq(i));
+    const ahead = lane4 === null ? x.ins4.and(a4.eq(sa3)) : x.ins4.and(a4.eq(sa3)).and(lane4.eq(i));
+    return m.pipe(own.or(ahead).not().and(x.s3.valid).and(x.s3.ins), 1, `scan_allow${i}`, { reset: null });
+  });
+  return { scanWin, lane4, oneHot, allow };
+}
+
+/** The RAM words with the writes of the ops one, two and three ahead applied. */
+function forwardedWords(
+  m: ModuleBuilder,
+  x: BankContext,
+  rd: { timers: Sig; marks: Sig; scan: Sig },
+  w: ReturnType<typeof writeRegisters>,
+  hz: ReturnType<typeof hazards>,
+) {
+  const { t } = x.d;
+  const fwd = x.forwarding;
+  // A+3: the writes of the ops two and three ahead, registered.
+  const fullFwd = (z: Sig, wr: Sig, word: Sig): Sig =>
+    fwd ? m.mux(z, w.opTimers, m.mux(wr, w.lastTimers, word)) : word;
+  const timers3 = m.pipe(fullFwd(hz.zA, hz.wA, rd.timers), 1, 'word_timers', { reset: null });
+  const scan = m.pipe(fullFwd(hz.zScan, hz.wScan, rd.scan), 1, 'word_scan', { reset: null });
+  const maskedFwd = (word: Sig, en: Sig, mask: Sig, data: Sig): Sig => {
+    const sel = mask.and(m.mux(en, m.const((1n << BigInt(t)) - 1n, t), 0));
+    return word.and(sel.not()).or(data.and(sel));
+  };
+  const marks3 = m.pipe(
+    fwd
+      ? maskedFwd(maskedFwd(rd.marks, hz.wS, w.lastMarksMask, w.lastMarksData), hz.zS, w.opMarksMask, w.opMarksData)
+      : rd.marks,
+    1,
+    'word_marks',
+    { reset: null },
+  );
+  // A+4: the op one ahead's writes (in the write registers now).
+  const timers = fwd ? m.mux(hz.yA, w.opTimers, timers3) : timers3;
+  const marks = fwd ? maskedFwd(marks3, hz.yS, w.opMarksMask, w.opMarksData) : marks3;
+  return { scan, timers, marks };
+}
+
+const laneOf = (x: BankContext, word: Sig, i: number): Sig => word.slice((i + 1) * x.d.lw - 1, i * x.d.lw);
+
+/** The op's own timer, {L_A, T} and L_S, out of the corrected words; registered into A+5. */
+function selectLane(m: ModuleBuilder, x: BankContext, words: { timers: Sig; marks: Sig }, lane4: Sig | null) {
+  const tb = x.c.timerBits;
+  const lanes = Array.from({ length: x.d.t }, (_, i) => laneOf(x, words.timers, i));
+  const mine = muxTree(m, lanes, lane4);
+  const myLS = muxTree(
+    m,
+    Array.from({ length: x.d.t }, (_, i) => words.marks.bit(i)),
+    lane4,
+  );
+  return {
+    lanes,
+    la: m.pipe(mine.bit(tb), 1, 'la', { reset: null }),
+    ls: m.pipe(myLS, 1, 'ls', { reset: null }),
+    time: m.pipe(mine.slice(tb - 1, 0), 1, 'time', { reset: null }),
+  };
+}
+
+/**
+ * The words written back. Insert: {¬L_S, T+} into its lane (lane i's own L_S when i is the
+ * lane), the whole word to both copies. Expiry scanner, one word per insert, after the insert:
+ * lanes of the scan word whose T is in the stale window, except the lanes refreshed since the
+ * read (see `allow`): their marks get L_S := L_A.
+ */
+function newWords(
+  m: ModuleBuilder,
+  x: BankContext,
+  words: { scan: Sig; marks: Sig },
+  lanes: { scanWin: Window; oneHot: Sig[]; allow: Sig[] },
+  own: Sig[],
+) {
+  const { t } = x.d;
+  const tb = x.c.timerBits;
+  const timers = m.cat(
+    ...own.map((old, i) => m.mux(lanes.oneHot[i]!, m.cat(words.marks.bit(i).not(), x.s4.tplus), old)).reverse(),
+  );
+  const markBits: Sig[] = [];
+  const laBits: Sig[] = [];
+  for (let i = 0; i < t; i++) {
+    const lane = laneOf(x, words.scan, i);
+    markBits.push(x.tm.contains(lane.slice(tb - 1, 0), lanes.scanWin).and(lanes.allow[i]!));
+    laBits.push(lane.bit(tb));
+  }
+  const marksMask = x.scanner ? m.cat(...[...markBits].reverse()) : m.const(0, t);
+  const marksData = m.cat(...[...laBits].reverse());
+  return { timers, marksMask, marksData };
+}
+
+/** A+5: each bank's age (T+ − T) and expiry (L_A = L_S, or T in the query's stale window), registered. */
+function agesAndExpiry(
+  m: ModuleBuilder,
+  c: TbfDerived,
+  d: Dims,
+  tm: TimerMath,
+  s5: { tplus: Sig; tplusW: Sig; expNlo: Sig; expNhi: Sig; expWrap: Sig },
+  banks: BankOut[],
+) {
+  const exp6: Sig[] = [];
+  const age6: Sig[] = [];
+  banks.forEach((bank, j) => {
+    const age = tm.age(s5.tplus, s5.tplusW, bank.time);
+    const over = tm.contains(bank.time, { nlo: s5.expNlo, nhi: s5.expNhi, wrap: s5.expWrap });
+    const live = bank.la.xor(bank.ls);
+    exp6.push(m.pipe(live.not().or(over), 1, `s6_exp${j}`, { reset: null }));
+    age6.push(m.pipe(age.slice(Math.min(c.timerBits, d.LB) - 1, 0).zext(d.LB), 1, `s6_age${j}`, { reset: null }));
+  });
+  return { age6, exp6 };
+}
+
+interface Response {
+  valid: Sig;
+  tag: Sig;
+  hit: Sig;
+  lambda: Sig;
+  c: Sig;
+}
+
+/**
+ * A+8, A+9: the posterior ROM read at (class, c-index, lo = (λ−1)B + b), then compared with the
+ * request's penalty ratio (see src/families/tbf/decision.ts).
+ */
+function decisionUnit(
+  m: ModuleBuilder,
+  c: TbfDerived,
+  d: Dims,
+  dl: ReturnType<typeof decisionLayout>,
+  s8: Response & { query: Sig; b?: Sig; cls?: Sig; ratio?: Sig },
+): { last: Response; decision: Sig } {
+  const rom = m.memory('posterior', {
+    width: dl.width,
+    depth: dl.depth,
+    readDuringWrite: 'old',
+    init: decisionTable(c).map((v) => BigInt(v)),
+  });
+  const lam0 = s8.lambda.eq(0);
+  const bz = s8.b ? s8.b : m.const(0, 1);
+  const wide = d.LB + d.bBits + dl.loBits;
+  const lamMinus1 = s8.lambda.sub(1).zext(wide);
+  const loFromLam = (d.bBits > 0 ? lamMinus1.shl(d.bBits) : lamMinus1).or(bz.zext(wide)).trunc(dl.loBits);
+  const lo = m.mux(lam0, bz.zext(Math.max(dl.loBits, bz.width)).trunc(dl.loBits), loFromLam);
+  const cIdx = m.mux(lam0, 0, s8.c.zext(Math.max(dl.cBits, d.cBits)).trunc(dl.cBits));
+  const parts = [cIdx, lo];
+  if (s8.cls) parts.unshift(s8.cls);
+  const romAddr = m.cat(...parts);
+  const aw = Math.log2(dl.depth);
+  const word = rom.read(romAddr.width === aw ? romAddr : romAddr.zext(aw), s8.valid);
+  rom.write(0, 0, 0);
+  const s9 = pipeStage(m, 's9', {
+    valid: s8.valid,
+    query: s8.query,
+    tag: s8.tag,
+    hit: s8.hit,
+    lambda: s8.lambda,
+    c: s8.c,
+    ratio: s8.ratio,
+    expired: s8.lambda.eq(2 ** d.LB - 1),
+  });
+  const pw = m.mux(s9.expired, 0, word);
+  return { last: s9, decision: pw.ge(s9.ratio!.zext(dl.width)).and(s9.query) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../src/dsl/module.js';
-import { xorTree } from '../../src/families/apbf/rtl.js';
+import { xorTree } from '../../src/stages/hash.js';
 import { combOrder } from '../../src/ir/topo.js';
 import { Rng } from '../../src/util/rng.js';
 import { Interpreter } from '../../sim/interp.js';

@@ -1,0 +1,28 @@
+/**
+ * The stage library the filter pipelines are composed from (SpinalHDL-style: each stage is a
+ * function of the ModuleBuilder and an options object that returns the signals it makes; a
+ * stage whose logic needs signals made later returns methods to close it).
+ *
+ *   input.ts          skidInput (two-entry skid, decoded op flags), registeredInput, decodeOp
+ *   clear.ts          CLEAR_DELAY, clearSweep (reset/clear sweep), clearChannels (background clear)
+ *   hash.ts           xorTree, chunkedH3 (XOR tree cut by a register), wideH3 (several units)
+ *   rmw.ts            registeredMatch, forwardedRead, testAndSetColumn (block RAM RMW with forwarding)
+ *   windows.ts        consecutiveMatch (k consecutive segments in a valid window)
+ *   ages.ts           compareAges, oldestAge (λ, c and expired counts of k ages)
+ *   pipeline.ts       pipeStage (a record of fields through one register stage), omit
+ *   responseQueue.ts  responseQueue, occupancy (in-flight count, no overflow)
+ *   primitives.ts     bitsFor, muxTree, thermometer
+ *
+ * Call order matters: cells and nets are numbered in creation order and the Verilog names and
+ * declares them in that order, so the same stages called in another order give a different (if
+ * equivalent) netlist.
+ */
+export * from './ages.js';
+export * from './clear.js';
+export * from './hash.js';
+export * from './input.js';
+export * from './pipeline.js';
+export * from './primitives.js';
+export * from './responseQueue.js';
+export * from './rmw.js';
+export * from './windows.js';

@@ -1,0 +1,195 @@
+/**
+ * Stage: request input. Two forms, both with in_ready a register (no combinational path from
+ * anything downstream, the response consumer included, to in_ready).
+ *
+ * `skidInput` (APBF/APBBF): a two-entry skid buffer in front of an accept stage that may hold
+ *   its head. The op arrives decoded into one-bit `flags`; the head and skid registers hold only
+ *   the flags, while the wide `data` fields sit in a two-entry store written in arrival order
+ *   and read in accept order, so no data register waits on accept.
+ *   Registers (prefix `<name>_`): `ready_q`, `head_valid`, `head`, `skid_valid`, `skid`,
+ *   `data_wp`, `data_rp`, `data0`, `data1`. Latency: a request that enters in cycle A is at the
+ *   head in A+1 (one cycle, no stall). Guarantees: no request is dropped or duplicated, the head
+ *   presents them in arrival order, each stays at the head until `accept`; in_ready is low only
+ *   while the skid is full (next cycle) or `blocked`.
+ * `registeredInput` (TBF/BTBF): every input goes straight into a register, the accept stage
+ *   cannot hold (it has decided in_ready a cycle earlier). Flags are decoded from the op; a
+ *   `qualified` flag is ANDed with the handshake before its register (so it can enable
+ *   counters directly) and resets to 0, the others only mean something beside `valid`.
+ *   Registers: `<name>_ready_q`, `<name>_valid_q`, `<name>_<flag>_q`, `<name>_<field>_q`.
+ *   Latency 1: a request that enters in cycle A is in the registers in A+1.
+ *
+ * Both return `setReady(blocked)`, which closes the in_ready register: call it once, with the
+ * next-cycle reasons to refuse requests (a sweep, a full response queue, …). The skid input is
+ * closed in three calls because its logic sits at three places of the generators' netlists:
+ * `advance(accept)` (head and skid), `release(accept)` (the data store), `setReady`.
+ */
+import type { ModuleBuilder, Reg, Sig } from '../dsl/module.js';
+
+/** 1 when `op` is one of `codes`. */
+export function decodeOp(op: Sig, codes: readonly number[]): Sig {
+  return codes.map((code) => op.eq(code)).reduce((x, y) => x.or(y));
+}
+
+/** The fields packed first-in-the-high-bits, unpacked low bits first (the order of their slices). */
+function unpack<K extends string>(word: Sig, fields: Record<K, { width: number }>): Record<K, Sig> {
+  const names = Object.keys(fields) as K[];
+  const out = {} as Record<K, Sig>;
+  let lo = 0;
+  for (const name of [...names].reverse()) {
+    const w = fields[name].width;
+    out[name] = word.slice(lo + w - 1, lo);
+    lo += w;
+  }
+  return out;
+}
+
+export interface SkidInputOptions<F extends string, D extends string> {
+  valid: Sig;
+  op: Sig;
+  /** Flag name -> the op codes that set it. The first flag is the head word's high bit. */
+  flags: Record<F, readonly number[]>;
+  /** The wide fields (key, tag, …) kept in the two-entry store. */
+  data: Record<D, Sig>;
+  /** Register name prefix. */
+  name: string;
+}
+
+export interface SkidAdvance<F extends string> {
+  headValidNext: Sig;
+  skidValidNext: Sig;
+  /** Flag `f` of the head's next value (for registers that precompute from it). */
+  next(f: F): Sig;
+}
+
+export interface SkidInput<F extends string, D extends string> {
+  ready: Reg;
+  /** in_valid && in_ready: a request enters this cycle. */
+  fire: Sig;
+  headValid: Reg;
+  /** The head request's flags and data. */
+  head: Record<F, Sig>;
+  data: Record<D, Sig>;
+  /** The head leaves on `accept` (or when empty) and refills from the skid or the input. */
+  advance(accept: Sig): SkidAdvance<F>;
+  /** The data store's read pointer follows `accept`. */
+  release(accept: Sig): void;
+  /** in_ready next cycle: the skid is empty next cycle and not `blocked`. Call after `advance`. */
+  setReady(blocked: Sig): void;
+}
+
+export function skidInput<F extends string, D extends string>(
+  m: ModuleBuilder,
+  o: SkidInputOptions<F, D>,
+): SkidInput<F, D> {
+  const r = (name: string, width: number, reset?: null): Reg =>
+    m.reg(`${o.name}_${name}`, width, reset === null ? { reset: null } : {});
+  const ready = r('ready_q', 1);
+  const fire = o.valid.and(ready);
+  const flagNames = Object.keys(o.flags) as F[];
+  const decoded = m.cat(...flagNames.map((f) => decodeOp(o.op, o.flags[f])));
+  const headValid = r('head_valid', 1);
+  const head = r('head', decoded.width, null);
+  const skidValid = r('skid_valid', 1);
+  const skid = r('skid', decoded.width, null);
+  const data = twoEntryStore(m, o.name, fire, o.data);
+  const flagWidths = Object.fromEntries(flagNames.map((f) => [f, { width: 1 }])) as Record<F, { width: number }>;
+  let skidValidNext: Sig | null = null;
+  return {
+    ready,
+    fire,
+    headValid,
+    head: unpack(head, flagWidths),
+    data: data.head,
+    advance: (accept) => {
+      const headFree = accept.or(headValid.not());
+      const headValidNext = m.mux(headFree, skidValid.or(fire), 1);
+      headValid.next(headValidNext);
+      const headNext = m.mux(headFree, m.mux(skidValid, skid, decoded), head);
+      head.next(headNext);
+      skidValidNext = m.mux(skidValid, headFree.not(), fire.and(headFree.not()));
+      skidValid.next(skidValidNext);
+      skid.next(m.mux(skidValid, skid, decoded));
+      const bit = (f: F): number => flagNames.length - 1 - flagNames.indexOf(f);
+      return { headValidNext, skidValidNext, next: (f) => headNext.bit(bit(f)) };
+    },
+    release: data.release,
+    setReady: (blocked) => {
+      if (!skidValidNext) throw m.error('skidInput: call advance() before setReady()');
+      ready.next(skidValidNext.or(blocked).not());
+    },
+  };
+}
+
+/**
+ * Two registers written alternately on `push` and read alternately on `release`: a FIFO of two
+ * without a count (the skid buffer's control registers know how many are held).
+ */
+function twoEntryStore<D extends string>(
+  m: ModuleBuilder,
+  name: string,
+  push: Sig,
+  fields: Record<D, Sig>,
+): { head: Record<D, Sig>; release: (pop: Sig) => void } {
+  const wp = m.reg(`${name}_data_wp`, 1);
+  const rp = m.reg(`${name}_data_rp`, 1);
+  const values = Object.values(fields) as Sig[];
+  const width = values.reduce((s, f) => s + f.width, 0);
+  const entries = [0, 1].map((i) => {
+    const e = m.reg(`${name}_data${i}`, width, { reset: null, en: push.and(wp.eq(i)) });
+    e.next(m.cat(...values));
+    return e;
+  });
+  const word = m.mux(rp, entries[1]!, entries[0]!);
+  const head = unpack(word, fields);
+  wp.next(m.mux(push, wp.not(), wp));
+  return { head, release: (pop) => rp.next(m.mux(pop, rp.not(), rp)) };
+}
+
+/** Registered data fields: present where the input field is. */
+export type RegisteredFields<T extends Record<string, Sig | undefined>> = {
+  [K in keyof T]: undefined extends T[K] ? Sig | undefined : Sig;
+};
+
+export interface RegisteredInputOptions<F extends string, T extends Record<string, Sig | undefined>> {
+  valid: Sig;
+  op: Sig;
+  /** Flag name -> its op codes, and whether the register holds it ANDed with the handshake. */
+  flags: Record<F, { codes: readonly number[]; qualified: boolean }>;
+  /** Fields registered as they are (undefined: absent). */
+  data: T;
+  name: string;
+}
+
+export interface RegisteredInput<F extends string, T extends Record<string, Sig | undefined>> {
+  ready: Reg;
+  /** in_valid && in_ready: a request enters this cycle. */
+  fire: Sig;
+  /** A request is in the registers (fire a cycle ago). */
+  valid: Sig;
+  flags: Record<F, Sig>;
+  data: RegisteredFields<T>;
+  /** in_ready next cycle = not `blocked`. */
+  setReady(blocked: Sig): void;
+}
+
+export function registeredInput<F extends string, T extends Record<string, Sig | undefined>>(
+  m: ModuleBuilder,
+  o: RegisteredInputOptions<F, T>,
+): RegisteredInput<F, T> {
+  const ready = m.reg(`${o.name}_ready_q`, 1);
+  const fire = o.valid.and(ready);
+  const valid = m.pipe(fire, 1, `${o.name}_valid_q`);
+  const flags = {} as Record<F, Sig>;
+  for (const f of Object.keys(o.flags) as F[]) {
+    const { codes, qualified } = o.flags[f];
+    flags[f] = qualified
+      ? m.pipe(fire.and(decodeOp(o.op, codes)), 1, `${o.name}_${f}_q`)
+      : m.pipe(decodeOp(o.op, codes), 1, `${o.name}_${f}_q`, { reset: null });
+  }
+  const data: Record<string, Sig | undefined> = {};
+  for (const [d, x] of Object.entries(o.data)) {
+    data[d] = x === undefined ? undefined : m.pipe(x, 1, `${o.name}_${d}_q`, { reset: null });
+  }
+  const fields = data as RegisteredFields<T>;
+  return { ready, fire, valid, flags, data: fields, setReady: (blocked) => ready.next(blocked.not()) };
+}

@@ -1,0 +1,47 @@
+/**
+ * Small building blocks the stages share: widths, a balanced mux tree, a thermometer counter.
+ * None has registers of its own except `thermometer` (one register of `max` bits).
+ */
+import type { ModuleBuilder, Sig } from '../dsl/module.js';
+
+/** Bits to hold 0..maxValue (at least 1). */
+export function bitsFor(maxValue: number): number {
+  return Math.max(1, Math.ceil(Math.log2(maxValue + 1)));
+}
+
+/** xs[sel] as a balanced tree of 2:1 muxes (xs.length a power of two, sel log2(xs.length) bits). */
+export function muxTree(m: ModuleBuilder, xs: Sig[], sel: Sig | null): Sig {
+  let level = xs;
+  for (let bit = 0; level.length > 1; bit++) {
+    const next: Sig[] = [];
+    for (let i = 0; i < level.length; i += 2) next.push(m.mux(sel!.bit(bit), level[i + 1]!, level[i]!));
+    level = next;
+  }
+  return level[0]!;
+}
+
+/**
+ * A count 0..max kept as a thermometer code (bit i set iff count > i). `step(inc, dec)` sets its
+ * next state (both in one cycle: unchanged) and returns it. Each bit's next state is one small
+ * function, so "count > i" is a register and never an adder followed by a compare.
+ */
+export function thermometer(
+  m: ModuleBuilder,
+  name: string,
+  max: number,
+): { value: Sig; step: (inc: Sig, dec: Sig) => Sig } {
+  const t = m.reg(name, max);
+  const step = (inc: Sig, dec: Sig): Sig => {
+    const bits: Sig[] = [];
+    for (let i = 0; i < max; i++) {
+      const below = i === 0 ? m.const(1, 1) : t.bit(i - 1);
+      const above = i === max - 1 ? m.const(0, 1) : t.bit(i + 1);
+      // `dec` selects last: it is the late signal (a pop comes from the consumer's ready).
+      bits.push(m.mux(dec, m.mux(inc, t.bit(i), above), m.mux(inc, below, t.bit(i))));
+    }
+    const next = m.cat(...bits.reverse());
+    t.next(next);
+    return next;
+  };
+  return { value: t, step };
+}

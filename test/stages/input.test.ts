@@ -1,0 +1,165 @@
+import { describe, expect, it } from 'vitest';
+import { ModuleBuilder } from '../../src/dsl/module.js';
+import { registeredInput, skidInput } from '../../src/stages/input.js';
+import { Rng } from '../../src/util/rng.js';
+import { CompiledSim } from '../../sim/compiled.js';
+
+const FLAGS = { ins: [1, 2], query: [0, 2], tick: [3], clear: [4] } as const;
+type Flag = keyof typeof FLAGS;
+const flagNames = Object.keys(FLAGS) as Flag[];
+const decode = (op: number): Record<Flag, number> =>
+  Object.fromEntries(flagNames.map((f) => [f, (FLAGS[f] as readonly number[]).includes(op) ? 1 : 0])) as Record<
+    Flag,
+    number
+  >;
+
+/** The skid input with an accept stage that takes the head when `take` (random ready). */
+function skidDesign() {
+  const m = new ModuleBuilder('skid');
+  const valid = m.input('in_valid', 1);
+  const op = m.input('in_op', 3);
+  const key = m.input('in_key', 8);
+  const tag = m.input('in_tag', 4);
+  const take = m.input('take', 1);
+  const blocked = m.input('blocked', 1);
+  const input = skidInput(m, { valid, op, flags: FLAGS, data: { tag, key }, name: 'in' });
+  const accept = input.headValid.and(take);
+  const adv = input.advance(accept);
+  input.release(accept);
+  input.setReady(blocked);
+  m.output('in_ready', input.ready);
+  m.output('head_valid', input.headValid);
+  m.output('head_valid_next', adv.headValidNext);
+  for (const f of flagNames) {
+    m.output(`head_${f}`, input.head[f]);
+    m.output(`next_${f}`, adv.next(f));
+  }
+  m.output('head_key', input.data.key);
+  m.output('head_tag', input.data.tag);
+  return m.build();
+}
+
+interface Req {
+  op: number;
+  key: number;
+  tag: number;
+}
+
+describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
+  for (const [pValid, pTake, pBlocked, seed] of [
+    [0.9, 0.5, 0.1, 1],
+    [0.5, 0.9, 0, 2],
+    [1, 0.2, 0.3, 3],
+    [1, 1, 0, 4],
+  ] as const) {
+    it(`valid ${pValid}, ready ${pTake}, blocked ${pBlocked}: no request dropped or duplicated, order kept, latency 1`, () => {
+      const sim = new CompiledSim(skidDesign());
+      const rng = new Rng(seed);
+      const held: Req[] = []; // entered and not yet accepted, oldest first
+      const sent: Req[] = [];
+      const got: Req[] = [];
+      let blockedBefore = false;
+      let prevNext: Record<string, bigint> | null = null;
+      for (let t = 0; t < 3000; t++) {
+        const req: Req = { op: Number(rng.bits(3)), key: Number(rng.bits(8)), tag: Number(rng.bits(4)) };
+        const valid = rng.float() < pValid;
+        const take = rng.float() < pTake;
+        const blocked = rng.float() < pBlocked;
+        sim.poke('in_valid', valid ? 1 : 0);
+        sim.poke('in_op', req.op);
+        sim.poke('in_key', req.key);
+        sim.poke('in_tag', req.tag);
+        sim.poke('take', take ? 1 : 0);
+        sim.poke('blocked', blocked ? 1 : 0);
+        // in_ready: fewer than two held, and not blocked in the cycle before (both registered).
+        const ready = sim.peek('in_ready') === 1n;
+        expect(ready).toBe(t > 0 && held.length < 2 && !blockedBefore);
+        expect(held.length).toBeLessThanOrEqual(2);
+        // Latency 1: whatever entered before this cycle is at the head now.
+        expect(sim.peek('head_valid')).toBe(held.length > 0 ? 1n : 0n);
+        if (prevNext) {
+          expect(sim.peek('head_valid')).toBe(prevNext.valid);
+          if (held.length > 0) for (const f of flagNames) expect(sim.peek(`head_${f}`)).toBe(prevNext[f]);
+        }
+        if (held.length > 0) {
+          const h = held[0]!;
+          const flags = decode(h.op);
+          for (const f of flagNames) expect(Number(sim.peek(`head_${f}`))).toBe(flags[f]);
+          expect([Number(sim.peek('head_key')), Number(sim.peek('head_tag'))]).toEqual([h.key, h.tag]);
+          if (take) got.push(held.shift()!);
+        }
+        if (valid && ready) {
+          held.push(req);
+          sent.push(req);
+        }
+        prevNext = Object.fromEntries([
+          ['valid', sim.peek('head_valid_next')],
+          ...flagNames.map((f) => [f, sim.peek(`next_${f}`)]),
+        ]);
+        blockedBefore = blocked;
+        sim.step();
+      }
+      expect(got).toEqual(sent.slice(0, got.length));
+      expect(sent.length - got.length).toBe(held.length);
+      expect(got.length).toBeGreaterThan(300);
+    });
+  }
+});
+
+describe('registeredInput (every input into a register, in_ready a register)', () => {
+  it('registers valid, flags (qualified ones ANDed with the handshake) and data one cycle later', () => {
+    const m = new ModuleBuilder('regin');
+    const valid = m.input('in_valid', 1);
+    const op = m.input('in_op', 3);
+    const key = m.input('in_key', 8);
+    const blocked = m.input('blocked', 1);
+    const input = registeredInput(m, {
+      valid,
+      op,
+      flags: {
+        ins: { codes: FLAGS.ins, qualified: true },
+        query: { codes: FLAGS.query, qualified: false },
+        clear: { codes: FLAGS.clear, qualified: true },
+      },
+      data: { key, absent: undefined },
+      name: 'in',
+    });
+    input.setReady(blocked);
+    expect(input.data.absent).toBeUndefined();
+    m.output('in_ready', input.ready);
+    m.output('fire', input.fire);
+    m.output('valid_q', input.valid);
+    m.output('ins', input.flags.ins);
+    m.output('query', input.flags.query);
+    m.output('clear', input.flags.clear);
+    m.output('key', input.data.key);
+    const sim = new CompiledSim(m.build());
+    const rng = new Rng(7);
+    let prev: { fire: boolean; op: number; key: number; blocked: boolean } | null = null;
+    for (let t = 0; t < 1000; t++) {
+      const x = {
+        valid: rng.float() < 0.7,
+        op: Number(rng.bits(3)),
+        key: Number(rng.bits(8)),
+        blocked: rng.float() < 0.2,
+      };
+      sim.poke('in_valid', x.valid ? 1 : 0);
+      sim.poke('in_op', x.op);
+      sim.poke('in_key', x.key);
+      sim.poke('blocked', x.blocked ? 1 : 0);
+      const ready = sim.peek('in_ready') === 1n;
+      expect(sim.peek('fire')).toBe(x.valid && ready ? 1n : 0n);
+      if (prev) {
+        const f = decode(prev.op);
+        expect(ready).toBe(!prev.blocked);
+        expect(Number(sim.peek('valid_q'))).toBe(prev.fire ? 1 : 0);
+        expect(Number(sim.peek('ins'))).toBe(prev.fire ? f.ins : 0);
+        expect(Number(sim.peek('clear'))).toBe(prev.fire ? f.clear : 0);
+        expect(Number(sim.peek('query'))).toBe(f.query);
+        expect(Number(sim.peek('key'))).toBe(prev.key);
+      }
+      prev = { fire: x.valid && ready, op: x.op, key: x.key, blocked: x.blocked };
+      sim.step();
+    }
+  });
+});
