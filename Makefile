@@ -8,12 +8,10 @@ TOOLS := verilator:verilator iverilog:iverilog yosys:yosys nextpnr-ice40:nextpnr
 
 setup: deps tools
 
-# npm ci only when node_modules is missing or older than the lock file. npm 11 writes lock files
-# without the other platforms' optional packages (rollup's native builds) and then refuses them in
-# `npm ci`; in that case install from the same lock file with `npm install`, which keeps its versions.
+# npm ci only when node_modules is missing or older than the lock file.
 deps: node_modules/.package-lock.json
 node_modules/.package-lock.json: package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $@
 
 # Install the Debian packages whose commands are missing (apt-get update once, first).
