@@ -31,10 +31,13 @@ demo: setup
 test: setup
 	npx vitest run
 
+# The last step checks the import graph of src, sim and bin against .dependency-cruiser.cjs (cycles,
+# layering, family folders); `npm run lint:deps` is the same check.
 lint: deps
 	npx eslint .
 	npx prettier --check .
 	npx tsc --noEmit
+	npx depcruise src sim bin --config .dependency-cruiser.cjs --output-type err-long
 
 generate: deps
 	npx bloomforge golden -o generated
