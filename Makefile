@@ -8,12 +8,10 @@ TOOLS := verilator:verilator iverilog:iverilog yosys:yosys nextpnr-ice40:nextpnr
 
 setup: deps tools
 
-# npm ci only when node_modules is missing or older than the lock file. npm 11 writes lock files
-# without the other platforms' optional packages (rollup's native builds) and then refuses them in
-# `npm ci`; in that case install from the same lock file with `npm install`, which keeps its versions.
+# npm ci only when node_modules is missing or older than the lock file.
 deps: node_modules/.package-lock.json
 node_modules/.package-lock.json: package-lock.json
-	npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $@
 
 # Install the Debian packages whose commands are missing (apt-get update once, first).
@@ -33,10 +31,13 @@ demo: setup
 test: setup
 	npx vitest run
 
+# The last step checks the import graph of src, sim and bin against .dependency-cruiser.cjs (cycles,
+# layering, family folders); `npm run lint:deps` is the same check.
 lint: deps
 	npx eslint .
 	npx prettier --check .
 	npx tsc --noEmit
+	npx depcruise src sim bin --config .dependency-cruiser.cjs --output-type err-long
 
 generate: deps
 	npx bloomforge golden -o generated

@@ -11,4 +11,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
+  // CommonJS files (.dependency-cruiser.cjs): typescript-eslint's base config sets sourceType 'module'.
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
 );
