@@ -28,6 +28,7 @@ const LAYERS = [
       'src/families/types.ts',
       'src/families/schema.ts',
       'src/families/filter.ts',
+      'src/families/sampler.ts',
     ],
   },
   { name: 'verification', members: ['sim/verify/'] },

@@ -86,9 +86,9 @@ export function forwardedRead(m: ModuleBuilder, o: ForwardedReadOptions): Forwar
 export interface TestAndSetColumnOptions {
   width: number;
   depth: number;
-  /** Word address and bit index of the op in R. */
+  /** Word address and bit index of the op in R (null for one-bit words). */
   addr: Sig;
-  bit: Sig;
+  bit: Sig | null;
   /** An op is in R (the read enable). */
   read: Sig;
   /** The op now in R+2 sets its bit this cycle (a register). */
@@ -108,7 +108,7 @@ export function testAndSetColumn(m: ModuleBuilder, o: TestAndSetColumnOptions): 
   const rd = mem.read(o.addr, o.read);
   const addr1 = m.pipe(o.addr, 1, 'addr', { reset: null });
   const addr2 = m.pipe(addr1, 1, 'addr5', { reset: null });
-  const onehot = m.pipe(m.const(1, o.width).shl(o.bit), 2, 'onehot', { reset: null });
+  const onehot = m.pipe(o.bit === null ? m.const(1, 1) : m.const(1, o.width).shl(o.bit), 2, 'onehot', { reset: null });
   const f = forwardedRead(m, { rd, addr: o.addr, addr1, addr2, writing: o.writing, forwarding: o.forwarding });
   const match = m.pipe(f.word.and(onehot).any(), 1, o.matchName, { reset: null });
   // A clear zeroes `fwd_data` the cycle before it writes, then writes `fwd_data` with no bit

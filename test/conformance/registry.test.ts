@@ -21,7 +21,10 @@ describe('the family registry', () => {
     const all = presets();
     expect(new Set(all.map((p) => p.name)).size).toBe(all.length);
     for (const f of FAMILIES) {
-      expect(all.some((p) => p.family === f), `${f.id} has presets`).toBe(true);
+      expect(
+        all.some((p) => p.family === f),
+        `${f.id} has presets`,
+      ).toBe(true);
       for (const b of f.benchPresets) expect(all.find((p) => p.name === b)?.family, `${b}`).toBe(f);
     }
   });
@@ -54,7 +57,9 @@ describe('golden files: generated/ mirrors the presets (regenerate with make gen
         expect(text, `${name} differs from a fresh generation: run make generate`).toBe(
           fs.readFileSync(path.join(GENERATED, name), 'utf8'),
         );
-      const again = presetFilters().find((x) => x.name === f.name)!.files();
+      const again = presetFilters()
+        .find((x) => x.name === f.name)!
+        .files();
       expect(again).toEqual(files);
     });
   }

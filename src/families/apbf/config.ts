@@ -26,6 +26,11 @@ import { halfFillLoad } from './analysis.js';
 import { apbfLayout } from './model.js';
 import type { ApbfDerived } from './types.js';
 
+/** Spare banks at most (each is a block RAM bank that holds no live segment). */
+export const MAX_SPARES = 8;
+/** The widest block RAM word the schema accepts. */
+const MAX_WORD_BITS = 4096;
+
 export const apbfSchema = configSchema(['apbf', 'apbbf'] as const, {
   k: positiveInt(64).optional(),
   l: positiveInt(256).optional(),
@@ -38,8 +43,8 @@ export const apbfSchema = configSchema(['apbf', 'apbbf'] as const, {
   generation: positiveInt(1 << 24).optional(),
   blockBits: pow2(4096).optional(),
   bitsPerBlock: pow2(64).optional(),
-  wordBits: pow2(4096).optional(),
-  spares: z.number().int().min(1).max(8).optional(),
+  wordBits: pow2(MAX_WORD_BITS).optional(),
+  spares: z.number().int().min(1).max(MAX_SPARES).optional(),
 });
 
 export type ApbfConfig = z.infer<typeof apbfSchema>;
@@ -90,19 +95,44 @@ export function deriveApbfSizes(cfg: Readonly<Record<string, unknown>>, fail: Fa
   }
   if (g < 1) fail('sliceBits', `too small: the generation size floor(m·ln2/k) is ${g}`);
   const columnBits = m / b;
-  const defaultWord = Math.min(16, columnBits / 2);
-  const W = c.wordBits ?? defaultWord;
-  if (W > columnBits / 2)
-    fail('wordBits', `must be at most ${columnBits / 2} (a column of m/b = ${columnBits} bits needs depth >= 2)`);
+  const maxWord = Math.min(MAX_WORD_BITS, columnBits / 2); // a column needs depth >= 2
+  if (c.wordBits !== undefined && c.wordBits > maxWord)
+    fail('wordBits', `must be at most ${maxWord} (a column of m/b = ${columnBits} bits needs depth >= 2)`);
+  // Clearing a retired bank takes depth + CLEAR_DELAY + 1 cycles; each spare buys g inserts (>= cycles).
+  const sparesFor = (W: number): number => Math.max(1, Math.ceil((columnBits / W + CLEAR_DELAY + 1) / g));
+  /** The narrowest word (a power of two, at least `from`) with which `spares` spares suffice. */
+  const wordFor = (spares: number, from: number): number | null => {
+    for (let W = from; W <= maxWord; W *= 2) if (sparesFor(W) <= spares) return W;
+    return null;
+  };
+  // Default word: 16 bits (one SB_RAM40_4K port), wider only when even MAX_SPARES spares would not do.
+  const W = c.wordBits ?? wordFor(MAX_SPARES, Math.min(16, maxWord)) ?? maxWord;
   const columnDepth = columnBits / W;
-  const minSpares = Math.max(1, Math.ceil((columnDepth + CLEAR_DELAY + 1) / g));
+  const minSpares = sparesFor(W);
+  if (minSpares > MAX_SPARES) {
+    const wider = wordFor(MAX_SPARES, W);
+    if (c.wordBits !== undefined && wider !== null)
+      fail(
+        'wordBits',
+        `${W}-bit words cannot be cleared in time with at most ${MAX_SPARES} spares; use wordBits >= ${wider}`,
+      );
+    fail(
+      c.generation !== undefined ? 'generation' : 'sliceBits',
+      `a generation of g = ${g} inserts is too short to clear a bank of ${columnDepth} words of ${W} bits with at most ` +
+        `${MAX_SPARES} spares (clearing takes ${columnDepth + CLEAR_DELAY + 1} cycles); use generation >= ` +
+        `${Math.ceil((columnDepth + CLEAR_DELAY + 1) / MAX_SPARES)}` +
+        (c.generation !== undefined ? '' : ' or a smaller sliceBits'),
+    );
+  }
   const spares = c.spares ?? minSpares;
   if (spares < minSpares) {
+    const wider = wordFor(spares, W * 2);
     fail(
       'spares',
       `${spares} spare bank(s) cannot be cleared in time: clearing takes ${columnDepth + CLEAR_DELAY + 1} cycles ` +
         `(m/(b·W) = ${columnDepth} words + ${CLEAR_DELAY + 1}) but ${spares} generation(s) of g = ${g} inserts ` +
-        `can pass first; use spares >= ${minSpares} or a wider wordBits`,
+        `can pass first; use spares >= ${minSpares}` +
+        (wider !== null ? ` or wordBits >= ${wider}` : ''),
     );
   }
   const d: ApbfDerived = {

@@ -364,7 +364,7 @@ function bank(m: ModuleBuilder, x: BankContext, p: number): Sig {
         width: c.wordBits,
         depth: c.columnDepth,
         addr: colIdx.slice(wBits + aBits - 1, wBits),
-        bit: colIdx.slice(wBits - 1, 0),
+        bit: wBits === 0 ? null : colIdx.slice(wBits - 1, 0),
         read: x.read,
         writing: insWrite,
         writeEn,

@@ -94,8 +94,8 @@ describe('planner', () => {
     expect(() =>
       resolveConfig({ name: 'x', filter: 'apbf', window: 2000, fp: 0.01, sliceBits: 4096, keyBits: 64, seed: 1 }),
     ).toThrow(/field 'window': with window and fp the planner chooses every size; leave out sliceBits/);
-    expect(() => resolveConfig({ name: 'x', filter: 'apbf', k: 4, l: 3, fp: 0.01, sliceBits: 4096, keyBits: 64, seed: 1 })).toThrow(
-      /field 'fp': only without k and l/,
-    );
+    expect(() =>
+      resolveConfig({ name: 'x', filter: 'apbf', k: 4, l: 3, fp: 0.01, sliceBits: 4096, keyBits: 64, seed: 1 }),
+    ).toThrow(/field 'fp': only without k and l/);
   });
 });

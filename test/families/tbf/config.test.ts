@@ -52,7 +52,8 @@ describe('TBF/BTBF configs', () => {
   });
 
   it('window and fp instead of sizes: the planner fills them in and the result is recorded', () => {
-    const c = resolveConfig({ name: 'p', filter: 'btbf', window: 400, fp: 0.01, keyBits: 64, seed: 3 }).config as TbfDerived;
+    const c = resolveConfig({ name: 'p', filter: 'btbf', window: 400, fp: 0.01, keyBits: 64, seed: 3 })
+      .config as TbfDerived;
     expect(c.planned).toEqual({ window: 400, fp: 0.01 });
     expect(c.window).toBe(400);
     expect(
