@@ -4,7 +4,7 @@ APT_PACKAGES := verilator iverilog yosys nextpnr-ice40 fpga-icestorm
 # command -> Debian package that provides it
 TOOLS := verilator:verilator iverilog:iverilog yosys:yosys nextpnr-ice40:nextpnr-ice40 icepack:fpga-icestorm
 
-.PHONY: setup deps tools demo test lint generate bench clean
+.PHONY: setup deps tools demo test check lint generate bench clean
 
 setup: deps tools
 
@@ -28,8 +28,15 @@ tools:
 demo: setup
 	npx bloomforge demo
 
+# Everything (what CI runs): the fast tier plus the *.slow.test.ts files (Verilator/Icarus on
+# every preset with 10^5-op streams, Yosys on every preset, nextpnr, the bench).
 test: setup
 	npx vitest run
+
+# The fast tier, for every change: TypeScript-only tests, goldens, lint of the presets, model ≡
+# compiled simulator on every preset, a few Verilator co-simulations.
+check: setup
+	npx vitest run --exclude '**/*.slow.test.ts'
 
 # The last step checks the import graph of src, sim and bin against .dependency-cruiser.cjs (cycles,
 # layering, family folders); `npm run lint:deps` is the same check.

@@ -4,6 +4,7 @@
  * meets every constraint, count the rejections, keep the near misses, and — when nothing
  * qualifies — name the constraint that binds.
  */
+import type { Target } from '../device/index.js';
 import { ConfigError } from '../util/errors.js';
 import type { Candidate, FilterConfig, Plan, PlanConstraints } from '../families/types.js';
 
@@ -20,6 +21,23 @@ export interface Evaluated<C extends FilterConfig> {
   checks: Check[];
   /** Lexicographic cost: lower is better. */
   cost: number[];
+}
+
+/** The constraints a written config states: its window and fp, and its target, name, key and seed. */
+export function constraintsOf(
+  cfg: Readonly<Record<string, unknown>>,
+  extra: Record<string, number | undefined>,
+): PlanConstraints {
+  return {
+    filter: cfg.filter as string,
+    window: cfg.window as number,
+    fp: cfg.fp as number,
+    target: cfg.target as Target | undefined,
+    keyBits: cfg.keyBits as number,
+    seed: cfg.seed as number,
+    name: cfg.name as string,
+    extra,
+  };
 }
 
 /** Lexicographic order on cost vectors. */

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { device } from '../../src/device/index.js';
 
 const BIN = path.resolve('bin/bloomforge.mjs');
 const run = (args: string[]) => execa(process.execPath, [BIN, ...args], { reject: false, all: true });
@@ -12,7 +13,7 @@ describe('synth', () => {
     const j = JSON.parse(r.stdout);
     expect(j.brams).toBe(8);
     expect(j.luts).toBeGreaterThan(0);
-    expect(j.luts).toBeLessThanOrEqual(7680);
+    expect(j.luts).toBeLessThanOrEqual(device('ice40-hx8k').capacity!.luts);
     expect(j.ffs).toBeGreaterThan(0);
     expect(j.fmaxMHz).toBeGreaterThan(0);
     expect(j.fmaxBySeed).toHaveLength(1);

@@ -5,7 +5,7 @@
  * config really reaches (not the idealised ones), so every plan is a promise the hardware keeps.
  */
 import { device, type Target } from '../../device/index.js';
-import { checkIntent, choose, type Evaluated } from '../../plan/choose.js';
+import { checkIntent, choose, constraintsOf, type Evaluated } from '../../plan/choose.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { accessesFalse, falsePositiveRate, peakNpwsRate, realFillRatios } from './analysis.js';
@@ -154,16 +154,10 @@ export const apbfPlanner: FamilyPlanner<ApbfDerived> = {
         'window',
         `with window and fp the planner chooses every size; leave out ${sized} (and sliceBits, generation, blockBits, bitsPerBlock, k, l)`,
       );
-    return {
-      filter: cfg.filter as string,
-      window: cfg.window as number,
-      fp: cfg.fp as number,
-      target: cfg.target as Target | undefined,
-      keyBits: cfg.keyBits as number,
-      seed: cfg.seed as number,
-      name: cfg.name as string,
-      extra: { maxNpws: cfg.maxNpws as number | undefined, maxSlack: cfg.maxSlack as number | undefined },
-    };
+    return constraintsOf(cfg, {
+      maxNpws: cfg.maxNpws as number | undefined,
+      maxSlack: cfg.maxSlack as number | undefined,
+    });
   },
   plan: planApbf,
   configOf: apbfPlanConfig,

@@ -17,7 +17,7 @@
  * fewest iCE40 block RAMs among those meeting it with some P that fits the timer width.
  */
 import { z } from 'zod';
-import { DEFAULT_TARGET } from '../../device/index.js';
+import { DEFAULT_TARGET, device } from '../../device/index.js';
 import { configSchema, DEFAULT_TAG_BITS, failer, parseConfig, pow2, positiveInt } from '../schema.js';
 import type { Fail } from '../types.js';
 import type { TbfDecisionDerived, TbfDerived } from './types.js';
@@ -68,10 +68,14 @@ export const tbfSchema = configSchema(['tbf', 'btbf'] as const, {
 
 export type TbfConfig = z.infer<typeof tbfSchema>;
 
-/** Estimated iCE40 SB_RAM40_4K count of one timer bank (two timer copies + the mark bits). */
+/**
+ * Estimated iCE40 SB_RAM40_4K count of one timer bank (two timer copies + the mark bits), all in
+ * the block's widest mode (what the planner compares candidates by).
+ */
 export function tbfBankBlockRams(timersPerBank: number, timerBits: number, t: number): number {
   const depth = timersPerBank / t;
-  const blocks = (width: number): number => Math.ceil(width / 16) * Math.ceil(depth / 256);
+  const [modeWidth, modeDepth] = device(DEFAULT_TARGET).bram.modes[0]!;
+  const blocks = (width: number): number => Math.ceil(width / modeWidth) * Math.ceil(depth / modeDepth);
   return 2 * blocks(t * (timerBits + 1)) + blocks(t);
 }
 

@@ -6,8 +6,8 @@
  * bits that leave room for the padding the expiry scan needs (the config derivation decides that,
  * so every candidate is a config `generate` accepts).
  */
-import { device, type Target } from '../../device/index.js';
-import { checkIntent, choose, type Evaluated } from '../../plan/choose.js';
+import { device } from '../../device/index.js';
+import { checkIntent, choose, constraintsOf, type Evaluated } from '../../plan/choose.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { deriveTbf, tbfBankBlockRams } from './config.js';
@@ -107,16 +107,7 @@ export const tbfPlanner: FamilyPlanner<TbfDerived> = {
     if (cfg.fp === undefined) return null;
     const given = SIZES.find((f) => cfg[f] !== undefined);
     if (given) fail(given, 'with fp the planner chooses every size; leave it out');
-    return {
-      filter: cfg.filter as string,
-      window: cfg.window as number,
-      fp: cfg.fp as number,
-      target: cfg.target as Target | undefined,
-      keyBits: cfg.keyBits as number,
-      seed: cfg.seed as number,
-      name: cfg.name as string,
-      extra: {},
-    };
+    return constraintsOf(cfg, {});
   },
   plan: planTbf,
   configOf: tbfPlanConfig,

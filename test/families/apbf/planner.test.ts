@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { device } from '../../../src/device/index.js';
 import { falsePositiveRate, peakNpwsRate, realFillRatios } from '../../../src/families/apbf/analysis.js';
 import { apbfPlanConfig, blockRamsFor, planApbf } from '../../../src/families/apbf/planner.js';
 import type { PlanConstraints } from '../../../src/families/types.js';
@@ -17,7 +18,7 @@ function check(k: PlanConstraints, cfg: Record<string, unknown>): void {
   if (k.extra.maxNpws !== undefined)
     expect(peakNpwsRate(c.k, c.l, r[c.k + c.l - 1]!)).toBeLessThanOrEqual(k.extra.maxNpws);
   if (k.extra.maxSlack !== undefined) expect(c.slack).toBeLessThanOrEqual(k.extra.maxSlack);
-  if (k.target === 'ice40-hx8k') expect(blockRamsFor(c, 'ice40-hx8k')).toBeLessThanOrEqual(32);
+  if (k.target) expect(blockRamsFor(c, k.target)).toBeLessThanOrEqual(device(k.target).capacity!.brams);
 }
 
 describe('planner', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { device } from '../../../src/device/index.js';
 import { standardFalsePositiveRate } from '../../../src/families/tbf/analysis.js';
 import { planTbf, tbfPlanConfig } from '../../../src/families/tbf/planner.js';
 import type { PlanConstraints } from '../../../src/families/types.js';
@@ -32,7 +33,9 @@ describe('TBF/BTBF planner', () => {
         });
         expect(fp).toBeLessThanOrEqual(k.fp);
         if (k.target)
-          expect(c.k * tbfBankBlockRams(c.timersPerBank, c.timerBits, c.timersPerWord)).toBeLessThanOrEqual(32);
+          expect(c.k * tbfBankBlockRams(c.timersPerBank, c.timerBits, c.timersPerWord)).toBeLessThanOrEqual(
+            device(k.target).capacity!.brams,
+          );
         planned++;
       } catch (e) {
         expect(e).toBeInstanceOf(ConfigError);
