@@ -100,6 +100,13 @@ export interface DriveResult {
   trace: PackedTrace | null;
 }
 
+/** Keys a stream should range over to exercise the filter: its window, else its capacity, else 1024. */
+export function keysOf(f: Filter): number {
+  const w = f.window();
+  if (w !== null && Number.isFinite(w)) return w;
+  return f.capacity() ?? 1024;
+}
+
 /** Cycles between progress reports (and event-loop turns for the async driver). */
 export const PROGRESS_CYCLES = 16384;
 
@@ -151,12 +158,12 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
   const slack = f.slack();
   if (o.exactWindow) {
     if (window === null) throw new Error(`${f.family.id}: exactWindow needs a filter with a window`);
-    const aging = Object.keys(mix).find((n) => mix[n]! > 0 && p.semantics[n]?.ages);
-    if (aging) throw new Error(`exactWindow: '${aging}' ages the filter without inserting; leave it out of the mix`);
+    const aging = Object.keys(mix).find((n) => mix[n]! > 0 && (p.semantics[n]?.ages || p.semantics[n]?.removes));
+    if (aging) throw new Error(`exactWindow: '${aging}' ages or removes without inserting; leave it out of the mix`);
   }
   const exact = o.exactWindow ? new ExactWindow(window!) : null;
   const withSlack = o.exactWindow ? new ExactWindow(window! + slack) : null;
-  const workload = o.workload ?? uniformWorkload(c.keyBits, 4 * (window ?? 1024));
+  const workload = o.workload ?? uniformWorkload(c.keyBits, 4 * keysOf(f));
   const tagMask = 2 ** c.tagBits - 1;
 
   // Port positions in the packed rows.

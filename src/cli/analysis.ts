@@ -42,7 +42,8 @@ export function registerAnalysisCommands(p: Command): void {
 
 interface PlanCliOptions {
   filter: string;
-  window: number;
+  window?: number;
+  items?: number;
   fp: number;
   target?: Target;
   name: string;
@@ -55,10 +56,11 @@ export function registerPlanCommand(p: Command): void {
   const cmd = p
     .command('plan')
     .description(
-      `choose the sizes of a ${planners.flatMap((f) => f.filters).join('/')} meeting a window and fp with the least memory (or block RAMs on --target)`,
+      `choose the sizes of a ${planners.flatMap((f) => f.filters).join('/')} meeting a window (or a number of items) and fp with the least memory (or block RAMs on --target)`,
     )
     .requiredOption('--filter <f>', planners.flatMap((f) => f.filters).join(' | '))
-    .requiredOption('--window <w>', 'sliding window (keys)', (v) => Number(v))
+    .option('--window <w>', 'sliding window (keys), for the windowed filters', (v) => Number(v))
+    .option('--items <n>', 'items to hold, for the set and multiset filters', (v) => Number(v))
     .requiredOption('--fp <p>', 'false-positive rate at the worst moment', (v) => Number(v))
     .option('--target <t>', 'ice40-hx8k | ice40-up5k | ecp5 | xilinx: fewest block RAMs that fit', targetArg)
     .option('--name <n>', 'config name', 'planned')
@@ -73,6 +75,11 @@ export function registerPlanCommand(p: Command): void {
     if (!family) throw new UsageError(`plan: --filter ${o.filter}: must be one of ${filterNames().join(', ')}`);
     const planner = family.planner;
     if (!planner) throw new UsageError(`plan: ${o.filter} has no planner`);
+    const other = planner.sizeBy === 'window' ? 'items' : 'window';
+    const size = o[planner.sizeBy];
+    if (size === undefined) throw new UsageError(`plan: --${planner.sizeBy} is required for ${o.filter}`);
+    if (o[other] !== undefined)
+      throw new UsageError(`plan: ${o.filter} is planned by --${planner.sizeBy}, not --${other}`);
     const values = contributedValues(o, keys);
     const own = new Set(planner.options.map((x) => optionKey(x.flags)));
     for (const f of planners)
@@ -83,7 +90,7 @@ export function registerPlanCommand(p: Command): void {
           );
     const pl = planner.plan({
       filter: o.filter,
-      window: o.window,
+      window: size,
       fp: o.fp,
       target: o.target,
       name: o.name,

@@ -11,7 +11,7 @@ import { inputFile, writeAll } from '../util/files.js';
 import { formatComparison, type Comparison } from '../../sim/cosim/compare.js';
 import { traceToVcdPacked } from '../../sim/vcd.js';
 import { verifyFilter } from '../../sim/verify/index.js';
-import { drive, type DriveResult } from '../../sim/verify/stream.js';
+import { drive, keysOf, type DriveResult } from '../../sim/verify/stream.js';
 import { namedWorkload } from '../../sim/verify/workloads.js';
 import { addContributed, contributedValues, intArg, optionFlag, optionKey, ratioArg } from './args.js';
 
@@ -102,15 +102,15 @@ export function registerFilterCommands(p: Command): void {
     const f = loadConfig(spec);
     const hooks = simulateHooks(f, contributedValues(o, simKeys));
     const ops = f.protocol().ops;
-    if (!('testAndInsert' in ops)) throw new UsageError(`simulate: ${f.config.filter} has no test-and-insert op`);
+    const mix = f.membershipMix();
     const window = f.window();
-    const workload = namedWorkload(o.workload, f.config.keyBits, o.universe ?? 4 * (window ?? 1024), (file) =>
+    const workload = namedWorkload(o.workload, f.config.keyBits, o.universe ?? 4 * keysOf(f), (file) =>
       fs.readFileSync(inputFile(file, '--workload'), 'utf8'),
     );
     const r = drive(f, {
       ops: o.ops,
       seed: o.seed,
-      mix: { testAndInsert: 1 },
+      mix,
       workload,
       exactWindow: window !== null,
       record: o.vcd !== undefined,
@@ -142,7 +142,7 @@ export function registerFilterCommands(p: Command): void {
     if (o.json) console.log(JSON.stringify(out, null, 2));
     else {
       console.log(
-        `${f.name}: ${out.ops} test-and-insert ops (${o.workload}) in ${out.cycles} cycles, ${out.opsPerCycle.toFixed(3)} ops/cycle` +
+        `${f.name}: ${out.ops} ${'testAndInsert' in ops ? 'test-and-insert' : 'insert/query'} ops (${o.workload}) in ${out.cycles} cycles, ${out.opsPerCycle.toFixed(3)} ops/cycle` +
           (f.aging() ? `, ${r.agingEvents} ${f.aging()!.name}` : ''),
       );
       console.log(`  in window ${out.inWindow}, false negatives ${out.falseNegatives}`);

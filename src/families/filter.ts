@@ -65,6 +65,11 @@ export class Filter<C extends FilterConfig = FilterConfig> {
     return this.family.window(this.config);
   }
 
+  /** Keys the filter is sized for, when the family says (a set filter's n). */
+  capacity(): number | null {
+    return this.family.capacity?.(this.config) ?? null;
+  }
+
   slack(): number {
     return this.family.slack(this.config);
   }
@@ -73,6 +78,17 @@ export class Filter<C extends FilterConfig = FilterConfig> {
   aging(): { name: string; run: AgingRun } | null {
     const a = this.family.aging;
     return a ? { name: a.name, run: a.run(this.config) } : null;
+  }
+
+  /**
+   * The op mix of a membership stream (simulate, the no-false-negative checks): test-and-insert
+   * per key, or an insert and a query where the filter has no test-and-insert.
+   */
+  membershipMix(): Record<string, number> {
+    const ops = this.protocol().ops;
+    if ('testAndInsert' in ops) return { testAndInsert: 1 };
+    if ('insert' in ops && 'query' in ops) return { insert: 1, query: 1 };
+    throw new Error(`${this.config.filter}: no test-and-insert op, nor insert and query`);
   }
 
   verifyMix(): Record<string, number> {

@@ -53,6 +53,8 @@ export interface OpSemantics {
   clears?: boolean;
   /** Ages the filter without an insert (a forced shift): the exact window no longer applies. */
   ages?: boolean;
+  /** Removes (decrements) a key: a multiset op; the exact window no longer applies. */
+  removes?: boolean;
 }
 
 export interface StreamProtocol {
@@ -124,6 +126,7 @@ export interface OptionSpec {
 
 export interface PlanConstraints {
   filter: string;
+  /** The sliding window (keys) a windowed filter must cover, or the items a set filter must hold. */
   window: number;
   fp: number;
   target?: Target;
@@ -154,7 +157,12 @@ export interface Plan<C extends FilterConfig = FilterConfig> {
 }
 
 export interface FamilyPlanner<C extends FilterConfig = FilterConfig> {
-  /** `plan` options beyond --filter, --window, --fp, --target and --name (e.g. --max-npws). */
+  /**
+   * What PlanConstraints.window means and which `plan` option gives it: 'window' (a sliding
+   * window: --window) or 'items' (the items a set or multiset filter holds: --items).
+   */
+  sizeBy: 'window' | 'items';
+  /** `plan` options beyond --filter, --window/--items, --fp, --target and --name (e.g. --max-npws). */
   options: readonly OptionSpec[];
   /** Parses the values of `options` into PlanConstraints.extra. */
   extra(values: Record<string, string | undefined>): Record<string, number | undefined>;
@@ -206,8 +214,8 @@ export interface SoftwareFilter {
   engine: 'compiled' | 'reference';
   /** Keys to time per op (the reference models are slower). */
   keys: number;
-  /** A new, empty filter over the key stream: each function does one op on key number i. */
-  fresh(keys: readonly bigint[]): Record<SoftwareOp, (i: number) => unknown>;
+  /** A new, empty filter over the key stream: each function does one op on key number i (those it has). */
+  fresh(keys: readonly bigint[]): Partial<Record<SoftwareOp, (i: number) => unknown>>;
 }
 
 export interface Series {
@@ -301,8 +309,13 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
   verifyMix: Readonly<Record<string, number>>;
   /** Random values of the request fields for a verification stream. */
   requestFields?(c: C, rng: Rng): Record<string, bigint>;
-  /** The last `window(c)` inserted keys are always found (null: no such promise). */
+  /**
+   * The last `window(c)` inserted keys are always found; Infinity: every key inserted since the
+   * last clear (a set filter); null: no such promise.
+   */
   window(c: C): number | null;
+  /** Keys the filter is sized for (a set filter's n): how long the conformance runs stream keys. */
+  capacity?(c: C): number;
   /** Keys inserted between window and window + slack inserts ago may still be found. */
   slack(c: C): number;
   /** What the aging events are called, and a run crossing enough of them; null if none. */

@@ -1,6 +1,9 @@
 /** Deliberately naive models every family is checked against. */
 
-/** The exact sliding window: the last w inserted keys (a deliberately naive model). */
+/**
+ * The exact sliding window: the last w inserted keys (a deliberately naive model). With
+ * w = Infinity: every key inserted since the last clear (a set filter's promise).
+ */
 export class ExactWindow {
   private readonly ring: bigint[];
   private readonly counts = new Map<bigint, number>();
@@ -8,10 +11,14 @@ export class ExactWindow {
   private size = 0;
 
   constructor(readonly w: number) {
-    this.ring = new Array<bigint>(w);
+    this.ring = Number.isFinite(w) ? new Array<bigint>(w) : [];
   }
 
   insert(key: bigint): void {
+    if (!Number.isFinite(this.w)) {
+      this.counts.set(key, 1);
+      return;
+    }
     if (this.size === this.w) {
       const old = this.ring[this.next]!;
       const c = this.counts.get(old)! - 1;

@@ -140,6 +140,7 @@ function numberOption(name: string, v: string | undefined): number | undefined {
 }
 
 export const apbfPlanner: FamilyPlanner<ApbfDerived> = {
+  sizeBy: 'window',
   options: [
     { flags: '--max-npws <x>', description: 'peak normalised probability-weighted slack (APBF/APBBF)' },
     { flags: '--max-slack <s>', description: 'slack k·g in keys (APBF/APBBF)' },

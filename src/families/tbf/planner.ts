@@ -101,6 +101,7 @@ export function tbfPlanConfig(p: Plan<TbfDerived>, base?: Readonly<Record<string
 const SIZES = ['k', 'timersPerBank', 'timerBits', 'blockSize', 'padding', 'timersPerWord'] as const;
 
 export const tbfPlanner: FamilyPlanner<TbfDerived> = {
+  sizeBy: 'window',
   options: [],
   extra: () => ({}),
   intent(cfg: Readonly<Record<string, unknown>>, fail: Fail): PlanConstraints | null {
