@@ -1,39 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
-import { cosimulate } from '../../sim/cosim/index.js';
-import { formatComparison } from '../../sim/cosim/compare.js';
+import { EXAMPLES } from '../../src/examples/index.js';
 import { compareVcds } from '../../sim/cosim/vcdCompare.js';
 import { runVerilator } from '../../sim/cosim/verilator.js';
 import { randomStimulus } from '../../sim/stimulus.js';
 import { traceToVcd } from '../../sim/vcd.js';
-import { biased } from '../helpers/stimulus.js';
+import { cosimExample } from '../helpers/cosim.js';
 import { tmpDir } from '../helpers/tools.js';
 
-const VCD_TOO = new Set(['counter', 'fifo', 'ram1r1w', 'h3_k128', 'arith_w65', 'arith_w512']);
+/** The examples the fast tier co-simulates; examples.slow.test.ts does every one. */
+const FAST = ['counter', 'fifo', 'ram1r1w', 'arith_w65'];
 
 describe('co-simulation: TS compiled = interpreter = Verilator = Icarus, cycle by cycle', () => {
-  for (const [name, make] of Object.entries(EXAMPLES)) {
-    it(`${name}`, async () => {
-      const d = make();
-      const stim = randomStimulus(d, 2000, 23, biased(d));
-      const r = await cosimulate(d, stim, { icarus: true, vcd: VCD_TOO.has(name) });
-      expect(r.comparisons.map((c) => c.engines[1])).toEqual(['ts-interpreter', 'verilator', 'icarus']);
-      for (const c of r.comparisons) expect(c.count, formatComparison(c, d)).toBe(0);
-      if (VCD_TOO.has(name)) {
-        // Every port and every register/named net Verilator traces is compared.
-        expect(r.vcd!.signals.length).toBeGreaterThanOrEqual(d.inputs.length + d.outputs.length);
-        expect(r.vcd!.mismatches).toEqual([]);
-      }
-    });
-  }
-
-  it('the benchmark design (8 H3 units + 8 block RAMs) agrees on Verilator', async () => {
-    const d = h3Banks();
-    const r = await cosimulate(d, randomStimulus(d, 5000, 3), { interpreter: false });
-    expect(r.mismatches).toBe(0);
-  });
+  for (const name of FAST) it(`${name}`, () => cosimExample(name));
 
   it('a VCD that differs is reported with cycle and signal (the check is not vacuous)', async () => {
     const d = EXAMPLES.counter!();
