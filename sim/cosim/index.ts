@@ -22,6 +22,8 @@ export interface CosimOptions {
   icarus?: boolean;
   /** Compare the TS simulator's VCD with Verilator's --trace VCD. */
   vcd?: boolean;
+  /** Keep the TS simulator's VCD at this path (else it goes to a temporary folder). */
+  vcdFile?: string;
 }
 
 export interface CosimResult {
@@ -47,8 +49,8 @@ export async function cosimulate(d: Design, stim: Stimulus, opts: CosimOptions =
       const vl = await runVerilator(d, stim, vlVcd ? { vcd: vlVcd } : {});
       comparisons.push(compareTraces(d, ['ts-compiled', 'verilator'], ts, vl));
       if (vlVcd) {
-        const tsVcd = path.join(dir, 'ts.vcd');
-        traceToVcd(d, stim, tsVcd);
+        const tsVcd = opts.vcdFile ?? path.join(dir, 'ts.vcd');
+        traceToVcd(d, stim, tsVcd, { all: true });
         vcd = await compareVcds(tsVcd, vlVcd, d.name, stim.length);
       }
     } finally {

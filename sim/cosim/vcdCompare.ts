@@ -1,7 +1,7 @@
 /**
  * Compares two VCD files (e.g. Verilator --trace and the TS simulator's) with vcd-stream:
- * every signal of the top module present in both, sampled just before each rising edge
- * (time 10*c + 4) for `cycles` cycles.
+ * every signal of the top module (scopes below it flattened to the Verilog names) present in
+ * both, sampled just before each rising edge (time 10*c + 4) for `cycles` cycles.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -58,16 +58,19 @@ export async function readVcd(file: string, scope: string): Promise<Waves> {
   for (let i = 0; i < data.length; i += 8192) p.write(data.subarray(i, i + 8192));
   p.end();
   await done;
+  // Signals below the top module are named by their scope path joined with '_' (the flat name
+  // the Verilog has: the TS simulator nests the DSL's scopes, Verilator does not).
   const waves: Waves = new Map();
-  const visit = (s: VcdScope, depth: number, inTop: boolean): void => {
+  const visit = (s: VcdScope, path: string[] | null): void => {
     for (const item of s.body) {
-      if (item.kind === 'scope') visit(item, depth + 1, inTop || item.name === scope);
-      else if (inTop && !waves.has(item.name)) {
-        waves.set(item.name, { width: item.size, changes: byId.get(item.link) ?? [] });
+      if (item.kind === 'scope') visit(item, path ? [...path, item.name] : item.name === scope ? [] : null);
+      else if (path) {
+        const name = [...path, item.name].join('_');
+        if (!waves.has(name)) waves.set(name, { width: item.size, changes: byId.get(item.link) ?? [] });
       }
     }
   };
-  visit(p.info.wires, 0, false);
+  visit(p.info.wires, null);
   return waves;
 }
 

@@ -13,15 +13,12 @@ import type { MemoryCheck } from '../../src/families/types.js';
 import { comparePacked, type Comparison } from '../cosim/compare.js';
 import { runIcarusPacked } from '../cosim/icarus.js';
 import { runVerilatorPacked } from '../cosim/verilator.js';
-import { traceToVcdPacked } from '../vcd.js';
 import { driveAsync, type DriveOptions, type DriveResult } from './stream.js';
 
 export interface VerifyOptions extends DriveOptions {
   /** Compare with Verilator (default true). */
   verilator?: boolean;
   icarus?: boolean;
-  /** Write a VCD of every net of the run (the TS simulator, replaying the recorded stimulus). */
-  vcd?: string;
 }
 
 export interface VerifyResult {
@@ -57,7 +54,6 @@ export async function verifyFilter(f: Filter, o: VerifyOptions): Promise<VerifyR
   const drive = await driveAsync(f, { ...o, record: true });
   const memory = drive.model.compareMemories((name, addr) => drive.sim.readMemory(name, addr));
   const rtl = await rtlComparisons(drive, o);
-  if (o.vcd) traceToVcdPacked(drive.design, drive.trace!.stim, drive.trace!.cycles, o.vcd);
   const mismatches = drive.mismatchCount + memory.count + rtl.reduce((s, x) => s + x.count, 0);
   return { drive, memory, rtl, mismatches, ok: drive.finished && mismatches === 0 };
 }

@@ -91,18 +91,22 @@ export function namedWorkload(
   if (spec === 'zipf') return zipfWorkload(keyBits, universe);
   if (spec === 'distinct') return distinctWorkload(keyBits);
   const keys: bigint[] = [];
-  readFile(spec)
-    .split('\n')
-    .forEach((line, i) => {
-      const t = line.trim();
-      if (t === '' || t.startsWith('#')) return;
-      if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(t))
-        throw new UsageError(`--workload ${spec}:${i + 1}: '${t}' is not a key (decimal or 0x hex)`);
-      const k = BigInt(t);
-      if (k >> BigInt(keyBits) !== 0n)
-        throw new UsageError(`--workload ${spec}:${i + 1}: key wider than keyBits = ${keyBits}`);
-      keys.push(k);
-    });
+  const text = readFile(spec);
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x08\x0e-\x1f\x7f]/.test(text))
+    throw new UsageError(`--workload ${spec}: not a text file (one key per line, decimal or 0x hex)`);
+  text.split('\n').forEach((line, i) => {
+    const t = line.trim();
+    if (t === '' || t.startsWith('#')) return;
+    if (!/^(0x[0-9a-fA-F]+|\d+)$/.test(t))
+      throw new UsageError(
+        `--workload ${spec}:${i + 1}: ${JSON.stringify(t.length > 40 ? `${t.slice(0, 40)}…` : t)} is not a key (decimal or 0x hex)`,
+      );
+    const k = BigInt(t);
+    if (k >> BigInt(keyBits) !== 0n)
+      throw new UsageError(`--workload ${spec}:${i + 1}: key wider than keyBits = ${keyBits}`);
+    keys.push(k);
+  });
   if (keys.length === 0) throw new UsageError(`--workload ${spec}: no keys`);
   return listWorkload(keys);
 }

@@ -1,13 +1,12 @@
 /** CLI: analyze (one config's analytics), table (the papers' tables, computed), plan (intent -> sizes). */
-import path from 'node:path';
 import type { Command } from 'commander';
 import { formatTable } from '../analysis/table.js';
 import { loadConfig } from '../config/resolve.js';
 import { familyOf, FAMILIES, filterNames } from '../families/index.js';
 import { UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
-import { addContributed, contributedValues, optionFlag, optionKey, targetArg } from './args.js';
-import type { Target } from '../device/index.js';
+import { addContributed, contributedValues, intArg, optionFlag, optionKey, probabilityArg, targetArg } from './args.js';
+import { DEFAULT_TARGET, type Target } from '../device/index.js';
 
 export function registerAnalysisCommands(p: Command): void {
   p.command('analyze')
@@ -58,14 +57,19 @@ export function registerPlanCommand(p: Command): void {
     .description(
       `choose the sizes of a ${planners.flatMap((f) => f.filters).join('/')} meeting a window (or a number of items) and fp with the least memory (or block RAMs on --target)`,
     )
-    .requiredOption('--filter <f>', planners.flatMap((f) => f.filters).join(' | '))
-    .option('--window <w>', 'sliding window (keys), for the windowed filters', (v) => Number(v))
-    .option('--items <n>', 'items to hold, for the set and multiset filters', (v) => Number(v))
-    .requiredOption('--fp <p>', 'false-positive rate at the worst moment', (v) => Number(v))
-    .option('--target <t>', 'ice40-hx8k | ice40-up5k | ecp5 | xilinx: fewest block RAMs that fit', targetArg)
+    .requiredOption('--filter <f>', `${planners.flatMap((f) => f.filters).join(' | ')} (required)`)
+    .option('--window <w>', 'sliding window (keys), for the windowed filters', intArg('--window', 1, 1 << 30))
+    .option('--items <n>', 'items to hold, for the set and multiset filters', intArg('--items', 1, 1 << 30))
+    .requiredOption('--fp <p>', 'false-positive rate at the worst moment (required)', probabilityArg('--fp'))
+    .option(
+      '--target <t>',
+      'ice40-hx8k | ice40-up5k | ecp5 | xilinx: the part the plan must fit',
+      targetArg,
+      DEFAULT_TARGET,
+    )
     .option('--name <n>', 'config name', 'planned')
     .option('--json', 'print JSON')
-    .option('-o, --out <file>', 'write the chosen config (JSON) for generate');
+    .option('-o, --out <dir>', 'write the chosen config into DIR/<name>.json (for generate)');
   const keys = addContributed(
     cmd,
     planners.flatMap((f) => f.planner!.options),
@@ -110,8 +114,9 @@ export function registerPlanCommand(p: Command): void {
       rejectedBy: pl.rejectedBy,
       nearMisses: pl.nearMisses.map((c) => ({ ...planner.shape(c.config).json, reason: c.rejected!.detail })),
     };
-    if (o.out)
-      writeAll(path.dirname(path.resolve(o.out)), { [path.basename(o.out)]: JSON.stringify(cfg, null, 2) + '\n' });
+    const written = o.out
+      ? writeAll(o.out, { [`${o.name}.json`]: JSON.stringify(cfg, null, 2) + '\n' }, '--out')[0]
+      : null;
     if (o.json) {
       console.log(JSON.stringify(summary, null, 2));
       return;
@@ -127,7 +132,7 @@ export function registerPlanCommand(p: Command): void {
           .join(', '),
     );
     console.log(
-      `  ${w.bitsPerElement.toFixed(2)} bits/element, ${w.memoryBits} bits of memory, ${w.blockRams} block RAMs${o.target ? ` on ${o.target}` : ''}`,
+      `  ${w.bitsPerElement.toFixed(2)} bits/element, ${w.memoryBits} bits of memory, ${w.blockRams} block RAMs on ${o.target}`,
     );
     console.log(
       `  ${pl.considered} candidates; rejected: ${
@@ -137,6 +142,6 @@ export function registerPlanCommand(p: Command): void {
       }`,
     );
     for (const c of pl.nearMisses) console.log(`    e.g. ${planner.shape(c.config).text}: ${c.rejected!.detail}`);
-    if (o.out) console.log(`  wrote ${o.out}`);
+    if (written) console.log(`  wrote ${written}`);
   });
 }

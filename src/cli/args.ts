@@ -2,6 +2,10 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { TARGETS, type Target } from '../device/index.js';
 import type { OptionSpec } from '../families/types.js';
+import type { Design } from '../ir/types.js';
+import { UsageError } from '../util/errors.js';
+import { outputFile, writeFileAtomic } from '../util/files.js';
+import { estimateVcdBytes, traceToVcdPacked, type VcdOptions } from '../../sim/vcd.js';
 
 /** A whole number in min..max. */
 export function intArg(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
@@ -18,6 +22,15 @@ export function ratioArg(name: string) {
   return (v: string): number => {
     const x = Number(v);
     if (!Number.isFinite(x) || x < 0 || x >= 1) throw new InvalidArgumentError(`${name} must be a number in [0, 1)`);
+    return x;
+  };
+}
+
+/** A probability in (0, 1). */
+export function probabilityArg(name: string) {
+  return (v: string): number => {
+    const x = Number(v);
+    if (!Number.isFinite(x) || x <= 0 || x >= 1) throw new InvalidArgumentError(`${name} must be a number in (0, 1)`);
     return x;
   };
 }
@@ -60,4 +73,44 @@ export function contributedValues(
   keys: readonly string[],
 ): Record<string, string | undefined> {
   return Object.fromEntries(keys.map((k) => [k, opts[k] === undefined ? undefined : String(opts[k])]));
+}
+
+/** The VCD options of a command that writes one: --vcd FILE, --vcd-all, --vcd-from, --vcd-to. */
+export function addVcdOptions(cmd: Command, what = 'the run'): Command {
+  return cmd
+    .option('--vcd <file>', `write a VCD of ${what} (named nets, in the DSL's scopes)`)
+    .option('--vcd-all', 'with --vcd: intermediate nets too')
+    .option('--vcd-from <cycle>', 'with --vcd: first cycle written', intArg('--vcd-from', 0))
+    .option('--vcd-to <cycle>', 'with --vcd: last cycle written', intArg('--vcd-to', 0));
+}
+
+export interface VcdFlags {
+  vcd?: string;
+  vcdAll?: boolean;
+  vcdFrom?: number;
+  vcdTo?: number;
+}
+
+/** The VCD options given, checked (before any work): the file can be written, the window is sane. */
+export function vcdOptions(o: VcdFlags): VcdOptions {
+  if (o.vcd === undefined && (o.vcdAll || o.vcdFrom !== undefined || o.vcdTo !== undefined))
+    throw new UsageError('--vcd-all, --vcd-from and --vcd-to need --vcd FILE');
+  if (o.vcdFrom !== undefined && o.vcdTo !== undefined && o.vcdTo < o.vcdFrom)
+    throw new UsageError(`--vcd-to ${o.vcdTo} is before --vcd-from ${o.vcdFrom}`);
+  if (o.vcd !== undefined) outputFile(o.vcd, '--vcd');
+  return { all: !!o.vcdAll, from: o.vcdFrom, to: o.vcdTo };
+}
+
+/** VCDs larger than this get a warning with the estimate before they are written. */
+export const VCD_WARN_BYTES = 100 * 1024 * 1024;
+
+/** Writes the VCD of a packed run (atomically), warning on stderr first when it will be large. */
+export function writeVcd(d: Design, stim: Uint32Array, cycles: number, file: string, opts: VcdOptions): void {
+  const bytes = estimateVcdBytes(d, stim, cycles, opts);
+  if (bytes > VCD_WARN_BYTES)
+    console.error(
+      `bloomforge: warning: the VCD will be about ${Math.round(bytes / 1e6)} MB (${cycles} cycles); ` +
+        '--vcd-from/--vcd-to write a window',
+    );
+  writeFileAtomic(file, '--vcd', (tmp) => traceToVcdPacked(d, stim, cycles, tmp, opts));
 }

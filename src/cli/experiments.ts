@@ -1,7 +1,5 @@
 /** CLI: experiment (one of the papers' experiments) and report (all of them on one HTML page). */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import type { Command } from 'commander';
 import cliProgress from 'cli-progress';
 import { toSvg } from '../experiments/chart.js';
@@ -16,6 +14,7 @@ import {
 } from '../experiments/index.js';
 import { reportHtml } from '../experiments/report.js';
 import { UsageError } from '../util/errors.js';
+import { makeDir, writeAll } from '../util/files.js';
 import { addContributed, contributedValues } from './args.js';
 
 interface Flags {
@@ -62,6 +61,7 @@ export function registerExperimentCommands(p: Command): void {
     .option('-o, --out <dir>', 'output directory', 'out/experiments')
     .action(async (name: string, f: Flags) => {
       const common = commonOptions(f);
+      makeDir(f.out, '--out');
       const bar = new cliProgress.SingleBar(
         { format: `${name} [{bar}] {percentage}%`, clearOnComplete: true, stream: process.stderr },
         cliProgress.Presets.shades_classic,
@@ -88,6 +88,7 @@ export function registerExperimentCommands(p: Command): void {
   );
   all.cmd.option('-o, --out <dir>', 'output directory', 'out/report').action(async (f: Flags) => {
     const common = commonOptions(f);
+    makeDir(f.out, '--out'); // before minutes of experiments: a bad folder fails now
     const bar = new cliProgress.SingleBar(
       { format: 'experiments [{bar}] {value}/{total}', clearOnComplete: true, stream: process.stderr },
       cliProgress.Presets.shades_classic,
@@ -111,8 +112,7 @@ export function registerExperimentCommands(p: Command): void {
       await writeResult(r, f.out);
       pages.push({ r, svg: await toSvg(r) });
     }
-    const index = path.join(f.out, 'index.html');
-    fs.writeFileSync(index, reportHtml(pages));
+    const [index] = writeAll(f.out, { 'index.html': reportHtml(pages) }, '--out');
     for (const r of results)
       for (const c of r.checks ?? []) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${c.what}`);
     console.log(`wrote ${index}`);

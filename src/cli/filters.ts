@@ -9,11 +9,21 @@ import type { DriveHooks } from '../families/types.js';
 import { EXIT, UsageError } from '../util/errors.js';
 import { inputFile, writeAll } from '../util/files.js';
 import { formatComparison, type Comparison } from '../../sim/cosim/compare.js';
-import { traceToVcdPacked } from '../../sim/vcd.js';
 import { verifyFilter } from '../../sim/verify/index.js';
 import { drive, keysOf, type DriveResult } from '../../sim/verify/stream.js';
 import { namedWorkload } from '../../sim/verify/workloads.js';
-import { addContributed, contributedValues, intArg, optionFlag, optionKey, ratioArg } from './args.js';
+import {
+  addContributed,
+  addVcdOptions,
+  contributedValues,
+  intArg,
+  optionFlag,
+  optionKey,
+  ratioArg,
+  vcdOptions,
+  writeVcd,
+  type VcdFlags,
+} from './args.js';
 
 /** The hooks of the family options given to `simulate`; an option of another family is refused. */
 function simulateHooks(f: Filter, values: Record<string, string | undefined>): DriveHooks | null {
@@ -74,7 +84,7 @@ export function registerFilterCommands(p: Command): void {
   p.command('generate')
     .description('write <name>.v and <name>.manifest.json for a filter config')
     .argument('<config>', 'preset name or config JSON file')
-    .requiredOption('-o, --out <dir>', 'output directory')
+    .requiredOption('-o, --out <dir>', 'output directory (required)')
     .action((spec: string, o: { out: string }) => {
       const f = loadConfig(spec);
       for (const file of writeAll(o.out, f.files())) console.log(`wrote ${file}`);
@@ -100,6 +110,7 @@ export function registerFilterCommands(p: Command): void {
   );
   simulate.action((spec: string, o: SimulateOptions & Record<string, unknown>) => {
     const f = loadConfig(spec);
+    const vcd = vcdOptions(o);
     const hooks = simulateHooks(f, contributedValues(o, simKeys));
     const ops = f.protocol().ops;
     const mix = f.membershipMix();
@@ -116,7 +127,7 @@ export function registerFilterCommands(p: Command): void {
       record: o.vcd !== undefined,
       hooks: hooks ?? undefined,
     });
-    if (o.vcd) traceToVcdPacked(r.design, r.trace!.stim, r.trace!.cycles, o.vcd);
+    if (o.vcd) writeVcd(r.design, r.trace!.stim, r.trace!.cycles, o.vcd, vcd);
     const w = r.window;
     const span = r.lastAccept - r.firstAccept + 1;
     const out = {
@@ -157,7 +168,8 @@ export function registerFilterCommands(p: Command): void {
     if (!r.finished || out.falseNegatives > 0 || out.modelMismatches > 0) process.exitCode = EXIT.checkFailed;
   });
 
-  p.command('verify')
+  const verify = p
+    .command('verify')
     .description('model vs TS simulator vs Verilator (and Icarus) on one random op stream; memories vs model')
     .argument('<config>', 'preset name or config JSON file')
     .option('--ops <n>', 'operations', intArg('--ops', 1, 10_000_000), 100_000)
@@ -165,86 +177,84 @@ export function registerFilterCommands(p: Command): void {
     .option('--backpressure <p>', 'probability that out_ready is low in a cycle', ratioArg('--backpressure'), 0)
     .option('--idle <p>', 'probability that in_valid is low in a cycle', ratioArg('--idle'), 0.05)
     .option('--icarus', 'also compare against Icarus Verilog')
-    .option('--vcd <file>', 'write a VCD of every net of the run')
-    .option('--json', 'print JSON')
-    .action(async (spec: string, o: VerifyCliOptions) => {
-      const f = loadConfig(spec);
-      const bar = o.json ? null : progressBar(`verify ${f.name}`, o.ops);
-      let r;
-      try {
-        r = await verifyFilter(f, {
-          ops: o.ops,
-          seed: o.seed,
-          backpressure: o.backpressure,
-          idle: o.idle,
-          icarus: !!o.icarus,
-          vcd: o.vcd,
-          onProgress: (x) => bar?.update(x.accepted),
-        });
-      } finally {
-        bar?.stop();
-      }
-      const d = r.drive;
-      const fields = f
-        .protocol()
-        .response.map((x) => x.name)
-        .join(', ');
-      if (o.json) {
-        console.log(
-          JSON.stringify(
-            {
-              config: f.name,
-              family: f.family.id,
-              ops: d.ops,
-              cycles: d.cycles,
-              responses: d.responses,
-              finished: d.finished,
-              stopReason: d.stopReason,
-              aging: f.aging() ? { name: f.aging()!.name, events: d.agingEvents } : null,
-              stallCycles: d.stallCycles,
-              responseMismatches: { count: d.mismatchCount, first: d.mismatches },
-              memory: r.memory,
-              rtl: r.rtl.map(comparisonJson),
-              mismatches: r.mismatches,
-              ok: r.ok,
-              ...(o.vcd ? { vcd: o.vcd } : {}),
-            },
-            null,
-            2,
-          ),
-        );
-      } else {
-        console.log(`model vs simulator: ${d.responses} responses (tag, ${fields}), ${d.mismatchCount} mismatches`);
-        for (const x of d.mismatches.slice(0, 5))
-          console.log(`  op ${x.op} (${x.kind}): expected ${x.expected}, got ${x.got}`);
-        console.log(`memories vs model: ${r.memory.checked} ${r.memory.unit}, ${r.memory.count} mismatches`);
-        for (const x of r.memory.mismatches.slice(0, 5)) console.log(`  ${x}`);
-        for (const cmp of r.rtl) console.log(formatComparison(cmp, d.design).split('\n').slice(0, 6).join('\n'));
-        console.log(`${agingText(f, d)}stall cycles ${d.stallCycles}${o.vcd ? `; VCD in ${o.vcd}` : ''}`);
-        if (!d.finished) console.log(`verify: stopped: ${d.stopReason}`);
-        console.log(
-          `verify: ${d.ops} ops, ${d.cycles} cycles, ${r.mismatches} mismatches${d.finished ? '' : ', not finished'}`,
-        );
-      }
-      if (!r.ok) process.exitCode = EXIT.checkFailed;
-    });
+    .option('--json', 'print JSON');
+  addVcdOptions(verify).action(async (spec: string, o: VerifyCliOptions) => {
+    const f = loadConfig(spec);
+    const vcd = vcdOptions(o);
+    const bar = o.json ? null : progressBar(`verify ${f.name}`, o.ops);
+    let r;
+    try {
+      r = await verifyFilter(f, {
+        ops: o.ops,
+        seed: o.seed,
+        backpressure: o.backpressure,
+        idle: o.idle,
+        icarus: !!o.icarus,
+        onProgress: (x) => bar?.update(x.accepted),
+      });
+    } finally {
+      bar?.stop();
+    }
+    const d = r.drive;
+    if (o.vcd) writeVcd(d.design, d.trace!.stim, d.trace!.cycles, o.vcd, vcd);
+    const fields = f
+      .protocol()
+      .response.map((x) => x.name)
+      .join(', ');
+    if (o.json) {
+      console.log(
+        JSON.stringify(
+          {
+            config: f.name,
+            family: f.family.id,
+            ops: d.ops,
+            cycles: d.cycles,
+            responses: d.responses,
+            finished: d.finished,
+            stopReason: d.stopReason,
+            aging: f.aging() ? { name: f.aging()!.name, events: d.agingEvents } : null,
+            stallCycles: d.stallCycles,
+            responseMismatches: { count: d.mismatchCount, first: d.mismatches },
+            memory: r.memory,
+            rtl: r.rtl.map(comparisonJson),
+            mismatches: r.mismatches,
+            ok: r.ok,
+            ...(o.vcd ? { vcd: o.vcd } : {}),
+          },
+          null,
+          2,
+        ),
+      );
+    } else {
+      console.log(`model vs simulator: ${d.responses} responses (tag, ${fields}), ${d.mismatchCount} mismatches`);
+      for (const x of d.mismatches.slice(0, 5))
+        console.log(`  op ${x.op} (${x.kind}): expected ${x.expected}, got ${x.got}`);
+      console.log(`memories vs model: ${r.memory.checked} ${r.memory.unit}, ${r.memory.count} mismatches`);
+      for (const x of r.memory.mismatches.slice(0, 5)) console.log(`  ${x}`);
+      for (const cmp of r.rtl) console.log(formatComparison(cmp, d.design).split('\n').slice(0, 6).join('\n'));
+      console.log(`${agingText(f, d)}stall cycles ${d.stallCycles}${o.vcd ? `; VCD in ${o.vcd}` : ''}`);
+      if (!d.finished) console.log(`verify: stopped: ${d.stopReason}`);
+      console.log(
+        `verify: ${d.ops} ops, ${d.cycles} cycles, ${r.mismatches} mismatches${d.finished ? '' : ', not finished'}`,
+      );
+    }
+    if (!r.ok) process.exitCode = EXIT.checkFailed;
+  });
 }
 
-interface SimulateOptions {
+interface SimulateOptions extends VcdFlags {
   ops: number;
   seed: number;
   workload: string;
   universe?: number;
-  vcd?: string;
   json?: boolean;
 }
 
-interface VerifyCliOptions {
+interface VerifyCliOptions extends VcdFlags {
   ops: number;
   seed: number;
   backpressure: number;
   idle: number;
   icarus?: boolean;
-  vcd?: string;
   json?: boolean;
 }

@@ -11,16 +11,17 @@ import { manifestJson } from '../emit/manifest.js';
 import { EXAMPLES } from '../examples/index.js';
 import { DesignError } from '../ir/errors.js';
 import type { Design } from '../ir/types.js';
-import { inputFile, writeAll } from '../util/files.js';
+import { inputFile, outputFile, writeAll } from '../util/files.js';
 import { VERSION } from '../version.js';
 import { ToolMissingError } from '../tools/index.js';
 import { cosimulate } from '../../sim/cosim/index.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
 import { randomStimulus } from '../../sim/stimulus.js';
-import { traceToVcd } from '../../sim/vcd.js';
+import { CompiledSim } from '../../sim/compiled.js';
+import { packRows } from '../../sim/stimulus.js';
 import { registerFilterCommands } from './filters.js';
 import { registerHwCommands } from './hw.js';
-import { intArg } from './args.js';
+import { addVcdOptions, intArg, vcdOptions, writeVcd, type VcdFlags } from './args.js';
 import { presetFilters } from '../config/resolve.js';
 import { ConfigError, EXIT, UsageError } from '../util/errors.js';
 import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
@@ -41,13 +42,25 @@ async function loadDesign(spec: string): Promise<Design> {
     mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
   } catch (e) {
     if (e instanceof Error && e.name === 'DesignError') throw e;
-    const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    const text =
+      typeof e === 'object' && e !== null && 'message' in e ? String((e as { message: unknown }).message) : String(e);
+    // A syntax error comes from the TypeScript transform as "Transform failed…\nFILE:L:C: ERROR: …".
+    const syntax = /:(\d+):(\d+): ERROR: (.*)/.exec(text);
+    if (syntax) throw new UsageError(`design: ${spec}:${syntax[1]}:${syntax[2]}: ${syntax[3]}`);
     throw new UsageError(
-      `design: cannot load '${spec}' as an ES module (outside an ESM package, name it .mts): ${msg}`,
+      `design: cannot load '${spec}' as an ES module (outside an ESM package, name it .mts): ${text.split('\n')[0]}`,
     );
   }
   const exp = mod.default;
-  const d = typeof exp === 'function' ? (exp as () => unknown)() : exp;
+  let d: unknown;
+  try {
+    d = typeof exp === 'function' ? (exp as () => unknown)() : exp;
+  } catch (e) {
+    if (e instanceof Error && e.name === 'DesignError') throw e;
+    throw new UsageError(
+      `design: the default export of '${spec}' threw: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`,
+    );
+  }
   if (!d || typeof d !== 'object' || !('cells' in d) || !('nets' in d)) {
     throw new UsageError(
       `design: '${spec}' must default-export a Design or a function returning one (ModuleBuilder.build())`,
@@ -86,7 +99,7 @@ export function program(): Command {
     .description('Sliding-window and time-decaying Bloom filters as verified RTL')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ outputError: (s, write) => write(s) });
+    .configureOutput({ outputError: (s, write) => write(`bloomforge: ${s.replace(/^error: /, '')}`) });
 
   p.command('examples')
     .description('list the generic example designs')
@@ -101,37 +114,46 @@ export function program(): Command {
 
   p.command('build')
     .description('emit Verilog and a manifest for an example or a DSL design file')
-    .argument('<design>', 'example name or .ts/.js file default-exporting a design')
-    .requiredOption('-o, --out <dir>', 'output directory')
+    .argument('<design>', 'example name or a design file default-exporting a design (.mts outside this package)')
+    .requiredOption('-o, --out <dir>', 'output directory (required)')
     .action(async (spec: string, o: { out: string }) => {
       const d = await loadDesign(spec);
       const files = writeAll(o.out, { [`${d.name}.v`]: emitVerilog(d), [`${d.name}.manifest.json`]: manifestJson(d) });
       for (const f of files) console.log(`wrote ${f}`);
     });
 
-  p.command('sim')
-    .description('run random stimulus on the compiled TS simulator; optionally write a VCD')
-    .argument('<design>', 'example name or design file')
-    .option('--cycles <n>', 'cycles', intArg('--cycles', 1, 10_000_000), 1000)
-    .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
-    .option('--vcd <file>', 'write a VCD of every net')
-    .action(async (spec: string, o: { cycles: number; seed: number; vcd?: string }) => {
-      const d = await loadDesign(spec);
-      const stim = randomStimulus(d, o.cycles, o.seed);
-      if (o.vcd) traceToVcd(d, stim, o.vcd);
-      console.log(`${d.name}: ${o.cycles} cycles simulated${o.vcd ? `, VCD in ${o.vcd}` : ''}`);
-    });
+  addVcdOptions(
+    p
+      .command('sim')
+      .description('run random stimulus on the compiled TS simulator; optionally write a VCD')
+      .argument('<design>', 'example name or a design file (.mts outside this package)')
+      .option('--cycles <n>', 'cycles', intArg('--cycles', 1, 10_000_000), 1000)
+      .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1),
+  ).action(async (spec: string, o: { cycles: number; seed: number } & VcdFlags) => {
+    const vcd = vcdOptions(o);
+    const d = await loadDesign(spec);
+    const stim = randomStimulus(d, o.cycles, o.seed);
+    const sim = new CompiledSim(d);
+    sim.runBatch(packRows(d, d.inputs, stim), o.cycles);
+    if (o.vcd) writeVcd(d, packRows(d, d.inputs, stim), o.cycles, o.vcd, vcd);
+    console.log(`${d.name}: ${o.cycles} cycles simulated${o.vcd ? `, VCD in ${o.vcd}` : ''}`);
+  });
 
   p.command('cosim')
     .description('compare TS simulator, interpreter, Verilator (and Icarus) cycle by cycle')
-    .argument('<design>', 'example name or design file')
+    .argument('<design>', 'example name or a design file (.mts outside this package)')
     .option('--cycles <n>', 'cycles', intArg('--cycles', 1, 10_000_000), 2000)
     .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
     .option('--icarus', 'also run Icarus Verilog')
-    .option('--vcd', 'also compare VCD waveforms (TS simulator vs Verilator --trace)')
-    .action(async (spec: string, o: { cycles: number; seed: number; icarus?: boolean; vcd?: boolean }) => {
+    .option('--vcd <file>', "write the TS simulator's VCD (every net) and compare it with Verilator's --trace VCD")
+    .action(async (spec: string, o: { cycles: number; seed: number; icarus?: boolean; vcd?: string }) => {
+      if (o.vcd !== undefined) outputFile(o.vcd, '--vcd');
       const d = await loadDesign(spec);
-      const r = await cosimulate(d, randomStimulus(d, o.cycles, o.seed), { icarus: !!o.icarus, vcd: !!o.vcd });
+      const r = await cosimulate(d, randomStimulus(d, o.cycles, o.seed), {
+        icarus: !!o.icarus,
+        vcd: o.vcd !== undefined,
+        vcdFile: o.vcd,
+      });
       for (const c of r.comparisons) console.log(formatComparison(c, d));
       if (r.vcd) {
         console.log(`${d.name}: VCD ${r.vcd.signals.length} signals, ${r.vcd.mismatches.length} sample mismatches`);

@@ -44,6 +44,8 @@ interface NetInfo {
   loc: SrcLoc;
   /** How the net gets its value. */
   driver: 'input' | 'cell' | 'wire' | 'reg';
+  /** The scopes it was made in. */
+  scope: readonly string[];
 }
 
 interface WireInfo {
@@ -266,6 +268,9 @@ export class ModuleBuilder {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       throw new DesignError(name, `module name '${name}' is not a legal identifier`, captureLoc());
     }
+    if (KEYWORDS.has(name)) {
+      throw new DesignError(name, `module name '${name}' is a Verilog keyword; choose another name`, captureLoc());
+    }
   }
 
   error(message: string, loc: SrcLoc | null = captureLoc()): DesignError {
@@ -286,7 +291,7 @@ export class ModuleBuilder {
       throw this.error(`signal '${name}' has width ${width}; widths are integers 1..${MAX_WIDTH}`, loc);
     }
     const full = named ? this.claimName(this.prefixed(name), loc) : this.prefixed(name);
-    this.nets.push({ width, name: full, named, loc, driver });
+    this.nets.push({ width, name: full, named, loc, driver, scope: [...this.scopes] });
     return this.nets.length - 1;
   }
 
@@ -354,7 +359,7 @@ export class ModuleBuilder {
   get rst(): Sig {
     if (!this.rstSig) {
       const net = this.nets.length;
-      this.nets.push({ width: 1, name: 'rst', named: true, loc: captureLoc(), driver: 'input' });
+      this.nets.push({ width: 1, name: 'rst', named: true, loc: captureLoc(), driver: 'input', scope: [] });
       this.names.set('rst', this.nets[net]!.loc);
       this.inputs.push({ name: 'rst', net, doc: 'synchronous reset, active high' });
       this.rstSig = new Sig(this, net, 1);
@@ -626,13 +631,26 @@ export class ModuleBuilder {
     this.nets.forEach((n, id) => {
       if (n.driver === 'wire') return;
       newId.set(id, nets.length);
-      nets.push({ id: nets.length, width: n.width, name: n.name, named: n.named, loc: n.loc });
+      nets.push({
+        id: nets.length,
+        width: n.width,
+        name: n.name,
+        named: n.named,
+        loc: n.loc,
+        ...(n.scope.length ? { scope: n.scope } : {}),
+      });
     });
     // Wire names go to anonymous sources, so the Verilog shows the name the user chose.
     this.wires.forEach((_, wireNet) => {
       const target = nets[newId.get(find(wireNet))!]!;
       if (!target.named) {
-        nets[target.id] = { ...target, name: this.nets[wireNet]!.name, named: true };
+        const wire = this.nets[wireNet]!;
+        nets[target.id] = {
+          ...target,
+          name: wire.name,
+          named: true,
+          ...(wire.scope.length ? { scope: wire.scope } : {}),
+        };
       }
     });
     const map = (n: NetId): NetId => newId.get(find(n))!;

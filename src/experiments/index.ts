@@ -2,8 +2,6 @@
  * The experiments of every registered family (src/families/<id>/experiments.ts), run one by name
  * or several in worker threads (both cores), and written as CSV, JSON and an SVG chart.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { FAMILIES } from '../families/index.js';
 import type {
@@ -14,6 +12,7 @@ import type {
   OptionSpec,
 } from '../families/types.js';
 import { UsageError } from '../util/errors.js';
+import { writeAll } from '../util/files.js';
 import { toCsv, toSvg } from './chart.js';
 
 export interface RegisteredExperiment {
@@ -81,17 +80,15 @@ export function runExperiment(
 
 /** Write NAME.csv, NAME.svg and NAME.json into dir; returns the paths. */
 export async function writeResult(r: ExperimentResult, dir: string): Promise<string[]> {
-  fs.mkdirSync(dir, { recursive: true });
-  const files: [string, string][] = [
-    [`${r.name}.csv`, toCsv(r)],
-    [`${r.name}.svg`, await toSvg(r)],
-    [`${r.name}.json`, JSON.stringify(r, null, 2) + '\n'],
-  ];
-  return files.map(([f, text]) => {
-    const p = path.join(dir, f);
-    fs.writeFileSync(p, text);
-    return p;
-  });
+  return writeAll(
+    dir,
+    {
+      [`${r.name}.csv`]: toCsv(r),
+      [`${r.name}.svg`]: await toSvg(r),
+      [`${r.name}.json`]: JSON.stringify(r, null, 2) + '\n',
+    },
+    '--out',
+  );
 }
 
 /** Run experiments on `threads` worker threads; results in the order of `names`. */

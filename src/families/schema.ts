@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { TARGETS, type Target } from '../device/index.js';
+import { KEYWORDS } from '../ir/passes/nameNets.js';
 import { ConfigError } from '../util/errors.js';
 import type { Fail } from './types.js';
 
@@ -15,7 +16,10 @@ export const pow2 = (max: number) =>
 export function configSchema<F extends readonly [string, ...string[]], S extends z.ZodRawShape>(filters: F, shape: S) {
   return z
     .object({
-      name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a legal Verilog identifier'),
+      name: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be a legal Verilog identifier')
+        .refine((n) => !KEYWORDS.has(n), { message: 'is a Verilog keyword; choose another name' }),
       filter: z.enum(filters),
       keyBits: z.number().int().min(8).max(512),
       seed: z.number().int().min(0).max(0xffffffff),

@@ -22,6 +22,8 @@ export interface Net {
   /** True when the user named it (port, register, wire); false for intermediate results. */
   readonly named: boolean;
   readonly loc: SrcLoc;
+  /** The DSL scopes (`m.scope`) it was made in, outermost first; its name starts with them joined by '_'. */
+  readonly scope?: readonly string[];
 }
 
 export type BitwiseOp = 'and' | 'or' | 'xor';

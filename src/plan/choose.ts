@@ -4,7 +4,7 @@
  * meets every constraint, count the rejections, keep the near misses, and — when nothing
  * qualifies — name the constraint that binds.
  */
-import type { Target } from '../device/index.js';
+import { DEFAULT_TARGET, type Target } from '../device/index.js';
 import { ConfigError } from '../util/errors.js';
 import type { Candidate, FilterConfig, Plan, PlanConstraints } from '../families/types.js';
 
@@ -32,7 +32,8 @@ export function constraintsOf(
     filter: cfg.filter as string,
     window: cfg.window as number,
     fp: cfg.fp as number,
-    target: cfg.target as Target | undefined,
+    // A config without a target is planned for the default part, the one it will be built for.
+    target: (cfg.target as Target | undefined) ?? DEFAULT_TARGET,
     keyBits: cfg.keyBits as number,
     seed: cfg.seed as number,
     name: cfg.name as string,
@@ -53,7 +54,15 @@ export function checkIntent(k: PlanConstraints): void {
   if (!(k.fp > 0 && k.fp < 1)) throw new ConfigError('plan: --fp must be in (0, 1)');
 }
 
-export function choose<C extends FilterConfig>(k: PlanConstraints, evaluated: readonly Evaluated<C>[]): Plan<C> {
+export function choose<C extends FilterConfig>(
+  k: PlanConstraints,
+  evaluated: readonly Evaluated<C>[],
+  sizeBy: 'window' | 'items' = 'window',
+): Plan<C> {
+  if (evaluated.length === 0)
+    throw new ConfigError(
+      `plan: no ${k.filter} config can be built for --${sizeBy} ${k.window} (every candidate is beyond the config's limits)`,
+    );
   const all = evaluated.map((e) => {
     const bad = e.checks.find((x) => !x.ok);
     return {

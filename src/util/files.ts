@@ -1,4 +1,7 @@
-/** File helpers: checked input paths and all-or-nothing output. */
+/**
+ * File helpers: checked input paths, checked output folders and files, all-or-nothing output.
+ * Every failure is a UsageError naming the option and the path (exit 2), never a stack trace.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from './errors.js';
@@ -19,29 +22,104 @@ export function inputFile(p: string, what: string, exts?: string[]): string {
   return abs;
 }
 
+const reason = (e: unknown): string => {
+  const code = (e as NodeJS.ErrnoException).code;
+  return code === 'ENOENT'
+    ? 'no such directory'
+    : code === 'ENOTDIR'
+      ? 'a part of it is not a directory'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'not writable'
+        : ((e as Error).message ?? String(e));
+};
+
+/**
+ * `mkdir -p`, one component at a time from the nearest existing ancestor (Node's recursive
+ * mkdir never returns on some pseudo file systems, /proc among them). Fails naming `what`.
+ */
+export function makeDir(dir: string, what: string): string {
+  const abs = path.resolve(dir);
+  const missing: string[] = [];
+  let at = abs;
+  while (!fs.existsSync(at)) {
+    missing.unshift(at);
+    const up = path.dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  if (fs.existsSync(at) && !fs.statSync(at).isDirectory())
+    throw new UsageError(`${what}: '${dir}' cannot be created: '${at}' is not a directory`);
+  for (const d of missing) {
+    try {
+      fs.mkdirSync(d);
+    } catch (e) {
+      throw new UsageError(`${what}: cannot create '${dir}': ${reason(e)}`);
+    }
+  }
+  return abs;
+}
+
+/** An output file's path, checked before any work: its folder exists and it is not a folder. */
+export function outputFile(p: string, what: string): string {
+  const abs = path.resolve(p);
+  const dir = path.dirname(abs);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch (e) {
+    throw new UsageError(`${what}: cannot write '${p}': ${reason(e)}`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`${what}: cannot write '${p}': '${dir}' is not a directory`);
+  if (fs.existsSync(abs) && fs.statSync(abs).isDirectory())
+    throw new UsageError(`${what}: '${p}' is a directory, not a file`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch (e) {
+    throw new UsageError(`${what}: cannot write '${p}': ${reason(e)}`);
+  }
+  return abs;
+}
+
+/**
+ * Writes a file through a temporary name in the same folder and a rename, so a failure leaves no
+ * half-written file. `write` gets the temporary path.
+ */
+export function writeFileAtomic(file: string, what: string, write: (tmp: string) => void): void {
+  const abs = outputFile(file, what);
+  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.${process.pid}.tmp`);
+  try {
+    write(tmp);
+    fs.renameSync(tmp, abs);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`${what}: cannot write '${file}': ${reason(e)}`);
+  }
+}
+
 /**
  * Write several files into `dir` so that either all appear or none: each goes to a temporary
  * name first and is renamed once every write has succeeded.
  */
-export function writeAll(dir: string, files: Record<string, string>): string[] {
+export function writeAll(dir: string, files: Record<string, string>, what = 'output'): string[] {
   const abs = path.resolve(dir);
   if (fs.existsSync(abs) && !fs.statSync(abs).isDirectory()) {
-    throw new UsageError(`output: '${dir}' exists and is not a directory`);
+    throw new UsageError(`${what}: '${dir}' exists and is not a directory`);
   }
-  fs.mkdirSync(abs, { recursive: true });
+  for (const name of Object.keys(files))
+    if (name.includes('/') || name.includes('\\') || name.startsWith('.'))
+      throw new UsageError(`${what}: refusing to write file name '${name}'`);
+  makeDir(abs, what);
   const staged: [string, string][] = [];
   try {
     for (const [name, text] of Object.entries(files)) {
-      if (name.includes('/') || name.includes('\\') || name.startsWith('.')) {
-        throw new UsageError(`output: refusing to write file name '${name}'`);
-      }
       const tmp = path.join(abs, `.${name}.${process.pid}.tmp`);
       fs.writeFileSync(tmp, text);
       staged.push([tmp, path.join(abs, name)]);
     }
   } catch (e) {
     for (const [tmp] of staged) fs.rmSync(tmp, { force: true });
-    throw e;
+    throw new UsageError(`${what}: cannot write into '${dir}': ${reason(e)}`);
   }
   for (const [tmp, final] of staged) fs.renameSync(tmp, final);
   return staged.map(([, f]) => f);

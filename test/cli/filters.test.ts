@@ -63,7 +63,7 @@ describe('filter commands', () => {
     fs.writeFileSync(keys, '1\nbanana\n');
     const bad = await run(['simulate', 'apbf_k4_l3', '--ops', '10', '--workload', keys]);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toMatch(/keys\.txt:2: 'banana' is not a key/);
+    expect(bad.stderr).toMatch(/keys\.txt:2: "banana" is not a key/);
   });
 
   it('verify prints the summary line and exits 0', async () => {

@@ -80,8 +80,21 @@ describe('TBF/BTBF commands', () => {
     expect(j.fp).toBeGreaterThan(0);
     expect(j.fp).toBeLessThan(0.1);
     const dir = tmpDir('bf-plan-');
+    const p = await run([
+      'plan',
+      '--filter',
+      'btbf',
+      '--window',
+      '400',
+      '--fp',
+      '0.01',
+      '--name',
+      'p',
+      '--json',
+      '-o',
+      dir,
+    ]);
     const out = path.join(dir, 'p.json');
-    const p = await run(['plan', '--filter', 'btbf', '--window', '400', '--fp', '0.01', '--json', '-o', out]);
     expect(p.exitCode).toBe(0);
     const pj = JSON.parse(p.stdout);
     expect(pj.fp).toBeLessThanOrEqual(0.01);

@@ -22,7 +22,7 @@ describe('TBF/BTBF pipeline behaviour', () => {
   });
 
   const small = deriveTbf({
-    name: 'small',
+    name: 'small_btbf',
     filter: 'btbf',
     k: 3,
     timersPerBank: 256,
