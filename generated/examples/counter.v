@@ -14,13 +14,13 @@ module counter (
   output wire [7:0] count,
   output wire wrap
 );
-  reg [7:0] count_q = 8'h0;
-  wire [7:0] const_0;
-  wire [7:0] add_0;
-  wire [7:0] mux_0;
-  wire [7:0] const_1;
-  wire eq_0;
-  wire and_0;
+  (* src = "src/examples/index.ts:12" *) reg [7:0] count_q = 8'h0;
+  (* src = "src/examples/index.ts:13" *) wire [7:0] const_0;
+  (* src = "src/examples/index.ts:13" *) wire [7:0] add_0;
+  (* src = "src/examples/index.ts:13" *) wire [7:0] mux_0;
+  (* src = "src/examples/index.ts:15" *) wire [7:0] const_1;
+  (* src = "src/examples/index.ts:15" *) wire eq_0;
+  (* src = "src/examples/index.ts:15" *) wire and_0;
   assign count = count_q;
   assign wrap = and_0;
   assign const_0 = 8'h1;

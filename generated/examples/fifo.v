@@ -22,29 +22,29 @@ module fifo (
   output wire full,
   output wire empty
 );
-  reg [4:0] wr_ptr = 5'h0;
-  reg [4:0] rd_ptr = 5'h0;
-  wire eq_0;
-  wire slice_0;
-  wire slice_1;
-  wire ne_0;
-  wire [3:0] slice_2;
-  wire [3:0] slice_3;
-  wire eq_1;
-  wire and_0;
-  wire not_0;
-  wire and_1;
-  wire not_1;
-  wire and_2;
-  wire [3:0] slice_4;
-  wire [3:0] slice_5;
-  wire [4:0] const_0;
-  wire [4:0] add_0;
-  wire [4:0] mux_0;
-  wire [4:0] const_1;
-  wire [4:0] add_1;
-  wire [4:0] mux_1;
-  reg dout_valid_q = 1'h0;
+  (* src = "src/examples/index.ts:26" *) reg [4:0] wr_ptr = 5'h0;
+  (* src = "src/examples/index.ts:27" *) reg [4:0] rd_ptr = 5'h0;
+  (* src = "src/examples/index.ts:28" *) wire eq_0;
+  (* src = "src/examples/index.ts:30" *) wire slice_0;
+  (* src = "src/examples/index.ts:31" *) wire slice_1;
+  (* src = "src/examples/index.ts:31" *) wire ne_0;
+  (* src = "src/examples/index.ts:32" *) wire [3:0] slice_2;
+  (* src = "src/examples/index.ts:32" *) wire [3:0] slice_3;
+  (* src = "src/examples/index.ts:32" *) wire eq_1;
+  (* src = "src/examples/index.ts:32" *) wire and_0;
+  (* src = "src/examples/index.ts:33" *) wire not_0;
+  (* src = "src/examples/index.ts:33" *) wire and_1;
+  (* src = "src/examples/index.ts:34" *) wire not_1;
+  (* src = "src/examples/index.ts:34" *) wire and_2;
+  (* src = "src/examples/index.ts:36" *) wire [3:0] slice_4;
+  (* src = "src/examples/index.ts:37" *) wire [3:0] slice_5;
+  (* src = "src/examples/index.ts:38" *) wire [4:0] const_0;
+  (* src = "src/examples/index.ts:38" *) wire [4:0] add_0;
+  (* src = "src/examples/index.ts:38" *) wire [4:0] mux_0;
+  (* src = "src/examples/index.ts:39" *) wire [4:0] const_1;
+  (* src = "src/examples/index.ts:39" *) wire [4:0] add_1;
+  (* src = "src/examples/index.ts:39" *) wire [4:0] mux_1;
+  (* src = "src/examples/index.ts:40" *) reg dout_valid_q = 1'h0;
   assign dout = fifo_mem_rdata;
   assign dout_valid = dout_valid_q;
   assign full = and_0;
@@ -78,7 +78,7 @@ module fifo (
     else dout_valid_q <= and_2;
   end
   // memory fifo_mem: 16 x 8 bits, read-during-write: old
-  reg [7:0] fifo_mem [0:15];
+  (* src = "src/examples/index.ts:35" *) reg [7:0] fifo_mem [0:15];
 `ifdef SYNTHESIS
   reg [7:0] fifo_mem_rdata;
 `else

@@ -14,9 +14,9 @@ module h3_k32 (
   output wire [11:0] index,
   output wire [31:0] index_comb
 );
-  wire [11:0] h3_0;
-  reg [11:0] hash_p1 = 12'h0;
-  wire [31:0] h3_1;
+  (* src = "src/examples/index.ts:68" *) wire [11:0] h3_0;
+  (* src = "src/examples/index.ts:68" *) reg [11:0] hash_p1 = 12'h0;
+  (* src = "src/examples/index.ts:70" *) wire [31:0] h3_1;
   assign index = hash_p1;
   assign index_comb = h3_1;
   // H3 hash, seed 1, salt 0

@@ -22,7 +22,7 @@ module ram1r1w (
 );
   assign rd_data = mem_rdata;
   // memory mem: 256 x 16 bits, read-during-write: old
-  reg [15:0] mem [0:255];
+  (* src = "src/examples/index.ts:58" *) reg [15:0] mem [0:255];
 `ifdef SYNTHESIS
   reg [15:0] mem_rdata;
 `else

@@ -88,12 +88,22 @@ export interface BenchResult {
   hwOverSw: number | null;
 }
 
-export async function benchFilter(f: Filter, seeds: number, cycles: number): Promise<BenchResult> {
+export async function benchFilter(
+  f: Filter,
+  seeds: number,
+  cycles: number,
+  onProgress?: (done: number, total: number, step: string) => void,
+): Promise<BenchResult> {
   const d = f.design();
+  onProgress?.(0, 4, 'ops/cycle');
   const sus = sustainedOpsPerCycle(f);
+  onProgress?.(1, 4, 'synthesis');
   const synth = await synthesize(d, { target: f.config.target, seeds });
+  onProgress?.(2, 4, 'TS simulator vs Verilator');
   const sim = await simBench(d, cycles);
+  onProgress?.(3, 4, 'software filter');
   const sw = softwareOpsPerSec(f);
+  onProgress?.(4, 4, 'done');
   const hw = synth.fmaxMHz === null ? null : synth.fmaxMHz * sus.opsPerCycle;
   return {
     config: f.name,

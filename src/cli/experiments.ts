@@ -1,7 +1,6 @@
 /** CLI: experiment (one of the papers' experiments) and report (all of them on one HTML page). */
 import os from 'node:os';
 import type { Command } from 'commander';
-import cliProgress from 'cli-progress';
 import { toSvg } from '../experiments/chart.js';
 import {
   COMMON_DEFAULTS,
@@ -16,6 +15,7 @@ import { reportHtml } from '../experiments/report.js';
 import { UsageError } from '../util/errors.js';
 import { makeDir, writeAll } from '../util/files.js';
 import { addContributed, contributedValues } from './args.js';
+import { progress, type Progress } from './progress.js';
 
 interface Flags {
   engine: string;
@@ -62,19 +62,17 @@ export function registerExperimentCommands(p: Command): void {
     .action(async (name: string, f: Flags) => {
       const common = commonOptions(f);
       makeDir(f.out, '--out');
-      const bar = new cliProgress.SingleBar(
-        { format: `${name} [{bar}] {percentage}%`, clearOnComplete: true, stream: process.stderr },
-        cliProgress.Presets.shades_classic,
-      );
-      let started = false;
-      const progress = (done: number, total: number): void => {
-        if (!process.stderr.isTTY) return;
-        if (!started) bar.start(total, 0);
-        started = true;
-        bar.update(done);
+      const bar: { p: Progress | null } = { p: null };
+      const onProgress = (done: number, total: number): void => {
+        bar.p ??= progress(name, total, 'steps', !!f.json);
+        bar.p.update(done);
       };
-      const r = runExperiment(name, common, contributedValues(f, one.keys), progress, true);
-      if (started) bar.stop();
+      let r;
+      try {
+        r = runExperiment(name, common, contributedValues(f, one.keys), onProgress, true);
+      } finally {
+        bar.p?.stop();
+      }
       const files = await writeResult(r, f.out);
       if (f.json) console.log(JSON.stringify(r, null, 2));
       else {
@@ -89,24 +87,17 @@ export function registerExperimentCommands(p: Command): void {
   all.cmd.option('-o, --out <dir>', 'output directory', 'out/report').action(async (f: Flags) => {
     const common = commonOptions(f);
     makeDir(f.out, '--out'); // before minutes of experiments: a bad folder fails now
-    const bar = new cliProgress.SingleBar(
-      { format: 'experiments [{bar}] {value}/{total}', clearOnComplete: true, stream: process.stderr },
-      cliProgress.Presets.shades_classic,
-    );
-    const tty = process.stderr.isTTY;
-    if (tty) bar.start(names.length, 0);
+    const bar = progress('report', names.length, 'experiments');
     let n = 0;
     // Experiments that run on the model only do so here whatever --engine says.
-    const results = await runInWorkers(
-      names,
-      common,
-      contributedValues(f, all.keys),
-      Math.min(2, os.cpus().length),
-      () => {
-        if (tty) bar.update(++n);
-      },
-    );
-    if (tty) bar.stop();
+    let results;
+    try {
+      results = await runInWorkers(names, common, contributedValues(f, all.keys), Math.min(2, os.cpus().length), (x) =>
+        bar.update(++n, x),
+      );
+    } finally {
+      bar.stop();
+    }
     const pages: { r: (typeof results)[number]; svg: string }[] = [];
     for (const r of results) {
       await writeResult(r, f.out);

@@ -1,16 +1,16 @@
 /** CLI commands on filter configs of any family: presets, generate, simulate, verify. */
 import fs from 'node:fs';
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { loadConfig, presetFilters } from '../config/resolve.js';
 import { FAMILIES } from '../families/index.js';
 import type { Filter } from '../families/filter.js';
 import type { DriveHooks } from '../families/types.js';
 import { EXIT, UsageError } from '../util/errors.js';
+import { progress } from './progress.js';
 import { inputFile, writeAll } from '../util/files.js';
 import { formatComparison, type Comparison } from '../../sim/cosim/compare.js';
 import { verifyFilter } from '../../sim/verify/index.js';
-import { drive, keysOf, type DriveResult } from '../../sim/verify/stream.js';
+import { driveAsync, keysOf, type DriveResult } from '../../sim/verify/stream.js';
 import { namedWorkload } from '../../sim/verify/workloads.js';
 import {
   addContributed,
@@ -37,17 +37,6 @@ function simulateHooks(f: Filter, values: Record<string, string | undefined>): D
         );
     }
   return f.family.simulate?.hooks(f.config, values) ?? null;
-}
-
-/** A progress bar on stderr when it is a terminal; a no-op otherwise. */
-function progressBar(label: string, total: number): { update(n: number): void; stop(): void } {
-  if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new cliProgress.SingleBar(
-    { format: `${label} [{bar}] {value}/{total} ops`, clearOnComplete: true, stream: process.stderr },
-    cliProgress.Presets.shades_classic,
-  );
-  bar.start(total, 0);
-  return { update: (n) => bar.update(n), stop: () => bar.stop() };
 }
 
 const hex = (v: bigint | string): string => (typeof v === 'bigint' ? `0x${v.toString(16)}` : v);
@@ -108,7 +97,7 @@ export function registerFilterCommands(p: Command): void {
     simulate,
     FAMILIES.flatMap((f) => f.simulate?.options ?? []),
   );
-  simulate.action((spec: string, o: SimulateOptions & Record<string, unknown>) => {
+  simulate.action(async (spec: string, o: SimulateOptions & Record<string, unknown>) => {
     const f = loadConfig(spec);
     const vcd = vcdOptions(o);
     const hooks = simulateHooks(f, contributedValues(o, simKeys));
@@ -118,15 +107,22 @@ export function registerFilterCommands(p: Command): void {
     const workload = namedWorkload(o.workload, f.config.keyBits, o.universe ?? 4 * keysOf(f), (file) =>
       fs.readFileSync(inputFile(file, '--workload'), 'utf8'),
     );
-    const r = drive(f, {
-      ops: o.ops,
-      seed: o.seed,
-      mix,
-      workload,
-      exactWindow: window !== null,
-      record: o.vcd !== undefined,
-      hooks: hooks ?? undefined,
-    });
+    const bar = progress(`simulate ${f.name}`, o.ops, 'ops', o.json);
+    let r;
+    try {
+      r = await driveAsync(f, {
+        ops: o.ops,
+        seed: o.seed,
+        mix,
+        workload,
+        exactWindow: window !== null,
+        record: o.vcd !== undefined,
+        hooks: hooks ?? undefined,
+        onProgress: (x) => bar.update(x.accepted),
+      });
+    } finally {
+      bar.stop();
+    }
     if (o.vcd) writeVcd(r.design, r.trace!.stim, r.trace!.cycles, o.vcd, vcd);
     const w = r.window;
     const span = r.lastAccept - r.firstAccept + 1;
@@ -181,7 +177,7 @@ export function registerFilterCommands(p: Command): void {
   addVcdOptions(verify).action(async (spec: string, o: VerifyCliOptions) => {
     const f = loadConfig(spec);
     const vcd = vcdOptions(o);
-    const bar = o.json ? null : progressBar(`verify ${f.name}`, o.ops);
+    const bar = progress(`verify ${f.name}`, o.ops, 'ops', o.json);
     let r;
     try {
       r = await verifyFilter(f, {
@@ -190,10 +186,10 @@ export function registerFilterCommands(p: Command): void {
         backpressure: o.backpressure,
         idle: o.idle,
         icarus: !!o.icarus,
-        onProgress: (x) => bar?.update(x.accepted),
+        onProgress: (x) => bar.update(x.accepted),
       });
     } finally {
-      bar?.stop();
+      bar.stop();
     }
     const d = r.drive;
     if (o.vcd) writeVcd(d.design, d.trace!.stim, d.trace!.cycles, o.vcd, vcd);

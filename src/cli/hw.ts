@@ -4,9 +4,11 @@ import { InvalidArgumentError } from 'commander';
 import { benchFilter, formatBenchTable } from '../bench/hw.js';
 import { loadConfig } from '../config/resolve.js';
 import { TARGETS, type Target } from '../device/index.js';
-import { DoesNotFitError, synthesize, type SynthResult } from '../synth/index.js';
+import type { Design } from '../ir/types.js';
+import { criticalPathSources, DoesNotFitError, synthesize, type SynthResult } from '../synth/index.js';
 import { UsageError } from '../util/errors.js';
 import { intArg, targetArg } from './args.js';
+import { progress } from './progress.js';
 
 function seedsArg(v: string): number {
   if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 20)
@@ -14,7 +16,7 @@ function seedsArg(v: string): number {
   return Number(v);
 }
 
-export function printSynth(r: SynthResult): void {
+export function printSynth(r: SynthResult, d: Design): void {
   console.log(
     `${r.design} on ${r.target}${r.cached ? ' (cached)' : ''}: ${r.luts} LUTs, ${r.ffs} FFs, ${r.brams} block RAMs, ${r.dsps} DSPs`,
   );
@@ -26,7 +28,9 @@ export function printSynth(r: SynthResult): void {
       console.log(
         `  critical path ${r.criticalPath.delayNs.toFixed(2)} ns: ${r.criticalPath.from} -> ${r.criticalPath.to}`,
       );
-      console.log(`    through ${r.criticalPath.cells.join(', ')}`);
+      console.log('    through (cell: DSL line of the net it was made from)');
+      for (const x of criticalPathSources(d, r.criticalPath))
+        console.log(`      ${x.cell}${x.src ? `: ${x.src}${x.net !== x.cell ? ` (${x.net})` : ''}` : ''}`);
     }
   }
   console.log(`  ${r.note}`);
@@ -43,9 +47,21 @@ export function registerHwCommands(p: Command): void {
     .action(async (spec: string, o: { target?: Target; seeds: number; fresh?: boolean; json?: boolean }) => {
       const f = loadConfig(spec);
       try {
-        const r = await synthesize(f.design(), { target: o.target ?? f.config.target, seeds: o.seeds, fresh: o.fresh });
-        if (o.json) console.log(JSON.stringify(r, null, 2));
-        else printSynth(r);
+        const bar = progress(`synth ${f.name}`, 1 + o.seeds, 'steps', o.json);
+        let r;
+        try {
+          r = await synthesize(f.design(), {
+            target: o.target ?? f.config.target,
+            seeds: o.seeds,
+            fresh: o.fresh,
+            onProgress: (done, total, step) => bar.update(done, step),
+          });
+        } finally {
+          bar.stop();
+        }
+        const sources = r.criticalPath ? criticalPathSources(f.design(), r.criticalPath) : null;
+        if (o.json) console.log(JSON.stringify({ ...r, criticalPathSources: sources }, null, 2));
+        else printSynth(r, f.design());
       } catch (e) {
         if (e instanceof DoesNotFitError) throw new UsageError(e.message);
         throw e;
@@ -59,7 +75,14 @@ export function registerHwCommands(p: Command): void {
     .option('--cycles <n>', 'simulator benchmark cycles', intArg('--cycles', 1000), 1_000_000)
     .option('--json', 'print JSON')
     .action(async (spec: string, o: { seeds: number; cycles: number; json?: boolean }) => {
-      const r = await benchFilter(loadConfig(spec), o.seeds, o.cycles);
+      const f = loadConfig(spec);
+      const bar = progress(`bench ${f.name}`, 4, 'steps', o.json);
+      let r;
+      try {
+        r = await benchFilter(f, o.seeds, o.cycles, (done, _total, step) => bar.update(done, step));
+      } finally {
+        bar.stop();
+      }
       if (o.json) console.log(JSON.stringify(r, null, 2));
       else console.log(formatBenchTable([r]));
     });

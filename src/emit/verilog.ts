@@ -9,8 +9,10 @@
  * - memories are `reg [W-1:0] name [0:D-1]` with the write in one clocked block and the read into
  *   a register in another, which Yosys maps to block RAM (SB_RAM40_4K on iCE40);
  * - signals with bits nothing reads are wrapped in `verilator lint_off UNUSEDSIGNAL`, so that
- *   `verilator --lint-only -Wall` is clean without hiding anything else.
+ *   `verilator --lint-only -Wall` is clean without hiding anything else;
+ * - every declaration carries `(* src = "file:line" *)`, the DSL line that made it.
  */
+import path from 'node:path';
 import {
   assertNever,
   cellInputs,
@@ -19,7 +21,9 @@ import {
   type Design,
   type MemoryCell,
   type NetId,
+  type SrcLoc,
 } from '../ir/types.js';
+import { REPO_ROOT } from '../tools/index.js';
 import { VERSION } from '../version.js';
 
 class Writer {
@@ -115,6 +119,18 @@ function emitHeader({ d, w, width, hasClock }: Ctx): void {
   w.raw('');
 }
 
+/**
+ * `(* src = "file:line" *)`: where the DSL made a net, for Yosys (which keeps it on the netlist)
+ * and for readers. Files inside the repository are named from its root, others by their base
+ * name, so the Verilog does not depend on where the command runs.
+ */
+export function srcAttr(loc: SrcLoc): string {
+  if (loc.line === 0) return '';
+  const abs = path.resolve(loc.file);
+  const file = abs.startsWith(REPO_ROOT + path.sep) ? path.relative(REPO_ROOT, abs) : path.basename(abs);
+  return `(* src = "${file.split(path.sep).join('/')}:${loc.line}" *) `;
+}
+
 function emitPorts(ctx: Ctx): void {
   const { d, w, width, partlyUnused, hasClock } = ctx;
   w.raw(`module ${d.name} (`);
@@ -151,10 +167,10 @@ function emitDeclarations(ctx: Ctx): void {
       if (inputNets.has(n.id)) continue;
       const reg = regs.get(n.id);
       let decl: string;
-      if (reg) decl = `reg ${range(n.width)}${n.name} = ${literal(n.width, reg.resetValue)};`;
+      if (reg) decl = `${srcAttr(n.loc)}reg ${range(n.width)}${n.name} = ${literal(n.width, reg.resetValue)};`;
       else if (memData.has(n.id))
         continue; // declared with its memory
-      else decl = `wire ${range(n.width)}${n.name};`;
+      else decl = `${srcAttr(n.loc)}wire ${range(n.width)}${n.name};`;
       if (partlyUnused.has(n.id)) {
         w.line(`/* verilator lint_off UNUSEDSIGNAL */ ${decl} /* verilator lint_on UNUSEDSIGNAL */`);
       } else w.line(decl);
@@ -242,7 +258,7 @@ function emitMemory(ctx: Ctx, m: MemoryCell): void {
   const r = range(m.width);
   const zero = literal(m.width, 0n);
   w.line(`// memory ${mem}: ${m.depth} x ${m.width} bits, read-during-write: ${m.readDuringWrite}`);
-  w.line(`reg ${r}${mem} [0:${m.depth - 1}];`);
+  w.line(`${srcAttr(m.loc)}reg ${r}${mem} [0:${m.depth - 1}];`);
   w.raw('`ifdef SYNTHESIS');
   w.line(`reg ${r}${q};`); // no power-up value, so Yosys can use the block RAM's output register
   w.raw('`else');

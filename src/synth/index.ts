@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { bramBlocks, device, yosysScript, type Target } from '../device/index.js';
-import { emitVerilog } from '../emit/verilog.js';
+import { emitVerilog, srcAttr } from '../emit/verilog.js';
 import type { Design } from '../ir/types.js';
 import { CACHE_DIR, cachedJson, contentKey, requireTool, toolVersion } from '../tools/index.js';
 
@@ -227,6 +227,8 @@ export interface SynthOptions {
   seeds?: number;
   /** Skip the cache (always rerun the tools). */
   fresh?: boolean;
+  /** Called as the steps finish: Yosys, then each place-and-route seed. */
+  onProgress?: (done: number, total: number, step: string) => void;
 }
 
 function median(xs: number[]): number {
@@ -254,8 +256,11 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
   const seeds = opts.seeds ?? 3;
   const ice40 = dev.pnr !== null;
   if (ice40) await requireTool('nextpnr-ice40');
+  const steps = 1 + (ice40 ? seeds : 0);
+  opts.onProgress?.(0, steps, 'yosys');
   const ys = await yosys(d, target, { fresh: opts.fresh });
   const y = ys.result;
+  opts.onProgress?.(1, steps, ice40 ? 'nextpnr' : 'done');
   if (y.exitCode !== 0) throw new Error(`yosys failed: ${y.errors.join(' ')}`);
   if (cap) {
     if (y.brams > cap.brams) throw new DoesNotFitError(dev.bram.primitive, y.brams, cap.brams, target);
@@ -292,6 +297,7 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
         if (r.status === 'rejected') throw r.reason;
         runs.push({ seed: batch[k]!, ...r.value.value });
         result.cached &&= r.value.cached;
+        opts.onProgress?.(1 + runs.length, steps, `seed ${batch[k]}`);
       }
     }
     result.fmaxBySeed = runs.map((r) => ({ seed: r.seed, fmaxMHz: r.fmax }));
@@ -299,4 +305,21 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
     result.criticalPath = [...runs].sort((a, b) => a.fmax - b.fmax)[runs.length >> 1]!.path;
   }
   return result;
+}
+
+/**
+ * The DSL lines a critical path passes through: each cell on it matched to the design net it was
+ * made from (Yosys names mapped cells after the net they drive: `add_0_SB_LUT4_O` comes from net
+ * `add_0`), and that net's source location. Cells named by the tools alone ($abc$…) have none.
+ */
+export function criticalPathSources(
+  d: Design,
+  cp: CriticalPath,
+): { cell: string; net: string | null; src: string | null }[] {
+  const nets = [...d.nets].sort((a, b) => b.name.length - a.name.length);
+  return cp.cells.map((cell) => {
+    const n = nets.find((x) => cell === x.name || cell.startsWith(`${x.name}_`) || cell.startsWith(`${x.name}$`));
+    const src = n ? (/src = "([^"]+)"/.exec(srcAttr(n.loc))?.[1] ?? null) : null;
+    return { cell, net: n?.name ?? null, src };
+  });
 }
