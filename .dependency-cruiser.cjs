@@ -29,6 +29,7 @@ const LAYERS = [
       'src/families/schema.ts',
       'src/families/filter.ts',
       'src/families/sampler.ts',
+      'src/ip/',
     ],
   },
   { name: 'verification', members: ['sim/verify/'] },

@@ -1,4 +1,5 @@
 // Verilator harness for bloomforge co-simulation and benchmarks.
+// (BF_CLK, from the generated header, is the design's clock port: clk unless the design names it.)
 //
 // The design-specific part (model type, port widths, how to copy a stimulus row into the ports
 // and the ports into an output row) comes from the generated header bf_ports.h, written by
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
   for (size_t c = 0; c < cycles; c++) {
     bf_set_inputs(top, &stim[c * BF_IN_WORDS]);
 #if BF_HAS_CLK
-    top->clk = 0;
+    top->BF_CLK = 0;
 #endif
     top->eval();
 #if VM_TRACE
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
 #endif
     bf_get_outputs(top, &out[c * BF_OUT_WORDS]);
 #if BF_HAS_CLK
-    top->clk = 1;
+    top->BF_CLK = 1;
     top->eval();
 #endif
 #if VM_TRACE

@@ -8,7 +8,7 @@
  * its rising edge.
  */
 import fs from 'node:fs';
-import type { Design, Net } from '../src/ir/types.js';
+import { clockOf, type Design, type Net } from '../src/ir/types.js';
 import { CompiledSim } from './compiled.js';
 import type { Stimulus } from './engine.js';
 import { fromWords } from './words.js';
@@ -77,7 +77,7 @@ export class VcdWriter {
       `$scope module ${d.name} $end`,
     ];
     const hasClk = d.cells.some((c) => c.kind === 'reg' || c.kind === 'memory');
-    if (hasClk) out.push('$var wire 1 ! clk $end');
+    if (hasClk) out.push(`$var wire 1 ! ${clockOf(d)} $end`);
     const vars = (s: ScopeNode): void => {
       for (const n of s.nets) {
         const name = s === root ? n.name : localName(n);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { emitVerilog } from '../../src/emit/verilog.js';
-import { mask, type Design } from '../../src/ir/types.js';
+import { clockOf, mask, type Design } from '../../src/ir/types.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
 import { REPO_ROOT, requireTool } from '../../src/tools/index.js';
 import { packRows, unpackRows } from '../stimulus.js';
@@ -19,7 +19,7 @@ export function icarusTestbench(d: Design, cycles: number, stimFile: string, out
     1,
     d.inputs.reduce((s, p) => s + d.nets[p.net]!.width, 0),
   );
-  const conns: string[] = hasClk ? ['    .clk(clk)'] : [];
+  const conns: string[] = hasClk ? [`    .${clockOf(d)}(clk)`] : [];
   let at = 0;
   for (const p of d.inputs) {
     const w = d.nets[p.net]!.width;

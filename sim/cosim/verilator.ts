@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { emitVerilog } from '../../src/emit/verilog.js';
-import type { Design } from '../../src/ir/types.js';
+import { clockOf, type Design } from '../../src/ir/types.js';
 import type { OutputTrace, Stimulus } from '../engine.js';
 import { packRows, unpackRows } from '../stimulus.js';
 import { CACHE_DIR, contentKey, REPO_ROOT, requireTool, toolVersion } from '../../src/tools/index.js';
@@ -25,6 +25,7 @@ export function portsHeader(d: Design): string {
     `#include "${model}.h"`,
     `typedef ${model} Model;`,
     `#define BF_HAS_CLK ${hasClk ? 1 : 0}`,
+    `#define BF_CLK ${clockOf(d)}`,
   ];
   const copy = (ports: Design['inputs'], dir: 'in' | 'out'): string[] => {
     const body: string[] = [];

@@ -264,7 +264,18 @@ export class ModuleBuilder {
   private built = false;
   readonly meta: Record<string, unknown> = {};
 
-  constructor(readonly name: string) {
+  /** The clock's name (`clk` unless given). */
+  readonly clock: string;
+
+  constructor(
+    readonly name: string,
+    opts: { clock?: string } = {},
+  ) {
+    this.clock = opts.clock ?? 'clk';
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(this.clock) || (KEYWORDS.has(this.clock) && this.clock !== 'clk')) {
+      throw new DesignError(name, `clock name '${this.clock}' is not a legal identifier`, captureLoc());
+    }
+    if (this.clock !== 'clk') this.names.set(this.clock, captureLoc());
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       throw new DesignError(name, `module name '${name}' is not a legal identifier`, captureLoc());
     }
@@ -578,6 +589,52 @@ export class ModuleBuilder {
     return cur;
   }
 
+  /**
+   * Inlines a built design under the scope `prefix`: its nets become `prefix_<name>` (in scope
+   * `prefix`), its cells are copied, its inputs (its `rst` included, when it has one) are driven
+   * by `inputs`, and its outputs are returned by port name. The hierarchy stays flat: the
+   * instance's logic becomes part of this design, clocked by this design's clock.
+   */
+  instance(prefix: string, d: Design, inputs: Record<string, Sig>): Record<string, Sig> {
+    const loc = captureLoc();
+    const map = new Map<NetId, NetId>();
+    for (const p of d.inputs) {
+      const sig = inputs[p.name];
+      const w = d.nets[p.net]!.width;
+      if (!sig) throw this.error(`instance '${prefix}' of '${d.name}': input '${p.name}' is not connected`, loc);
+      if (sig.width !== w)
+        throw this.error(
+          `instance '${prefix}' of '${d.name}': input '${p.name}' is ${w} bits, given ${sig.width}`,
+          loc,
+        );
+      map.set(p.net, sig.net);
+    }
+    for (const k of Object.keys(inputs))
+      if (!d.inputs.some((p) => p.name === k))
+        throw this.error(`instance '${prefix}' of '${d.name}': it has no input '${k}'`, loc);
+    const scope = [...this.scopes, prefix];
+    for (const n of d.nets) {
+      if (map.has(n.id)) continue;
+      const name = [...scope, n.name].join('_');
+      if (n.named) this.claimName(name, n.loc);
+      this.nets.push({
+        width: n.width,
+        name,
+        named: n.named,
+        loc: n.loc,
+        driver: 'cell',
+        scope: [...scope, ...(n.scope ?? [])],
+      });
+      map.set(n.id, this.nets.length - 1);
+    }
+    const f = (n: NetId): NetId => map.get(n)!;
+    for (const c of d.cells) {
+      const copy = remapCell(c, f);
+      this.cells.push(copy.kind === 'memory' ? { ...copy, name: [...scope, copy.name].join('_') } : copy);
+    }
+    return Object.fromEntries(d.outputs.map((p) => [p.name, new Sig(this, f(p.net), d.nets[p.net]!.width)]));
+  }
+
   /** Run `fn` with `name_` prefixed to every name it creates (flattened hierarchy). */
   scope<T>(name: string, fn: () => T): T {
     this.scopes.push(name);
@@ -663,6 +720,7 @@ export class ModuleBuilder {
       inputs: this.inputs.map(port),
       outputs: this.outputs.map(port),
       meta: { ...this.meta },
+      ...(this.clock !== 'clk' ? { clock: this.clock } : {}),
     };
   }
 }

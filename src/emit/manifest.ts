@@ -1,5 +1,5 @@
 /** The manifest written next to each Verilog file: ports, latency and parameters, as JSON. */
-import type { Design } from '../ir/types.js';
+import { clockOf, type Design } from '../ir/types.js';
 import { VERSION } from '../version.js';
 
 export interface Manifest {
@@ -23,7 +23,7 @@ export function manifestOf(d: Design): Manifest {
   return {
     name: d.name,
     generator: `bloomforge ${VERSION}`,
-    clock: hasClk ? 'clk (rising edge)' : null,
+    clock: hasClk ? `${clockOf(d)} (rising edge)` : null,
     reset: d.inputs.some((p) => p.name === 'rst') ? 'rst (synchronous, active high)' : null,
     ports: [...d.inputs.map(port('in')), ...d.outputs.map(port('out'))],
     memories: d.cells.flatMap((c) =>

@@ -195,11 +195,18 @@ export interface Design {
   readonly name: string;
   readonly nets: readonly Net[];
   readonly cells: readonly Cell[];
-  /** Inputs in declaration order; `clk` is implicit and never listed. */
+  /** Inputs in declaration order; the clock is implicit and never listed. */
   readonly inputs: readonly Port[];
   readonly outputs: readonly Port[];
   /** Free-form facts about the design (latency, parameters), copied into manifests. */
   readonly meta: Readonly<Record<string, unknown>>;
+  /** The clock's name (rising edge); `clk` when not given. */
+  readonly clock?: string;
+}
+
+/** The name of a design's clock. */
+export function clockOf(d: Pick<Design, 'clock'>): string {
+  return d.clock ?? 'clk';
 }
 
 export function assertNever(x: never): never {

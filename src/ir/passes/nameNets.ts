@@ -22,6 +22,7 @@ export const KEYWORDS = new Set(
 
 export function nameNets(d: Design): Design {
   const taken = new Set<string>([...d.inputs, ...d.outputs].map((p) => p.name));
+  if (d.clock) taken.add(d.clock);
   for (const c of d.cells) if (c.kind === 'memory') taken.add(c.name);
   const portNets = new Set(d.inputs.map((p) => p.net));
   const regNets = new Set(d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : [])));
