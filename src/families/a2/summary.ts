@@ -4,7 +4,7 @@
  * seed's optimal k and κ for this memory, bits per element.
  */
 import type { Analysis } from '../types.js';
-import { fpBothFull, fpMean, fpWorst, halfFp, optimalK, optimalKappa } from './analysis.js';
+import { fpBothFull, fpMean, fpSeed, fpWorst, halfFill, halfFp, optimalK, optimalKappa } from './analysis.js';
 import type { A2Derived } from './types.js';
 
 export interface A2Analysis {
@@ -19,6 +19,10 @@ export interface A2Analysis {
   fp: number;
   /** The seed's 1 − (1 − φ(κ))², both halves at κ keys (an upper bound). */
   fpBothFull: number;
+  /** The seed's form with the plain fill 1 − (1 − 1/b)^κ (no skip rule). */
+  fpSeed: number;
+  /** A full half's bank fill, skip rule included. */
+  fill: number;
   /** fp averaged over a half's life (active 0..κ−1 keys, standby κ). */
   fpMean: number;
   /** φ(κ): one full half. */
@@ -43,6 +47,8 @@ export function analyzeA2(c: A2Derived): A2Analysis {
     slack: c.slack,
     fp,
     fpBothFull: fpBothFull(c.k, c.bankBits, c.kappa),
+    fpSeed: fpSeed(c.k, c.bankBits, c.kappa),
+    fill: halfFill(c.k, c.bankBits, c.kappa),
     fpMean: fpMean(c.k, c.bankBits, c.kappa),
     halfFp: halfFp(c.k, c.bankBits, c.kappa),
     optimalK: optimalK(fpBothFull(c.k, c.bankBits, c.kappa)),
@@ -63,6 +69,7 @@ export function a2Analysis(c: A2Derived): Analysis {
     lines: [
       `window w = ${a.window} (the last κ inserts, duplicates included), slack s = ${a.slack} distinct inserts`,
       `fp just before a swap ${a.fp.toExponential(4)}; both halves full (the seed's 1-(1-φ)^2) ${a.fpBothFull.toExponential(4)}; mean ${a.fpMean.toExponential(4)}`,
+      `the seed's form with the plain fill 1-(1-1/b)^κ: ${a.fpSeed.toExponential(4)} (the skip rule fills a half to ${a.fill.toFixed(4)})`,
       `one full half φ(κ) ${a.halfFp.toExponential(4)}`,
       `the seed's optimum for m = ${a.m}: k* = ${a.optimalK} (for fp ${a.fpBothFull.toExponential(3)}), κ* = floor(m/(2k)·ln2) = ${a.optimalKappa}`,
       `bits per element ${a.bitsPerElement.toFixed(2)} (${a.bitsPerElementHardware.toFixed(2)} with the third set)`,
