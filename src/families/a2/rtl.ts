@@ -34,7 +34,7 @@
  *        standby hit by the role registers; a real insert (not in the active half) counts, and
  *        the κ-th swaps (act rotates, the flush channel starts next cycle); an insert writes its
  *        word — the exact word, corrected for the write one cycle ahead, with its bit set — to
- *        its bank of the active set (write enable: ins AND act(s), two registers)
+ *        its bank of the active set (write enable: one LUT of registers)
  *   D+1  response into the response queue (16 entries); out_valid at A+9 (LATENCY = 9)
  *
  * Why every answer is exact at one op per cycle: an op's bits must reflect every earlier op's
@@ -168,9 +168,21 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
   const flushedOf = (a: Sig, s: number): Sig => roleBit(a, s + 2); // flushed = act + 1
   const insD = s7.valid.and(s7.ins);
   const clearD = s7.clear;
-  const we = Array.from({ length: SETS }, (_, s) => insD.and(act.bit(s)));
-  const w1 = we.map((w, s) => m.pipe(w, 1, `set${s}_wrote`));
   const swapQ = m.reg('swap_q', 1);
+  // The write enable of set s at D, one LUT from registers: the op's insert ANDed with act (the
+  // set active one cycle earlier) and with act + 1, both registered at R+3, selected by swap_q
+  // (the op at D one cycle earlier swapped, so act advanced). A clear at D one cycle earlier would
+  // reset act instead, but no op follows a clear that closely (in_ready is low from its accept).
+  const ins6 = s6.valid.and(s6.ins);
+  const actNext = m.cat(act.bit(1), act.bit(0), act.bit(2)); // act + 1
+  const we = Array.from({ length: SETS }, (_, s) =>
+    m.mux(
+      swapQ,
+      m.pipe(ins6.and(actNext.bit(s)), 1, `set${s}_we_rot`),
+      m.pipe(ins6.and(act.bit(s)), 1, `set${s}_we_keep`),
+    ),
+  );
+  const w1 = we.map((w, s) => m.pipe(w, 1, `set${s}_wrote`));
   const channels = clearChannels(m, { count: 1, addrBits: aBits, banks: SETS });
   channels.connect({
     start: swapQ,
@@ -243,8 +255,7 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
   count.next(m.mux(clearD, 0, m.mux(real, m.mux(last, 0, count.add(1)), count)));
   const lastAfterInc = c.kappa >= 2 ? count.eq(c.kappa - 2) : m.const(1, 1);
   last.next(m.mux(clearD, c.kappa === 1 ? 1 : 0, m.mux(real, m.mux(last, c.kappa === 1 ? 1 : 0, lastAfterInc), last)));
-  const rotL = m.cat(act.bit(1), act.bit(0), act.bit(2)); // act + 1
-  act.next(m.mux(clearD, 1, m.mux(swap, rotL, act)));
+  act.next(m.mux(clearD, 1, m.mux(swap, actNext, act)));
   const hitOut = m.pipe(activeHit.or(standbyHit).and(s7.query), 1, 's8_hit', { reset: null });
   const s8 = pipeStage(m, 's8', { valid: s7.valid, tag: s7.tag });
 
