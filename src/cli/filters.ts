@@ -8,6 +8,7 @@ import type { DriveHooks } from '../families/types.js';
 import { EXIT, UsageError } from '../util/errors.js';
 import { progress } from './progress.js';
 import { inputFile, writeAll } from '../util/files.js';
+import { INTERFACES, ipFiles, type Interface } from '../ip/package.js';
 import { formatComparison, type Comparison } from '../../sim/cosim/compare.js';
 import { verifyFilter } from '../../sim/verify/index.js';
 import { driveAsync, keysOf, type DriveResult } from '../../sim/verify/stream.js';
@@ -71,12 +72,18 @@ export function registerFilterCommands(p: Command): void {
     });
 
   p.command('generate')
-    .description('write <name>.v and <name>.manifest.json for a filter config')
+    .description(
+      'write a filter as IP: <top>.v, <top>.manifest.json, a FuseSoC <top>.core, instantiation templates ' +
+        '(<top>_inst.v, <top>_inst.vhd) and README.md with the port table',
+    )
     .argument('<config>', 'preset name or config JSON file')
     .requiredOption('-o, --out <dir>', 'output directory (required)')
-    .action((spec: string, o: { out: string }) => {
+    .option('--interface <i>', `${INTERFACES.join(' | ')}: the core's own ports, or an AXI4-Stream wrapper`, 'native')
+    .action((spec: string, o: { out: string; interface: string }) => {
+      if (!INTERFACES.includes(o.interface as Interface))
+        throw new UsageError(`--interface must be one of ${INTERFACES.join(', ')}`);
       const f = loadConfig(spec);
-      for (const file of writeAll(o.out, f.files())) console.log(`wrote ${file}`);
+      for (const file of writeAll(o.out, ipFiles(f, o.interface as Interface))) console.log(`wrote ${file}`);
     });
 
   const simulate = p
