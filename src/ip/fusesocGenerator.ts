@@ -58,7 +58,8 @@ export function runFusesocGenerator(input: string, outDir: string): string[] {
 export function fusesocMain(argv: string[]): number {
   try {
     if (argv.length !== 1) throw new UsageError('usage: bloomforge-fusesoc INPUT.yml (run by FuseSoC)');
-    for (const f of runFusesocGenerator(argv[0]!, process.cwd())) console.log(`wrote ${path.relative(process.cwd(), f)}`);
+    for (const f of runFusesocGenerator(argv[0]!, process.cwd()))
+      console.log(`wrote ${path.relative(process.cwd(), f)}`);
     return 0;
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {

@@ -50,7 +50,11 @@ export function fusesocCore(top: string, description: string): string {
     filesets: { rtl: { files: [`${top}.v`], file_type: 'verilogSource' } },
     targets: {
       default: { ...base },
-      lint: { ...base, default_tool: 'verilator', tools: { verilator: { mode: 'lint-only', verilator_options: ['-Wall'] } } },
+      lint: {
+        ...base,
+        default_tool: 'verilator',
+        tools: { verilator: { mode: 'lint-only', verilator_options: ['-Wall'] } },
+      },
       sim: { ...base, default_tool: 'verilator', tools: { verilator: { mode: 'cc', verilator_options: ['-O3'] } } },
       synth: { ...base, default_tool: 'yosys', tools: { yosys: { arch: 'ice40', output_format: 'json' } } },
     },
@@ -133,7 +137,8 @@ export function folderReadme(d: Design, manifest: Record<string, unknown>, iface
         .join(', ')}.`,
       '',
     );
-  if (iface === 'axis') lines.push('How the request and response fields sit in `tdata` and `tuser`: `axis` in the manifest.', '');
+  if (iface === 'axis')
+    lines.push('How the request and response fields sit in `tdata` and `tuser`: `axis` in the manifest.', '');
   lines.push(
     'Files:',
     '',
