@@ -19,6 +19,7 @@ import { formatComparison } from '../../sim/cosim/compare.js';
 import { randomStimulus } from '../../sim/stimulus.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { packRows } from '../../sim/stimulus.js';
+import { demo } from './demo.js';
 import { registerFilterCommands } from './filters.js';
 import { registerHwCommands } from './hw.js';
 import { addVcdOptions, intArg, vcdOptions, writeVcd, type VcdFlags } from './args.js';
@@ -69,9 +70,9 @@ async function loadDesign(spec: string): Promise<Design> {
   return d as Design;
 }
 
-async function demo(cycles: number, seed: number): Promise<number> {
+async function selftest(cycles: number, seed: number): Promise<number> {
   console.log(
-    `bloomforge ${VERSION} demo: ${Object.keys(EXAMPLES).length} example designs, ${cycles} random cycles each`,
+    `bloomforge ${VERSION} selftest: ${Object.keys(EXAMPLES).length} example designs, ${cycles} random cycles each`,
   );
   console.log(
     'engines: TS compiled simulator vs reference interpreter, Verilator -O3, Icarus Verilog; VCD vs Verilator',
@@ -90,7 +91,9 @@ async function demo(cycles: number, seed: number): Promise<number> {
       for (const c of r.comparisons) if (c.count) console.log(formatComparison(c, d));
     }
   }
-  console.log(bad === 0 ? 'demo: all engines agree on every output, every cycle' : `demo: ${bad} designs disagree`);
+  console.log(
+    bad === 0 ? 'selftest: all engines agree on every output, every cycle' : `selftest: ${bad} designs disagree`,
+  );
   return bad === 0 ? EXIT.ok : EXIT.checkFailed;
 }
 
@@ -165,11 +168,22 @@ export function program(): Command {
     });
 
   p.command('demo')
-    .description('generate, simulate and co-simulate every example design; print the comparison')
+    .description(
+      'the default filters as IP: generate, verify (model, TS simulator, Verilator), synthesise, time; one table',
+    )
+    .option('-o, --out <dir>', 'output directory', 'out/demo')
+    .option('--ops <n>', 'ops verified per filter', intArg('--ops', 1, 10_000_000), 20_000)
+    .option('--cycles <n>', 'cycles of the simulator benchmark', intArg('--cycles', 1000, 100_000_000), 200_000)
+    .action(async (o: { out: string; ops: number; cycles: number }) => {
+      process.exitCode = await demo({ out: o.out, ops: o.ops, simCycles: o.cycles });
+    });
+
+  p.command('selftest')
+    .description('generate, simulate and co-simulate every generic example design on every engine')
     .option('--cycles <n>', 'cycles per design', intArg('--cycles', 1, 1_000_000), 2000)
     .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
     .action(async (o: { cycles: number; seed: number }) => {
-      process.exitCode = await demo(o.cycles, o.seed);
+      process.exitCode = await selftest(o.cycles, o.seed);
     });
 
   p.command('golden')

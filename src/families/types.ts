@@ -222,6 +222,8 @@ export interface Series {
   name: string;
   kind: 'measured' | 'analytic';
   points: { x: number; y: number }[];
+  /** Series of one group share a colour (a measured series and its analytic curve); default from the name. */
+  group?: string;
 }
 
 export interface ExperimentResult {
@@ -328,6 +330,8 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
   presetsDir: string;
   /** Presets `bench` and `bench:sim` measure. */
   benchPresets: readonly string[];
+  /** The preset `bloomforge demo` (make demo) shows for this family, if any. */
+  demoPreset?: string;
   experiments?: readonly ExperimentDef[];
   tables?: readonly TableDef[];
   simulate?: SimulateExtension<C>;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { toSvg } from '../../src/experiments/chart.js';
+import { groupOf, toSvg } from '../../src/experiments/chart.js';
 import { COMMON_DEFAULTS, experimentNames, runExperiment } from '../../src/experiments/index.js';
 import type { Series } from '../../src/families/types.js';
 import { tmpDir } from '../helpers/tools.js';
@@ -28,8 +28,12 @@ describe('experiments', () => {
       const svg = await toSvg(r);
       const parsed = parseSvg(svg);
       expect(parsed.series).toEqual(r.series);
-      // The legend names every series, and there is a drawn line per series.
-      for (const s of r.series) expect(svg).toContain(s.name.replace(/&/g, '&amp;'));
+      // The legend names every colour group and both line styles, and there is a drawn line per series.
+      for (const s of r.series) expect(svg).toContain(groupOf(s).replace(/&/g, '&amp;'));
+      if (r.series.some((s) => s.kind === 'analytic')) expect(svg).toMatch(/>analytic</);
+      // On a log axis, measured zeros are drawn at the floor and named in the legend.
+      const zeros = r.logY && r.series.some((s) => s.kind === 'measured' && s.points.some((p) => p.y <= 0));
+      expect(svg.includes('measured 0 (drawn at the axis floor)')).toBe(!!zeros);
       expect((svg.match(/<path /g) ?? []).length).toBeGreaterThanOrEqual(r.series.length);
       if (name !== 'btbf-penalty') expect(r.series.some((s) => s.kind === 'analytic')).toBe(true);
     });

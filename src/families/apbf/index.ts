@@ -43,6 +43,7 @@ export const apbfFamily: FilterFamily<ApbfDerived> = {
   software: apbfSoftware,
   sample: sampleApbf,
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
+  demoPreset: 'apbbf_k2_l3_b512_4',
   benchPresets: ['apbf_k4_l3', 'apbbf_k2_l5_b512_4'],
   experiments: apbfExperiments,
   tables: [

@@ -44,6 +44,7 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   software: tbfSoftware,
   sample: sampleTbf,
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
+  demoPreset: 'btbf_k4_w512_b16',
   benchPresets: ['btbf_k4_w512_b16'],
   experiments: tbfExperiments,
   simulate: tbfSimulate,
