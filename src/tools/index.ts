@@ -6,11 +6,33 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 
-export const REPO_ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
-export const CACHE_DIR = process.env.BLOOMFORGE_CACHE ?? path.join(REPO_ROOT, '.cache');
+/** The package's root: the nearest folder above this module with bloomforge's package.json (src/ or dist/src/). */
+function packageRoot(): string {
+  let dir = path.dirname(new URL(import.meta.url).pathname);
+  for (;;) {
+    const pkg = path.join(dir, 'package.json');
+    if (fs.existsSync(pkg) && (JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name?: string }).name === 'bloomforge')
+      return dir;
+    const up = path.dirname(dir);
+    if (up === dir) throw new Error('bloomforge: cannot find its package.json above its modules');
+    dir = up;
+  }
+}
+
+export const REPO_ROOT = packageRoot();
+/**
+ * Tool results are cached in `.cache/` of a checkout, or in ~/.cache/bloomforge where bloomforge
+ * is an installed package; BLOOMFORGE_CACHE overrides both.
+ */
+export const CACHE_DIR =
+  process.env.BLOOMFORGE_CACHE ??
+  (fs.existsSync(path.join(REPO_ROOT, '.git'))
+    ? path.join(REPO_ROOT, '.cache')
+    : path.join(os.homedir(), '.cache', 'bloomforge'));
 
 export class ToolMissingError extends Error {
   constructor(
