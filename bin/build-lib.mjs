@@ -17,6 +17,7 @@ for (const fam of fs.readdirSync(families)) {
   if (!fs.existsSync(presets)) continue;
   const to = path.join(root, 'dist/src/families', fam, 'presets');
   fs.mkdirSync(to, { recursive: true });
-  for (const f of fs.readdirSync(presets)) if (f.endsWith('.json')) fs.copyFileSync(path.join(presets, f), path.join(to, f));
+  for (const f of fs.readdirSync(presets))
+    if (f.endsWith('.json')) fs.copyFileSync(path.join(presets, f), path.join(to, f));
 }
 console.log('built dist/');
