@@ -18,7 +18,7 @@ import { parse, stringify } from 'yaml';
 import { resolveConfig } from '../config/resolve.js';
 import { ConfigError, UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
-import { INTERFACES, ipFiles, type Interface } from './package.js';
+import { INTERFACES, ipFiles, type Interface } from '../ip/package.js';
 
 /** Runs the generator on the input file; writes into `outDir`; returns the files written. */
 export function runFusesocGenerator(input: string, outDir: string): string[] {
