@@ -1,6 +1,6 @@
 /** CLI: experiment (one of the papers' experiments) and report (all of them on one HTML page). */
 import os from 'node:os';
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { toSvg } from '../experiments/chart.js';
 import {
   COMMON_DEFAULTS,
@@ -14,33 +14,34 @@ import {
 import { reportHtml } from '../experiments/report.js';
 import { UsageError } from '../util/errors.js';
 import { makeDir, writeAll } from '../util/files.js';
-import { addContributed, contributedValues } from './args.js';
+import { addContributed, contributedValues, intArg } from './args.js';
 import { progress, type Progress } from './progress.js';
 
 interface Flags {
   engine: string;
-  seed: string;
-  scale: string;
+  seed: number;
+  scale: number;
   json?: boolean;
   out: string;
   [key: string]: unknown;
 }
 
+function scaleArg(v: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0.01) throw new InvalidArgumentError('--scale must be a number >= 0.01');
+  return n;
+}
+
 function commonOptions(f: Flags): CommonOptions {
-  const num = (v: string, name: string, min: number): number => {
-    const n = Number(v);
-    if (!Number.isFinite(n) || n < min) throw new UsageError(`${name} must be a number >= ${min}`);
-    return n;
-  };
   if (f.engine !== 'model' && f.engine !== 'sim') throw new UsageError('--engine must be model or sim');
-  return { engine: f.engine, seed: num(f.seed, '--seed', 0), scale: num(f.scale, '--scale', 0.01) };
+  return { engine: f.engine, seed: f.seed, scale: f.scale };
 }
 
 /** The common options and every experiment's own ones (their defaults are the experiment's). */
 function withOptions(c: Command): { cmd: Command; keys: string[] } {
   c.option('--engine <e>', 'model | sim (the RTL in the compiled simulator)', COMMON_DEFAULTS.engine)
-    .option('--seed <s>', 'seed', String(COMMON_DEFAULTS.seed))
-    .option('--scale <x>', 'multiply probe counts', String(COMMON_DEFAULTS.scale));
+    .option('--seed <s>', 'seed', intArg('--seed', 0, 0xffffffff), COMMON_DEFAULTS.seed)
+    .option('--scale <x>', 'multiply probe counts (at least 0.01)', scaleArg, COMMON_DEFAULTS.scale);
   const keys = addContributed(
     c,
     experimentOptions().map((o) => ({ flags: o.flags, description: `${o.description} (${o.experiments.join(', ')})` })),

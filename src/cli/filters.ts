@@ -88,18 +88,20 @@ export function registerFilterCommands(p: Command): void {
 
   const simulate = p
     .command('simulate')
-    .description('run a workload through the compiled simulator (test-and-insert per op) and measure it')
+    .description(
+      'run a workload through the compiled simulator (test-and-insert per key, or insert and query) and measure it',
+    )
     .argument('<config>', 'preset name or config JSON file')
     .option('--ops <n>', 'operations', intArg('--ops', 1, 100_000_000), 100_000)
     .option('--seed <s>', 'workload seed', intArg('--seed', 0, 0xffffffff), 1)
     .option('--workload <w>', 'uniform | zipf | distinct | FILE (one key per line)', 'uniform')
     .option(
       '--universe <n>',
-      'keys of the uniform and zipf workloads (default 4 · window)',
+      'keys of the uniform and zipf workloads (default 4 · window, or 4 · capacity)',
       intArg('--universe', 1, 1 << 30),
     )
-    .option('--vcd <file>', 'write a VCD of the run')
     .option('--json', 'print JSON');
+  addVcdOptions(simulate);
   const simKeys = addContributed(
     simulate,
     FAMILIES.flatMap((f) => f.simulate?.options ?? []),
