@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { deriveStableSizes, stableSchema } from './config.js';
+import { stableExperiments } from './experiments.js';
 import { stableParameters } from './params.js';
 import { buildStable } from './rtl.js';
 import { sampleStable } from './sampler.js';
@@ -40,4 +41,5 @@ export const stableFamily: FilterFamily<StableDerived> = {
   sample: sampleStable,
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['stable_d2_k3'],
+  experiments: stableExperiments,
 };
