@@ -29,7 +29,15 @@ import { presetConfig, presetsOf } from '../../helpers/families.js';
  * uniformly at random (independently) and sets k random cells to Max. Returns the mean fraction
  * of zeros and the fp of fresh random positions, measured over `rounds` inserts after `warm`.
  */
-function simulateDr(m: number, k: number, d: number, P: number, warm: number, rounds: number, seed: number) {
+function simulateDr(
+  m: number,
+  k: number,
+  d: number,
+  P: number,
+  warm: number,
+  rounds: number,
+  seed: number,
+): { zeros: number; fp: number } {
   const rng = new Rng(seed);
   const max = 2 ** d - 1;
   const cells = new Uint8Array(m);
@@ -57,7 +65,7 @@ function simulateDr(m: number, k: number, d: number, P: number, warm: number, ro
       }
     }
   }
-  return { zeros: zeroSum / zeroN, fp: fpHits / fpN, fpN };
+  return { zeros: zeroSum / zeroN, fp: fpHits / fpN };
 }
 
 describe("Deng & Rafiei's formulas", () => {
@@ -71,11 +79,11 @@ describe("Deng & Rafiei's formulas", () => {
       const s = simulateDr(m, k, d, P, 30 * m, 100 * m, m + P);
       const p0 = drStablePoint(P, k, m, max);
       const fps = drFalsePositive(P, k, m, max);
-      // Zero fraction averaged over ~1600 snapshots: within 0.01 of P0; fp within the 99% interval.
+      // Averages over ~1600 snapshots 250 inserts apart (correlated states, so no binomial
+      // interval over the 1.6·10^6 probes): zeros within 0.01 of P0, fp within 3% of FPS (the
+      // formula's (1 − P0)^k is the fp at the mean zero fraction, not the mean fp).
       expect(Math.abs(s.zeros - p0)).toBeLessThan(0.01);
-      const [lo, hi] = proportionInterval(fps, s.fpN);
-      expect(s.fp).toBeGreaterThanOrEqual(lo);
-      expect(s.fp).toBeLessThanOrEqual(hi);
+      expect(Math.abs(s.fp - fps) / fps).toBeLessThan(0.03);
     });
   }
 
