@@ -227,3 +227,53 @@ export function proportionInterval(p: number, n: number, conf = 0.99, tests = 1)
   const sd = Math.sqrt(Math.max(p * (1 - p), 1e-12) / n);
   return [p - z * sd, p + z * sd];
 }
+
+/** (Max+1)×(Max+1) transition matrix of one cell per insert (row: value before, column: after). */
+function transition(r: CellRates, max: number): Float64Array[] {
+  const n = max + 1;
+  const T = Array.from({ length: n }, () => new Float64Array(n));
+  for (let v = 0; v <= max; v++) {
+    T[v]![max]! += r.s;
+    T[v]![Math.max(0, v - 1)]! += r.q;
+    T[v]![v]! += 1 - r.s - r.q;
+  }
+  return T;
+}
+
+function matMul(a: Float64Array[], b: Float64Array[]): Float64Array[] {
+  const n = a.length;
+  const c = Array.from({ length: n }, () => new Float64Array(n));
+  for (let i = 0; i < n; i++)
+    for (let l = 0; l < n; l++) {
+      const x = a[i]![l]!;
+      if (x === 0) continue;
+      for (let j = 0; j < n; j++) c[i]![j]! += x * b[l]![j]!;
+    }
+  return c;
+}
+
+/**
+ * The probability that a key inserted j inserts ago is still reported (foundCurve at one age),
+ * by squaring the cell's transition matrix: O(Max³ log j) per distinct P_i, for any j.
+ */
+export function foundAtAge(c: StableShape, j: number): number {
+  const max = 2 ** c.d - 1;
+  const byRate = new Map<number, { r: CellRates; n: number }>();
+  for (const r of bankRates(c)) {
+    const e = byRate.get(r.q);
+    if (e) e.n++;
+    else byRate.set(r.q, { r, n: 1 });
+  }
+  let found = 1;
+  for (const { r, n } of byRate.values()) {
+    let result: Float64Array[] | null = null;
+    let base = transition(r, max);
+    for (let e = j; e > 0; e = Math.floor(e / 2)) {
+      if (e & 1) result = result ? matMul(result, base) : base;
+      if (e > 1) base = matMul(base, base);
+    }
+    const zero = result ? result[max]![0]! : 0;
+    found *= (1 - zero) ** n;
+  }
+  return found;
+}

@@ -7,6 +7,7 @@ import type { FilterFamily } from '../types.js';
 import { deriveStableSizes, stableSchema } from './config.js';
 import { stableExperiments } from './experiments.js';
 import { stableParameters } from './params.js';
+import { stablePlanner } from './planner.js';
 import { buildStable } from './rtl.js';
 import { sampleStable } from './sampler.js';
 import { stableProtocol, stableSoftware, StableStreamModel } from './stream.js';
@@ -19,6 +20,7 @@ export const stableFamily: FilterFamily<StableDerived> = {
   filters: ['stable'],
   schema: stableSchema,
   derive: deriveStableSizes,
+  planner: stablePlanner,
   parameters: stableParameters,
   describe: (c) => `k=${c.k} d=${c.d} cells=${c.cells} P=${c.P} C=${c.cellsPerWord}`,
   build: (c) => buildStable(c),
