@@ -95,7 +95,8 @@ export function stablePointExperiment(o: ExperimentOptions): ExperimentResult {
     name: 'sbf-stable-point',
     title: `Stable point: zeros and fp vs inserts (${c.name}: k=${c.k}, d=${c.d}, cells=${c.cells}, P=${c.P}, ${c.cellsPerWord} cells/word)`,
     xLabel: 'inserts (distinct keys) since the filter was empty',
-    yLabel: 'fraction of zero cells; false-positive rate',
+    yLabel: 'fraction of zero cells; false-positive rate (log scale)',
+    logY: true,
     series: [
       { name: 'zeros measured', kind: 'measured', points: zeros },
       { name: 'zeros, variant chain', kind: 'analytic', points: analytic.map((a) => ({ x: a.n, y: a.zeros })) },
