@@ -103,6 +103,7 @@ export function stablePointExperiment(o: ExperimentOptions): ExperimentResult {
       { name: 'zeros, stable point (D&R with m := k·C)', kind: 'analytic', points: line(sp.zeros) },
       { name: 'zeros, D&R SBF of the same m', kind: 'analytic', points: line(drStablePoint(c.P, c.k, m, max)) },
       { name: 'fp measured', kind: 'measured', points: fps },
+      { name: 'fp of the state, Π(1 − bank zeros)', kind: 'measured', points: given.map((y, i) => ({ x: at[i]!, y })) },
       { name: 'fp, variant chain', kind: 'analytic', points: analytic.map((a) => ({ x: a.n, y: a.fp })) },
       { name: 'fp, stable point (D&R FPS with m := k·C)', kind: 'analytic', points: line(sp.fp) },
       { name: 'fp, D&R SBF of the same m', kind: 'analytic', points: line(drFalsePositive(c.P, c.k, m, max)) },

@@ -173,6 +173,26 @@ describe('experiments: measured beside the analysis (model, and the RTL in the c
     });
   }
 
+  it('stable_d2_k3: over 30 seeds the fp z-scores against the state are standard normal (so a miss at one seed is chance)', () => {
+    const z: number[] = [];
+    for (let seed = 1; seed <= 30; seed++) {
+      const r = stableExperiments[0]!.run({ engine: 'model', seed, scale: 1, params: { preset: 'stable_d2_k3' } });
+      const fp = r.series.find((s) => s.name === 'fp measured')!.points;
+      const state = r.series.find((s) => s.name.startsWith('fp of the state'))!.points;
+      const probes = r.params.probes as number;
+      fp.forEach((p, i) => {
+        const g = state[i]!.y;
+        if (g > 0) z.push((p.y - g) / Math.sqrt((g * (1 - g)) / probes));
+      });
+    }
+    const mean = z.reduce((a, b) => a + b, 0) / z.length;
+    const variance = z.reduce((a, b) => a + (b - mean) ** 2, 0) / z.length;
+    expect(z.length).toBe(30 * 16);
+    expect(Math.abs(mean)).toBeLessThan(0.15);
+    expect(variance).toBeGreaterThan(0.8);
+    expect(variance).toBeLessThan(1.25);
+  });
+
   it('stable_d2_k3 on the RTL (--engine sim): the same series as the model, point for point', () => {
     for (const ex of stableExperiments) {
       const o = { seed: 3, scale: 0.5, params: { preset: 'stable_d2_k3' } };
