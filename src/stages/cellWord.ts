@@ -10,7 +10,8 @@
  *   ahead, exactly as `forwardedRead` (./rmw.ts) does — is tested (the offset's cell non-zero,
  *   registered as `matchName`, valid in R+3) and, for an insert, rewritten: every cell of the
  *   decrement mask goes down by one unless it is 0, then the offset's cell is set to Max
- *   (2^d − 1): the set wins over a decrement of the same cell. The new word is written at the
+ *   (2^d − 1): the set wins over a decrement of the same cell. (The test is computed on both
+ *   candidate words and selected by the forwarding select, a LUT level shorter.) The new word is written at the
  *   end of R+2 and kept in `fwd_data` for the ops behind.
  *   Clear: `sweep.issue` (a zero is written next cycle) zeroes `fwd_data` and makes the next
  *   cycle take it, so the sweep writes `fwd_data`'s zero at `sweep.addr` and the write data
@@ -84,7 +85,12 @@ export function cellWordBank(m: ModuleBuilder, o: CellWordBankOptions): { match:
   const newWord = m.cat(...[...updated].reverse());
   fwd.next(m.mux(o.sweep.issue, 0, newWord));
   mem.write(m.mux(o.sweep.write, o.sweep.addr, addr2), newWord, o.writeEn);
-  const tested = cellsNow.map((cell, j) => onehot2.bit(j).and(cell.any())).reduce((a, b) => a.or(b));
-  const match = m.pipe(tested, 1, o.matchName, { reset: null });
+  // The test is made on rdq and on fwd_data side by side and selected last, so the word mux is
+  // not in front of the per-cell OR and the OR over the cells (the 48-bit words' critical path).
+  const test = (w: Sig): Sig =>
+    Array.from({ length: C }, (_, j) => onehot2.bit(j).and(w.slice(j * d + d - 1, j * d).any())).reduce((a, b) =>
+      a.or(b),
+    );
+  const match = m.pipe(m.mux(takeFwd, test(fwd), test(rdq)), 1, o.matchName, { reset: null });
   return { match };
 }
