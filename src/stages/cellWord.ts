@@ -10,8 +10,9 @@
  *   ahead, exactly as `forwardedRead` (./rmw.ts) does — is tested (the offset's cell non-zero,
  *   registered as `matchName`, valid in R+3) and, for an insert, rewritten: every cell of the
  *   decrement mask goes down by one unless it is 0, then the offset's cell is set to Max
- *   (2^d − 1): the set wins over a decrement of the same cell. (The test is computed on both
- *   candidate words and selected by the forwarding select, a LUT level shorter.) The new word is written at the
+ *   (2^d − 1): the set wins over a decrement of the same cell. (The test and the update are
+ *   computed on both candidate words, rdq and fwd_data, and selected by the forwarding select:
+ *   a LUT level shorter than selecting the word first.) The new word is written at the
  *   end of R+2 and kept in `fwd_data` for the ops behind.
  *   Clear: `sweep.issue` (a zero is written next cycle) zeroes `fwd_data` and makes the next
  *   cycle take it, so the sweep writes `fwd_data`'s zero at `sweep.addr` and the write data
@@ -76,13 +77,18 @@ export function cellWordBank(m: ModuleBuilder, o: CellWordBankOptions): { match:
   const fwd = m.reg('fwd_data', W, { reset: null });
   const rdq = m.pipe(m.mux(hitA, fwd, rd), 1, 'rdq', { reset: null });
   const takeFwd = m.pipe(o.sweep.issue.or(hitBNext), 1, 'take_fwd');
-  const word = m.mux(takeFwd, fwd, rdq);
-  const cellsNow = Array.from({ length: C }, (_, j) => word.slice(j * d + d - 1, j * d));
-  const updated = cellsNow.map((cell, j) => {
-    const dec = m.mux(decMask.bit(j).and(cell.any()), cell.sub(1), cell);
-    return m.mux(setMask.bit(j), max, dec);
-  });
-  const newWord = m.cat(...[...updated].reverse());
+  // The insert's update (masked cells down by one unless 0, the own cell to Max) is made on rdq
+  // and on fwd_data side by side and selected last, so the forwarding mux is not in front of the
+  // per-cell zero test and the decrement (the critical path into the write data otherwise).
+  const update = (w: Sig): Sig => {
+    const updated = Array.from({ length: C }, (_, j) => {
+      const cell = w.slice(j * d + d - 1, j * d);
+      const dec = m.mux(decMask.bit(j).and(cell.any()), cell.sub(1), cell);
+      return m.mux(setMask.bit(j), max, dec);
+    });
+    return m.cat(...updated.reverse());
+  };
+  const newWord = m.mux(takeFwd, update(fwd), update(rdq));
   fwd.next(m.mux(o.sweep.issue, 0, newWord));
   mem.write(m.mux(o.sweep.write, o.sweep.addr, addr2), newWord, o.writeEn);
   // The test is made on rdq and on fwd_data side by side and selected last, so the word mux is
