@@ -1,6 +1,6 @@
 /**
- * Analytics of the Stable Bloom filter: Deng & Rafiei's formulas (SIGMOD 2006, §4, the stable
- * point and the false-positive rate there, and the P that reaches a target false-positive rate)
+ * Analytics of the Stable Bloom filter: Deng & Rafiei's formulas (SIGMOD 2006: the stable point,
+ * the false-positive rate there, and the P that reaches a target false-positive rate)
  * and the same analysis redone for the word-local variant the hardware builds (./model.ts).
  *
  * Deng & Rafiei's cell model: in each insert a given cell is set to Max with probability k/m and

@@ -1,6 +1,6 @@
 /**
  * Reference model of the Stable Bloom filter (Deng & Rafiei, "Approximately detecting duplicates
- * for streaming data using stable Bloom filters", SIGMOD 2006, §3) in the variant the hardware
+ * for streaming data using stable Bloom filters", SIGMOD 2006) in the variant the hardware
  * builds — word-local decrements — written to the hardware's physical layout so that the cell
  * arrays compare with the simulator's block RAMs bit for bit.
  *

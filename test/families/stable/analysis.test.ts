@@ -1,5 +1,5 @@
 /**
- * The Stable Bloom filter analysis: Deng & Rafiei's formulas (SIGMOD 2006, §4: the stable point
+ * The Stable Bloom filter analysis: Deng & Rafiei's formulas (SIGMOD 2006, their analysis: the stable point
  * P0 = (1/(1 + 1/(P(1/k − 1/m))))^Max, FPS = (1 − P0)^k and the P for a target FPS) checked
  * against an independent simulation of their SBF (P cells decremented anywhere), the libBf
  * manual's printed formula shown to be neither, and the word-local variant's analysis against
@@ -25,7 +25,7 @@ import { Rng } from '../../../src/util/rng.js';
 import { presetConfig, presetsOf } from '../../helpers/families.js';
 
 /**
- * Deng & Rafiei's SBF as they describe it (§3): m cells, each insert decrements P cells chosen
+ * Deng & Rafiei's SBF as they describe it: m cells, each insert decrements P cells chosen
  * uniformly at random (independently) and sets k random cells to Max. Returns the mean fraction
  * of zeros and the fp of fresh random positions, measured over `rounds` inserts after `warm`.
  */
