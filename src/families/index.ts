@@ -6,10 +6,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { a2Family } from './a2/index.js';
 import { apbfFamily } from './apbf/index.js';
+import { stableFamily } from './stable/index.js';
 import { tbfFamily } from './tbf/index.js';
 import type { FilterFamily } from './types.js';
 
-export const FAMILIES: readonly FilterFamily[] = [apbfFamily, tbfFamily, a2Family] as readonly FilterFamily[];
+// One line per family (one per line, so families added side by side merge cleanly).
+export const FAMILIES: readonly FilterFamily[] = [
+  apbfFamily,
+  tbfFamily,
+  a2Family,
+  stableFamily,
+] as readonly FilterFamily[];
 
 /** The family a config's `filter` value belongs to. */
 export function familyOf(filter: string): FilterFamily | undefined {

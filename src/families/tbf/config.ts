@@ -104,7 +104,10 @@ export function deriveTbfSizes(cfg: Readonly<Record<string, unknown>>, fail: Fai
   // scanner read), which holds only while that value cannot be stale yet: two inserts advance T+
   // by at most ⌈2/B⌉ ≤ 1 when B ≥ 2, and stale needs an age of ⌈w/B⌉ + 1 ≥ 3 when w ≥ 2.
   if (B === 1 && c.window === 1)
-    fail('window', 'must be at least 2 with blockSize 1 (a one-key window expires timers faster than the scan can follow)');
+    fail(
+      'window',
+      'must be at least 2 with blockSize 1 (a one-key window expires timers faster than the scan can follow)',
+    );
   if (c.timersPerBank < 2) fail('timersPerBank', 'must be at least 2');
   const markAge = Math.ceil(c.window / B) + 1;
   const tEps = 2 ** c.timerBits - 1;

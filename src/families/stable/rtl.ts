@@ -1,0 +1,195 @@
+/**
+ * RTL generator for the Stable Bloom filter pipeline, word-local variant (II = 1, fixed latency,
+ * in-order responses). See ./model.ts for the variant and ./analysis.ts for its analysis.
+ *
+ * Ports (all synchronous to clk):
+ *   in_valid, in_ready      request handshake; in_ready (a register) is low only while a
+ *                           reset/clear sweep runs or while the response queue is full
+ *                           (back-pressure): decrements never stall (they ride in the insert's
+ *                           own read-modify-write)
+ *   in_op[1:0]              0 query, 1 insert, 2 test-and-insert, 3 clear
+ *   in_key, in_tag          the key, and a tag returned with the response
+ *   out_valid, out_ready    response handshake; responses come in request order
+ *   out_tag, out_hit        the request's tag; hit = all k cells non-zero (query, test-and-insert:
+ *                           as of before the op's own insert), 0 for insert and clear
+ *
+ * Pipeline (cycle A: the request is in the input registers, i.e. A starts at the accepting
+ * edge). Every stage boundary is a register:
+ *   A    input registers (insert/clear qualified by the handshake); the generator lanes give this
+ *        insert's offsets r_i (registered into s1) and step once if it inserts
+ *   A+1  H3 hash of the key per bank, in 16-bit key chunks, each registered; decrement masks
+ *        (the P_i cyclically adjacent cells from r_i) from r_i, registered
+ *   A+2  the chunks XORed, the bank's hash registered
+ *   A+3  R: block RAM read of the word (hash high bits) in every bank; cell offset = low bits
+ *   A+4  R+1: the word registered (corrected when the op two ahead wrote it at this edge); the
+ *        insert's set and decrement masks registered
+ *   A+5  R+2: the op one ahead's write forwarded; test: the offset's cell non-zero (registered);
+ *        insert: masked cells decremented (saturating at 0), the offset's cell set to Max, the
+ *        word written (src/stages/cellWord.ts)
+ *   A+6  hit = AND of the k banks' tests and the op's query flag (registered)
+ *   A+7  the response enters the response queue; out_valid in A+8, LATENCY = 9 edges after
+ *        the accepting edge (out_ready high)
+ *
+ * Zero stall: an insert's P_i decrements are in the word it reads and writes anyway, so each
+ * block RAM sees one read and at most one write per cycle whatever the op mix. Reset, power-up
+ * and the clear op sweep every word (CLEAR_DELAY + depth cycles) with in_ready low.
+ *
+ * Composition (src/stages/): registeredInput (A), clearSweep in its 'lookahead' form and
+ * occupancy (A), pipeStage (every stage), wideH3 (A+1, A+2), cellWordBank per bank (A+3..A+5),
+ * responseQueue. Stable-only and kept here: the generator lanes and the decrement masks.
+ */
+import { ModuleBuilder, type Sig } from '../../dsl/module.js';
+import type { Design } from '../../ir/types.js';
+import { laneSeeds, stableLayout, stableSalt, decrementMask, type StableLayout } from './model.js';
+import { muxTree } from '../../stages/primitives.js';
+import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { omit, pipeStage } from '../../stages/pipeline.js';
+import { wideH3 } from '../../stages/hash.js';
+import { decodeOp, registeredInput } from '../../stages/input.js';
+import { clearSweep } from '../../stages/clear.js';
+import { cellWordBank } from '../../stages/cellWord.js';
+import type { StableDerived } from './types.js';
+import { OP, RESPONSE_QUEUE, stableMeta } from './params.js';
+
+/** Key bits per registered piece of a bank's H3 hash. */
+const HASH_CHUNK = 16;
+
+/** Name of bank i's block RAM (as the DSL scopes produce it). */
+export function stableMemoryName(bank: number): string {
+  return `bank${bank}_ram`;
+}
+
+export interface StableBuildOptions {
+  /** Forward in-flight writes to reads of the same word (default true); off only for tests. */
+  forwarding?: boolean;
+}
+
+export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): Design {
+  const L = stableLayout(c);
+  const m = new ModuleBuilder(c.name);
+  Object.assign(m.meta, stableMeta(c));
+  const io = {
+    valid: m.input('in_valid', 1, 'request valid'),
+    op: m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear'),
+    key: m.input('in_key', c.keyBits, 'key'),
+    tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
+    outReady: m.input('out_ready', 1, 'response consumer ready'),
+  };
+
+  // ---- A: input registers; in_ready a register (room judged without this cycle's pop) -------
+  const input = registeredInput(m, {
+    valid: io.valid,
+    op: io.op,
+    flags: {
+      ins: { codes: [OP.insert, OP.testAndInsert], qualified: true },
+      query: { codes: [OP.query, OP.testAndInsert], qualified: false },
+      clear: { codes: [OP.clear], qualified: true },
+    },
+    data: { key: io.key, tag: io.tag },
+    name: 'in',
+  });
+  const { ins, query, clear } = input.flags;
+  const rnd = generator(m, c, L, ins, clear);
+  const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
+  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
+  const { active: sweepActive } = sweep.connectLookahead(clear);
+  const fullAfter = occ.fullAfter(input.fire);
+  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
+  input.setReady(fullAfter.or(sweep.busy).or(clear).or(clearOnWire));
+
+  // ---- A+1..A+4: the request's fields travel with it ---------------------------------------
+  const s1 = pipeStage(m, 's1', { valid: input.valid, ins, query, tag: input.data.tag, key: input.data.key, rnd });
+  const s2 = pipeStage(m, 's2', { ...omit(s1, 'key', 'rnd'), dec: decrementMasks(m, c, L, s1.rnd) });
+  const s3 = pipeStage(m, 's3', s2); // R: block RAM read
+  const s4 = pipeStage(m, 's4', s3); // R+1
+  const ins1 = s4.valid.and(s4.ins);
+  const writing = m.pipe(ins1, 1, 'ins_write');
+  const writeEn = m.pipe(ins1.or(sweepActive), 1, 'write_en');
+  const sweepPort = {
+    issue: sweepActive,
+    write: m.pipe(sweepActive, 1, 'sweep_w'),
+    addr: m.pipe(sweep.addr, 1, 'sweep_waddr', { reset: null }),
+  };
+  const matches = Array.from({ length: c.k }, (_, i) =>
+    m.scope(`bank${i}`, () => {
+      const hash = wideH3(m, {
+        key: s1.key,
+        bits: L.hashBits,
+        unitBits: 32,
+        seed: c.seed,
+        salt: () => stableSalt(i),
+        chunkBits: HASH_CHUNK,
+        name: 'hash',
+      });
+      const C = c.cellsPerWord;
+      return cellWordBank(m, {
+        cellBits: c.d,
+        cells: C,
+        depth: L.depth,
+        addr: hash.slice(L.hashBits - 1, L.offsetBits),
+        offset: L.offsetBits === 0 ? null : hash.slice(L.offsetBits - 1, 0),
+        read: s3.valid,
+        ins1,
+        dec1: s4.dec.slice((i + 1) * C - 1, i * C),
+        writing,
+        writeEn,
+        sweep: sweepPort,
+        forwarding: opts.forwarding ?? true,
+        matchName: 's6_match',
+      }).match;
+    }),
+  );
+
+  // ---- A+5..A+7: hit, response queue -------------------------------------------------------
+  const s5 = pipeStage(m, 's5', omit(s4, 'dec', 'ins'));
+  const s6 = pipeStage(m, 's6', s5);
+  const hit = m.pipe(matches.reduce((a, b) => a.and(b)).and(s6.query), 1, 's7_hit', { reset: null });
+  const s7 = pipeStage(m, 's7', omit(s6, 'query'));
+  const rq = responseQueue(m, RESPONSE_QUEUE, s7.valid, [s7.tag, hit], io.outReady, { oneHotWrite: true });
+  occ.step(input.fire, rq.pop);
+
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  m.output('out_valid', rq.outValid, 'response available');
+  m.output('out_tag', rq.head[0]!, 'tag of the request');
+  m.output('out_hit', rq.head[1]!, 'all k cells non-zero (0 for insert and clear)');
+  return m.build();
+}
+
+/**
+ * The generator lanes (xorshift32 each, reset and clear to the lane seeds, one step per accepted
+ * insert) and the offsets r_i of the insert now in the input registers (the states before the
+ * step), concatenated bank 0 lowest; undefined when words hold one cell.
+ */
+function generator(m: ModuleBuilder, c: StableDerived, L: StableLayout, ins: Sig, clear: Sig): Sig | undefined {
+  if (L.lanes === 0) return undefined;
+  const seeds = laneSeeds(c.seed, L.lanes);
+  const lanes = seeds.map((seed, l) => {
+    const x = m.reg(`rng${l}`, 32, { reset: seed });
+    const a = x.xor(x.shl(13));
+    const b = a.xor(a.shr(17));
+    const next = b.xor(b.shl(5));
+    x.next(m.mux(clear, m.const(seed, 32), m.mux(ins, next, x)));
+    return x;
+  });
+  const ob = L.offsetBits;
+  const offsets = Array.from({ length: c.k }, (_, i) => {
+    const shift = (i % L.perLane) * ob;
+    return lanes[Math.floor(i / L.perLane)]!.slice(shift + ob - 1, shift);
+  });
+  return m.cat(...offsets.reverse());
+}
+
+/** Every bank's decrement mask (cellsPerWord bits each, bank 0 lowest) from its offset r_i. */
+function decrementMasks(m: ModuleBuilder, c: StableDerived, L: StableLayout, rnd: Sig | undefined): Sig {
+  const C = c.cellsPerWord;
+  const masks = L.perBank.map((Pi, i) => {
+    if (Pi === 0 || Pi === C || rnd === undefined) return m.const(Pi === 0 ? 0 : 2 ** C - 1, C);
+    const r = rnd.slice((i + 1) * L.offsetBits - 1, i * L.offsetBits);
+    return muxTree(
+      m,
+      Array.from({ length: C }, (_, v) => m.const(decrementMask(v, Pi, C), C)),
+      r,
+    );
+  });
+  return m.cat(...masks.reverse());
+}
