@@ -9,6 +9,7 @@
  *   rmw.ts            registeredMatch, forwardedRead, testAndSetColumn (block RAM RMW with forwarding)
  *   windows.ts        consecutiveMatch (k consecutive segments in a valid window)
  *   ages.ts           compareAges, oldestAge (λ, c and expired counts of k ages)
+ *   cellWord.ts       cellWordBank (words of saturating d-bit cells: decrement mask + set, forwarded)
  *   pipeline.ts       pipeStage (a record of fields through one register stage), omit
  *   responseQueue.ts  responseQueue, occupancy (in-flight count, no overflow)
  *   primitives.ts     bitsFor, muxTree, thermometer
@@ -18,6 +19,7 @@
  * equivalent) netlist.
  */
 export * from './ages.js';
+export * from './cellWord.js';
 export * from './clear.js';
 export * from './hash.js';
 export * from './input.js';

@@ -29,6 +29,16 @@ describe('the family registry', () => {
     }
   });
 
+  it("the README's family table lists every family, and links the README of every family folder that has one", () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    const table = readme.slice(readme.indexOf('## Filter families'));
+    for (const f of FAMILIES) {
+      expect(table, `${f.id} has a row`).toContain(`| \`${f.id}\` | ${f.filters.map((x) => `\`${x}\``).join(', ')} |`);
+      const own = path.join('src', 'families', f.id, 'README.md');
+      if (fs.existsSync(own)) expect(table, `${f.id}: link to ${own}`).toContain(`](${own})`);
+    }
+  });
+
   it("every preset's `filter` belongs to the family whose folder holds it", () => {
     for (const p of presets()) {
       const raw = JSON.parse(fs.readFileSync(p.file, 'utf8')) as { filter: string; name: string };
