@@ -1,7 +1,11 @@
 /**
  * Builds emitted Verilog with Verilator (-O3) and the harness in hdl/, cached under a hash of
  * the Verilog, the generated port header, the harness source, the flags and Verilator's version,
- * in `.cache/verilator/` (git-ignored; at most CACHE_ENTRIES builds are kept).
+ * in `.cache/verilator/` (git-ignored). An entry keeps only the executable (about 0.3 MB for a
+ * preset; the objects and generated C++ are deleted after the build), and the least recently used
+ * entries are removed once the entries exceed the cache budget: `BLOOMFORGE_VERILATOR_CACHE_MB`,
+ * 1024 MB by default — room for thousands of builds, so a fuzz campaign does not evict the
+ * builds the test suite needs.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,7 +17,6 @@ import type { OutputTrace, Stimulus } from '../engine.js';
 import { packRows, unpackRows } from '../stimulus.js';
 import { CACHE_DIR, contentKey, REPO_ROOT, requireTool, toolVersion } from '../../src/tools/index.js';
 
-const CACHE_ENTRIES = 64;
 const HARNESS = path.join(REPO_ROOT, 'hdl', 'verilator_harness.cpp');
 
 /** C++ that copies words between a row buffer and the model's ports (widths decide the type). */
@@ -116,19 +119,53 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
     fs.rmSync(tmp, { recursive: true, force: true });
     throw new Error(`verilator build of '${d.name}' failed:\n${r.all ?? ''}`);
   }
+  // Keep the executable only: the objects and the generated C++ are many times its size.
+  const obj = path.join(tmp, 'obj');
+  for (const e of fs.readdirSync(obj))
+    if (e !== 'harness') fs.rmSync(path.join(obj, e), { recursive: true, force: true });
+  for (const e of fs.readdirSync(tmp)) if (e !== 'obj') fs.rmSync(path.join(tmp, e), { recursive: true, force: true });
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
-  pruneCache(root);
+  pruneCache(root, cacheBudgetBytes());
   return { exe, dir, cached: false };
 }
 
-function pruneCache(root: string): void {
+/** The cache budget in bytes (`BLOOMFORGE_VERILATOR_CACHE_MB`, default 1024). */
+export function cacheBudgetBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BLOOMFORGE_VERILATOR_CACHE_MB;
+  if (raw === undefined || raw === '') return 1024 * 2 ** 20;
+  const mb = Number(raw);
+  if (!Number.isFinite(mb) || mb <= 0)
+    throw new Error(`BLOOMFORGE_VERILATOR_CACHE_MB must be a positive number of megabytes, got '${raw}'`);
+  return mb * 2 ** 20;
+}
+
+function sizeOf(p: string): number {
+  const st = fs.statSync(p);
+  if (!st.isDirectory()) return st.size;
+  return fs.readdirSync(p).reduce((sum, e) => sum + sizeOf(path.join(p, e)), 0);
+}
+
+/**
+ * Removes the least recently used entries (a hit touches its folder) until the rest fit in
+ * `budget` bytes; the newest entry always stays. Returns the names removed.
+ */
+export function pruneCache(root: string, budget: number): string[] {
   const entries = fs
     .readdirSync(root)
     .filter((e) => !e.startsWith('.'))
-    .map((e) => ({ e, t: fs.statSync(path.join(root, e)).mtimeMs }))
+    .map((e) => ({ e, t: fs.statSync(path.join(root, e)).mtimeMs, size: sizeOf(path.join(root, e)) }))
     .sort((a, b) => b.t - a.t);
-  for (const { e } of entries.slice(CACHE_ENTRIES)) fs.rmSync(path.join(root, e), { recursive: true, force: true });
+  const removed: string[] = [];
+  let total = 0;
+  entries.forEach(({ e, size }, i) => {
+    total += size;
+    if (i > 0 && total > budget) {
+      fs.rmSync(path.join(root, e), { recursive: true, force: true });
+      removed.push(e);
+    }
+  });
+  return removed;
 }
 
 function scratch(prefix: string): string {

@@ -207,8 +207,11 @@ function combExpr(ctx: Ctx, c: Cell): string | null {
     case 'reduce':
       return `${{ and: '&', or: '|', xor: '^' }[c.op]}${n(c.a)}`;
     case 'h3': {
+      // Each output bit is the XOR of the key bits its row selects, written over the span of
+      // the row's set bits only: a chunked unit's row covers a few dozen of a 512-bit key's
+      // bits, and a full-width AND per row made a 512-bit-key design take minutes to compile.
       const kw = width(c.key);
-      const bits = c.rows.map((row) => `^(${n(c.key)} & ${literal(kw, row)})`).reverse();
+      const bits = c.rows.map((row) => h3Bit(n(c.key), kw, row)).reverse();
       return bits.length === 1 ? bits[0]! : `{${bits.join(', ')}}`;
     }
     case 'reg':
@@ -217,6 +220,22 @@ function combExpr(ctx: Ctx, c: Cell): string | null {
     default:
       return assertNever(c);
   }
+}
+
+/** One H3 output bit: the XOR of the bits of `key` (kw bits) that `row` selects. */
+function h3Bit(key: string, kw: number, row: bigint): string {
+  if (row === 0n) return "1'b0";
+  const lo = lowestSetBit(row);
+  const hi = row.toString(2).length - 1;
+  if (kw === 1) return key;
+  if (lo === hi) return `${key}[${lo}]`;
+  return `^(${key}[${hi}:${lo}] & ${literal(hi - lo + 1, row >> BigInt(lo))})`;
+}
+
+function lowestSetBit(x: bigint): number {
+  let i = 0;
+  while (((x >> BigInt(i)) & 1n) === 0n) i++;
+  return i;
 }
 
 function emitCombinational(ctx: Ctx): void {

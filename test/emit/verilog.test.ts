@@ -5,6 +5,7 @@ import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
 import { emitVerilog } from '../../src/emit/verilog.js';
 import { manifestJson } from '../../src/emit/manifest.js';
 import { VERSION } from '../../src/version.js';
+import { resolveConfig } from '../../src/config/resolve.js';
 import type { Design } from '../../src/ir/types.js';
 import { lint, synthIce40 } from '../helpers/tools.js';
 
@@ -26,6 +27,20 @@ describe('Verilog back-end', () => {
     }
     const expected = Object.values(EXAMPLES).flatMap((m) => [`${m().name}.v`, `${m().name}.manifest.json`]);
     expect(fs.readdirSync(GOLDEN).sort()).toEqual(expected.sort());
+  });
+
+  it('writes each H3 output bit over the span of its row only (a 512-bit key built in minutes when every row was a full-width AND)', async () => {
+    const f = resolveConfig({ name: 'k512', filter: 'apbf', k: 4, l: 3, sliceBits: 4096, keyBits: 512, seed: 1 });
+    const v = emitVerilog(f.design());
+    const terms = [...v.matchAll(/\^\((\w+)\[(\d+):(\d+)\] & (\d+)'h[0-9a-f]+\)/g)];
+    expect(terms.length).toBeGreaterThan(100);
+    for (const [, , hi, lo, w] of terms) {
+      expect(Number(w)).toBe(Number(hi) - Number(lo) + 1);
+      expect(Number(w)).toBeLessThanOrEqual(64);
+    }
+    expect(v).not.toMatch(/& 512'h/);
+    const r = await lint(f.design());
+    expect(r.output).toBe('');
   });
 
   it('version constant matches package.json', () => {
