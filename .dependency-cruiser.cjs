@@ -29,6 +29,7 @@ const LAYERS = [
       'src/families/schema.ts',
       'src/families/filter.ts',
       'src/families/sampler.ts',
+      'src/families/streamKit.ts',
       'src/ip/',
     ],
   },

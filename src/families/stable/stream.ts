@@ -4,6 +4,7 @@
  * software filter the bench times.
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
+import { answer, compareWords, MEMBERSHIP_SEMANTICS, membershipHandlers, wordsSoftware } from '../streamKit.js';
 import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
 import { compileStable } from './fast.js';
 import { StableModel } from './model.js';
@@ -14,12 +15,7 @@ import type { StableDerived } from './types.js';
 export function stableProtocol(c: StableDerived): StreamProtocol {
   return {
     ops: OP,
-    semantics: {
-      query: { queries: true },
-      insert: { inserts: true },
-      testAndInsert: { queries: true, inserts: true },
-      clear: { clears: true },
-    },
+    semantics: MEMBERSHIP_SEMANTICS,
     request: [],
     response: [{ name: 'hit', port: 'out_hit', width: 1 }],
     latency: LATENCY,
@@ -35,52 +31,26 @@ export function compareStableMemories(
   model: StableModel,
   read: (memory: string, addr: number) => bigint,
 ): MemoryCheck {
-  const mismatches: string[] = [];
-  let checked = 0;
-  let count = 0;
-  for (let bank = 0; bank < c.k; bank++) {
-    const name = stableMemoryName(bank);
-    for (let a = 0; a < c.depth; a++) {
-      checked++;
-      const hw = read(name, a);
-      const sw = model.word(bank, a);
-      if (hw === sw) continue;
-      count++;
-      if (mismatches.length < 10)
-        mismatches.push(`${name}[${a}]: simulator 0x${hw.toString(16)} model 0x${sw.toString(16)}`);
-    }
-  }
-  return { checked, unit: 'words', mismatches, count };
+  const banks = Array.from({ length: c.k }, (_, bank) => ({
+    name: stableMemoryName(bank),
+    depth: c.depth,
+    word: (a: number) => model.word(bank, a),
+  }));
+  return compareWords(banks, read);
 }
 
 /** The reference model behind the stream protocol. */
 export class StableStreamModel implements StreamModel {
   readonly model: StableModel;
+  private readonly handlers;
 
   constructor(readonly c: StableDerived) {
     this.model = new StableModel(c);
+    this.handlers = membershipHandlers(this.model);
   }
 
   apply(req: StreamRequest): { hit: bigint } {
-    const m = this.model;
-    let hit = false;
-    switch (req.op) {
-      case 'query':
-        hit = m.query(req.key);
-        break;
-      case 'insert':
-        m.insert(req.key);
-        break;
-      case 'testAndInsert':
-        hit = m.testAndInsert(req.key);
-        break;
-      case 'clear':
-        m.clear();
-        break;
-      default:
-        throw new Error(`stable: unknown op '${req.op}'`);
-    }
-    return { hit: hit ? 1n : 0n };
+    return answer('stable', this.handlers, req);
   }
 
   agingEvents(): number {
@@ -92,39 +62,7 @@ export class StableStreamModel implements StreamModel {
   }
 }
 
-/** Keys as little-endian 32-bit words, kw words each. */
-export function keyWords(keys: readonly bigint[], keyBits: number): Uint32Array {
-  const kw = Math.ceil(keyBits / 32);
-  const out = new Uint32Array(keys.length * kw);
-  keys.forEach((key, i) => {
-    let v = key;
-    for (let j = 0; j < kw; j++) {
-      out[i * kw + j] = Number(v & 0xffffffffn);
-      v >>= 32n;
-    }
-  });
-  return out;
-}
-
 /** The software filter: the compiled filter (./fast.ts), keys handed over as 32-bit words. */
 export function stableSoftware(c: StableDerived): SoftwareFilter {
-  const kw = Math.ceil(c.keyBits / 32);
-  let cached: { keys: readonly bigint[]; words: Uint32Array } | null = null;
-  const wordsOf = (keys: readonly bigint[]): Uint32Array => {
-    if (cached?.keys !== keys) cached = { keys, words: keyWords(keys, c.keyBits) };
-    return cached.words;
-  };
-  return {
-    engine: 'compiled',
-    keys: 1_000_000,
-    fresh(keys) {
-      const words = wordsOf(keys);
-      const f = compileStable(c);
-      return {
-        insert: (i) => f.insert(words, i * kw),
-        query: (i) => f.query(words, i * kw),
-        testAndInsert: (i) => f.testAndInsert(words, i * kw),
-      };
-    },
-  };
+  return wordsSoftware(c.keyBits, 'compiled', () => compileStable(c));
 }

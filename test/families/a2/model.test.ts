@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { A2Model, roles } from '../../../src/families/a2/model.js';
 import { compileA2 } from '../../../src/families/a2/fast.js';
-import { keyWords } from '../../../src/families/a2/stream.js';
+import { keyWords } from '../../../src/families/streamKit.js';
 import { deriveA2 } from '../../../src/families/a2/config.js';
 import { ExactWindow } from '../../../src/model/window.js';
 import { Rng } from '../../../src/util/rng.js';

@@ -9,7 +9,7 @@ import {
   stableLayout,
   xorshift32,
 } from '../../../src/families/stable/model.js';
-import { keyWords } from '../../../src/families/stable/stream.js';
+import { keyWords } from '../../../src/families/streamKit.js';
 import type { StableDerived } from '../../../src/families/stable/types.js';
 import { keyOfIndex } from '../../../sim/verify/workloads.js';
 import { Rng } from '../../../src/util/rng.js';
