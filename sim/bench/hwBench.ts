@@ -1,9 +1,10 @@
 /**
  * `npm run bench`: the hardware-vs-software bench (src/bench/hw.ts) on every family's bench
  * presets, one markdown table with the date, the machine (CPU model, cores), node and the command.
- * Usage: npm run bench -- [--seeds N] [--cycles N]
+ * Usage: npm run bench -- [--seeds N] [--cycles N] [--families id,id]
  */
 import os from 'node:os';
+import { execa } from 'execa';
 import { benchFilter, formatBenchTable, type BenchResult } from '../../src/bench/hw.js';
 import { loadConfig } from '../../src/config/resolve.js';
 import { FAMILIES } from '../../src/families/index.js';
@@ -13,11 +14,20 @@ const opt = (name: string, dflt: number): number => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) : dflt;
 };
+const famArg = args.indexOf('--families');
+const wanted = famArg >= 0 ? (args[famArg + 1] ?? '').split(',') : FAMILIES.map((f) => f.id);
+const unknown = wanted.filter((id) => !FAMILIES.some((f) => f.id === id));
+if (unknown.length > 0) {
+  console.error(`bench: --families: unknown family '${unknown[0]}' (known: ${FAMILIES.map((f) => f.id).join(', ')})`);
+  process.exit(2);
+}
+const git = async (...a: string[]): Promise<string> => (await execa('git', a, { reject: false })).stdout.trim();
+const commit = `${(await git('rev-parse', '--short', 'HEAD')) || 'unknown'}${(await git('status', '--porcelain', '--untracked-files=no')) ? ' (with uncommitted changes)' : ''}`;
 const rows: BenchResult[] = [];
-for (const p of FAMILIES.flatMap((f) => f.benchPresets))
+for (const p of FAMILIES.filter((f) => wanted.includes(f.id)).flatMap((f) => f.benchPresets))
   rows.push(await benchFilter(loadConfig(p), opt('--seeds', 3), opt('--cycles', 1_000_000)));
 console.log(
   `bench on ${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ` +
-    `node ${process.version}: npm run bench`,
+    `node ${process.version}, commit ${commit}: npm run bench -- ${args.join(' ')}`,
 );
 console.log(formatBenchTable(rows));
