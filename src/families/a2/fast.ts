@@ -5,7 +5,8 @@
  * three sets in one typed array. No allocation per op. Answers, bit arrays and roles equal the
  * reference model's (tested); it exists for speed (the software side of `bench`).
  */
-import { h3Matrix, h3Tables } from '../../ir/h3.js';
+import { h3Matrix } from '../../ir/h3.js';
+import { codeBuffer, compileKeyOps, packedH3 } from '../../model/jsgen.js';
 import { hashSalt, indexBits, SETS } from './model.js';
 import type { A2Params } from './types.js';
 
@@ -24,37 +25,14 @@ export interface FastA2 {
 export function compileA2(p: A2Params): FastA2 {
   const ib = indexBits(p);
   const K = p.k;
-  const keyBytes = Math.ceil(p.keyBits / 8);
-  const keyWords = Math.ceil(p.keyBits / 32);
-  const perWord = ib <= 16 ? 2 : 1;
-  const V = Math.ceil(K / perWord);
-  const comb = new Uint32Array(keyBytes * 256 * V);
-  for (let u = 0; u < K; u++) {
-    const t = h3Tables(h3Matrix(p.seed, hashSalt(u), p.keyBits, ib), p.keyBits);
-    const word = Math.floor(u / perWord);
-    const shift = (u % perWord) * 16;
-    for (let e = 0; e < keyBytes * 256; e++) comb[e * V + word] = (comb[e * V + word]! ^ (t[e]! << shift)) >>> 0;
-  }
+  const H = packedH3(
+    Array.from({ length: K }, (_, u) => ({ name: `h${u}`, rows: h3Matrix(p.seed, hashSalt(u), p.keyBits, ib) })),
+    p.keyBits,
+  );
   const bw = Math.ceil(p.bankBits / 32);
   const bits = new Uint32Array(SETS * K * bw);
   const state = new Int32Array(3);
-  const mask = ib === 32 ? 0xffffffff : (2 ** ib - 1) >>> 0;
-  const lines: string[] = [];
-  const e = (s: string): void => void lines.push(s);
-  const hashCode = (): void => {
-    for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
-    for (let v = 0; v < V; v++) e(`let a${v} = 0;`);
-    for (let i = 0; i < keyBytes; i++) {
-      e(`{ const x = (${i * 256} + ((k${i >> 2} >>> ${(i & 3) * 8}) & 255)) * ${V};`);
-      for (let v = 0; v < V; v++) e(`a${v} ^= comb[x + ${v}];`);
-      e('}');
-    }
-    for (let u = 0; u < K; u++) {
-      const w = Math.floor(u / perWord);
-      const sh = (u % perWord) * 16;
-      e(`const h${u} = (a${w} >>> ${sh}) & ${mask};`);
-    }
-  };
+  const { e, take } = codeBuffer();
   /** All k bits of the key set in the set whose first bank word is in local `base`. */
   const inSet = (base: string): string =>
     Array.from({ length: K }, (_, u) => `((bits[${base} + ${u * bw} + (h${u} >>> 5)] >>> (h${u} & 31)) & 1)`).join(
@@ -78,27 +56,29 @@ export function compileA2(p: A2Params): FastA2 {
     e('  }');
     e('}');
   };
-  const fn = (body: () => void, ret: string): string => {
-    lines.length = 0;
-    hashCode();
-    body();
-    e(ret);
-    return lines.join('\n');
-  };
-  const mk = (src: string): ((keys: Uint32Array, off: number) => unknown) =>
-    new Function('bits', 'state', 'comb', `'use strict'; return function (keys, off) {\n${src}\n};`)(
-      bits,
-      state,
-      comb,
-    ) as (keys: Uint32Array, off: number) => unknown;
-  const both = (): void => {
+  const both = (ret: string) => () => {
     queryCode();
     insertCode();
+    e(ret);
   };
+  const ops = compileKeyOps(
+    { bits, state, comb: H.table },
+    {
+      testAndInsert: [...H.code(), ...take(both('return hit;'))],
+      query: [
+        ...H.code(),
+        ...take(() => {
+          queryCode();
+          e('return hit;');
+        }),
+      ],
+      insert: [...H.code(), ...take(both('return undefined;'))],
+    },
+  );
   return {
-    testAndInsert: mk(fn(both, 'return hit;')) as (keys: Uint32Array, off: number) => boolean,
-    query: mk(fn(queryCode, 'return hit;')) as (keys: Uint32Array, off: number) => boolean,
-    insert: mk(fn(both, 'return undefined;')) as (keys: Uint32Array, off: number) => void,
+    testAndInsert: ops.testAndInsert as (keys: Uint32Array, off: number) => boolean,
+    query: ops.query as (keys: Uint32Array, off: number) => boolean,
+    insert: ops.insert as (keys: Uint32Array, off: number) => void,
     bits,
     state,
     bankWords: bw,

@@ -9,7 +9,8 @@
  * Supported for k + l + spares ≤ 31 banks, hashes of up to four 32-bit H3 units and block
  * indexes of up to 30 bits; `compileApbf` returns null otherwise.
  */
-import { h3Matrix, h3Tables } from '../../ir/h3.js';
+import { h3Matrix } from '../../ir/h3.js';
+import { codeBuffer, compileKeyOps, packedH3 } from '../../model/jsgen.js';
 import { apbfLayout, hashSalt } from './model.js';
 import type { ApbfParams } from './types.js';
 
@@ -29,55 +30,23 @@ export function compileApbf(p: ApbfParams): FastApbf | null {
   const P = L.banks;
   const b = p.bitsPerBlock;
   if (P > 31 || L.hashUnits > 4 || L.blockIndexBits > 30) return null;
-  const keyBytes = Math.ceil(p.keyBits / 8);
-  const keyWords = Math.ceil(p.keyBits / 32);
   const hb = L.hashBits;
   const U = L.hashUnits;
   const unitBits = Array.from({ length: U }, (_, u) => Math.min(32, hb - 32 * u));
-  // Pack the P·U hash units into 32-bit words, two per word when every unit fits in 16 bits.
-  const perWord = U === 1 && hb <= 16 ? 2 : 1;
-  const V = Math.ceil((P * U) / perWord);
-  const comb = new Uint32Array(keyBytes * 256 * V);
-  for (let bank = 0; bank < P; bank++) {
-    for (let u = 0; u < U; u++) {
-      const t = h3Tables(h3Matrix(p.seed, hashSalt(bank, u), p.keyBits, unitBits[u]!), p.keyBits);
-      const slot = bank * U + u;
-      const word = Math.floor(slot / perWord);
-      const shift = (slot % perWord) * 16;
-      for (let e = 0; e < keyBytes * 256; e++) comb[e * V + word] = (comb[e * V + word]! ^ (t[e]! << shift)) >>> 0;
-    }
-  }
+  // The P·U hash units, h<bank>_<unit>, packed two per word when every unit fits in 16 bits.
+  const H = packedH3(
+    Array.from({ length: P * U }, (_, slot) => {
+      const bank = Math.floor(slot / U);
+      const u = slot % U;
+      return { name: `h${bank}_${u}`, rows: h3Matrix(p.seed, hashSalt(bank, u), p.keyBits, unitBits[u]!) };
+    }),
+    p.keyBits,
+  );
   const colWords = Math.ceil(L.columnBits / 32);
   const bits = new Uint32Array(P * b * colWords);
   const state = new Int32Array(2);
   const ob = L.offsetBits;
-  const lines: string[] = [];
-  const e = (s: string): void => {
-    lines.push(s);
-  };
-  // Hash of the key at keys[off..] into locals h0..h{P-1}.
-  const hashCode = (): void => {
-    for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
-    for (let v = 0; v < V; v++) e(`let a${v} = 0;`);
-    for (let i = 0; i < keyBytes; i++) {
-      e(`{ const x = (${i * 256} + ((k${i >> 2} >>> ${(i & 3) * 8}) & 255)) * ${V};`);
-      for (let v = 0; v < V; v++) e(`a${v} ^= comb[x + ${v}];`);
-      e('}');
-    }
-    for (let bank = 0; bank < P; bank++) {
-      for (let u = 0; u < U; u++) {
-        const slot = bank * U + u;
-        const w = Math.floor(slot / perWord);
-        const sh = (slot % perWord) * 16;
-        const bits = unitBits[u]!;
-        e(
-          bits === 32
-            ? `const h${bank}_${u} = a${w} >>> 0;`
-            : `const h${bank}_${u} = (a${w} >>> ${sh}) & ${(2 ** bits - 1) >>> 0};`,
-        );
-      }
-    }
-  };
+  const { e, take } = codeBuffer();
   /** Bits [lo, lo + len) of bank `bank`'s hash (len <= 30), as an expression. */
   const field = (bank: number, lo: number, len: number): string => {
     if (len === 0) return '0';
@@ -132,31 +101,31 @@ export function compileApbf(p: ApbfParams): FastApbf | null {
       e(`if (W & ${1 << bank}) { ${sets.join(' ')} }`);
     }
   };
-  const fn = (body: () => void, ret: string): string => {
-    lines.length = 0;
-    hashCode();
-    body();
-    e(ret);
-    return lines.join('\n');
-  };
-  const mk = (src: string): ((keys: Uint32Array, off: number) => unknown) =>
-    new Function('bits', 'state', 'comb', `'use strict'; return function (keys, off) {\n${src}\n};`)(
-      bits,
-      state,
-      comb,
-    ) as (keys: Uint32Array, off: number) => unknown;
-  const tai = mk(
-    fn(() => {
-      matchCode();
-      insertCode();
-    }, 'return hit;'),
+  const ops = compileKeyOps(
+    { bits, state, comb: H.table },
+    {
+      testAndInsert: [
+        ...H.code(),
+        ...take(() => {
+          matchCode();
+          insertCode();
+          e('return hit;');
+        }),
+      ],
+      query: [
+        ...H.code(),
+        ...take(() => {
+          matchCode();
+          e('return hit;');
+        }),
+      ],
+      insert: [...H.code(), ...take(insertCode)],
+    },
   );
-  const query = mk(fn(matchCode, 'return hit;'));
-  const insert = mk(fn(insertCode, 'return undefined;'));
   return {
-    testAndInsert: tai as (keys: Uint32Array, off: number) => boolean,
-    query: query as (keys: Uint32Array, off: number) => boolean,
-    insert: insert as (keys: Uint32Array, off: number) => void,
+    testAndInsert: ops.testAndInsert as (keys: Uint32Array, off: number) => boolean,
+    query: ops.query as (keys: Uint32Array, off: number) => boolean,
+    insert: ops.insert as (keys: Uint32Array, off: number) => void,
     bits,
     state,
   };

@@ -6,7 +6,8 @@
  * lanes in a Uint32Array. No allocation per op. Cells and answers equal the reference model's
  * (tested); it exists for speed (the software side of `bench`).
  */
-import { h3Matrix, h3Tables } from '../../ir/h3.js';
+import { h3Matrix } from '../../ir/h3.js';
+import { codeBuffer, compileKeyOps, packedH3 } from '../../model/jsgen.js';
 import { laneSeeds, stableLayout, stableSalt } from './model.js';
 import type { StableParams } from './types.js';
 
@@ -25,27 +26,17 @@ export function compileStable(p: StableParams): FastStable {
   const L = stableLayout(p);
   const k = p.k;
   const C = p.cellsPerWord;
-  const keyBytes = Math.ceil(p.keyBits / 8);
-  const keyWords = Math.ceil(p.keyBits / 32);
-  const comb = new Uint32Array(keyBytes * 256 * k);
-  for (let bank = 0; bank < k; bank++) {
-    const t = h3Tables(h3Matrix(p.seed, stableSalt(bank), p.keyBits, L.hashBits), p.keyBits);
-    for (let e = 0; e < keyBytes * 256; e++) comb[e * k + bank] = t[e]!;
-  }
+  const H = packedH3(
+    Array.from({ length: k }, (_, b) => ({
+      name: `h${b}`,
+      rows: h3Matrix(p.seed, stableSalt(b), p.keyBits, L.hashBits),
+    })),
+    p.keyBits,
+  );
   const cells = new Uint16Array(k * p.cells);
   const seeds = Uint32Array.from(laneSeeds(p.seed, L.lanes));
   const lanes = Uint32Array.from(seeds);
-  const lines: string[] = [];
-  const e = (s: string): void => void lines.push(s);
-  const hashCode = (): void => {
-    for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
-    for (let b = 0; b < k; b++) e(`let h${b} = 0;`);
-    for (let i = 0; i < keyBytes; i++) {
-      e(`{ const x = (${i * 256} + ((k${i >> 2} >>> ${(i & 3) * 8}) & 255)) * ${k};`);
-      for (let b = 0; b < k; b++) e(`h${b} ^= comb[x + ${b}];`);
-      e('}');
-    }
-  };
+  const { e, take } = codeBuffer();
   const testCode = (): void => {
     const tests = Array.from({ length: k }, (_, b) => `cells[${b * p.cells} + h${b}] !== 0`);
     e(`const hit = ${tests.join(' && ')};`);
@@ -73,31 +64,31 @@ export function compileStable(p: StableParams): FastStable {
       e(`{ let x = lanes[${l}]; x ^= x << 13; x ^= x >>> 17; x ^= x << 5; lanes[${l}] = x; }`);
     }
   };
-  const fn = (body: () => void, ret: string): string => {
-    lines.length = 0;
-    hashCode();
-    body();
-    e(ret);
-    return lines.join('\n');
-  };
-  const mk = (src: string): ((keys: Uint32Array, off: number) => unknown) =>
-    new Function('cells', 'lanes', 'comb', `'use strict'; return function (keys, off) {\n${src}\n};`)(
-      cells,
-      lanes,
-      comb,
-    ) as (keys: Uint32Array, off: number) => unknown;
-  const tai = mk(
-    fn(() => {
-      testCode();
-      insertCode();
-    }, 'return hit;'),
+  const ops = compileKeyOps(
+    { cells, lanes, comb: H.table },
+    {
+      testAndInsert: [
+        ...H.code(),
+        ...take(() => {
+          testCode();
+          insertCode();
+          e('return hit;');
+        }),
+      ],
+      query: [
+        ...H.code(),
+        ...take(() => {
+          testCode();
+          e('return hit;');
+        }),
+      ],
+      insert: [...H.code(), ...take(insertCode)],
+    },
   );
-  const query = mk(fn(testCode, 'return hit;'));
-  const insert = mk(fn(insertCode, 'return undefined;'));
   return {
-    testAndInsert: tai as (keys: Uint32Array, off: number) => boolean,
-    query: query as (keys: Uint32Array, off: number) => boolean,
-    insert: insert as (keys: Uint32Array, off: number) => void,
+    testAndInsert: ops.testAndInsert as (keys: Uint32Array, off: number) => boolean,
+    query: ops.query as (keys: Uint32Array, off: number) => boolean,
+    insert: ops.insert as (keys: Uint32Array, off: number) => void,
     clear: () => {
       cells.fill(0);
       lanes.set(seeds);
