@@ -37,7 +37,7 @@ const LAYERS = [
   { name: 'family folders', members: ['src/families/*/'] },
   { name: 'family registry', members: ['src/families/index.ts'] },
   { name: 'config', members: ['src/config/'] },
-  { name: 'bench/experiments', members: ['src/bench/', 'src/experiments/'] },
+  { name: 'bench/experiments', members: ['src/bench/', 'src/experiments/', 'src/fuzz/'] },
   { name: 'entry points', members: ['src/cli/', 'src/index.ts', 'sim/bench/', 'bin/'] },
 ];
 

@@ -1151,35 +1151,35 @@ module a2_k3_b512 (
   assign or_5 = or_4 | and_7;
   assign not_2 = ~or_5;
   // H3 hash, seed 11, salt 41472
-  assign h3_0 = {^(in_key_q_p1[12:0] & 13'h1f3b), ^(in_key_q_p1[15:0] & 16'haf43), ^(in_key_q_p1[14:0] & 15'h5351), ^(in_key_q_p1[15:0] & 16'hd129), ^(in_key_q_p1[10:2] & 9'h117), ^(in_key_q_p1[14:1] & 14'h26b7), ^(in_key_q_p1[14:2] & 13'h1f5d), ^(in_key_q_p1[15:0] & 16'hc7af), ^(in_key_q_p1[15:0] & 16'hd995)};
+  assign h3_0 = {^(in_key_q_p1 & 64'h1f3b), ^(in_key_q_p1 & 64'haf43), ^(in_key_q_p1 & 64'h5351), ^(in_key_q_p1 & 64'hd129), ^(in_key_q_p1 & 64'h45c), ^(in_key_q_p1 & 64'h4d6e), ^(in_key_q_p1 & 64'h7d74), ^(in_key_q_p1 & 64'hc7af), ^(in_key_q_p1 & 64'hd995)};
   // H3 hash, seed 11, salt 41472
-  assign h3_1 = {^(in_key_q_p1[30:16] & 15'h5df7), ^(in_key_q_p1[30:17] & 14'h23e9), ^(in_key_q_p1[26:16] & 11'h7cd), ^(in_key_q_p1[31:18] & 14'h38c9), ^(in_key_q_p1[31:16] & 16'hc6db), ^(in_key_q_p1[31:18] & 14'h23ff), ^(in_key_q_p1[26:17] & 10'h27f), ^(in_key_q_p1[31:16] & 16'h9ae5), ^(in_key_q_p1[31:16] & 16'h90bb)};
+  assign h3_1 = {^(in_key_q_p1 & 64'h5df70000), ^(in_key_q_p1 & 64'h47d20000), ^(in_key_q_p1 & 64'h7cd0000), ^(in_key_q_p1 & 64'he3240000), ^(in_key_q_p1 & 64'hc6db0000), ^(in_key_q_p1 & 64'h8ffc0000), ^(in_key_q_p1 & 64'h4fe0000), ^(in_key_q_p1 & 64'h9ae50000), ^(in_key_q_p1 & 64'h90bb0000)};
   // H3 hash, seed 11, salt 41472
-  assign h3_2 = {^(in_key_q_p1[47:32] & 16'hf639), ^(in_key_q_p1[47:32] & 16'hf31b), ^(in_key_q_p1[47:33] & 15'h68a7), ^(in_key_q_p1[45:32] & 14'h32a3), ^(in_key_q_p1[47:34] & 14'h3fbf), ^(in_key_q_p1[47:34] & 14'h2ef3), ^(in_key_q_p1[47:32] & 16'h819f), ^(in_key_q_p1[45:32] & 14'h2fe3), ^(in_key_q_p1[46:33] & 14'h3ced)};
+  assign h3_2 = {^(in_key_q_p1 & 64'hf63900000000), ^(in_key_q_p1 & 64'hf31b00000000), ^(in_key_q_p1 & 64'hd14e00000000), ^(in_key_q_p1 & 64'h32a300000000), ^(in_key_q_p1 & 64'hfefc00000000), ^(in_key_q_p1 & 64'hbbcc00000000), ^(in_key_q_p1 & 64'h819f00000000), ^(in_key_q_p1 & 64'h2fe300000000), ^(in_key_q_p1 & 64'h79da00000000)};
   // H3 hash, seed 11, salt 41472
-  assign h3_3 = {^(in_key_q_p1[59:48] & 12'he27), ^(in_key_q_p1[62:48] & 15'h6c03), ^(in_key_q_p1[63:50] & 14'h2687), ^(in_key_q_p1[59:50] & 10'h21d), ^(in_key_q_p1[62:50] & 13'h17f1), ^(in_key_q_p1[63:48] & 16'h8e01), ^(in_key_q_p1[63:48] & 16'ha2c1), ^(in_key_q_p1[62:49] & 14'h2933), ^(in_key_q_p1[62:48] & 15'h5aaf)};
+  assign h3_3 = {^(in_key_q_p1 & 64'he27000000000000), ^(in_key_q_p1 & 64'h6c03000000000000), ^(in_key_q_p1 & 64'h9a1c000000000000), ^(in_key_q_p1 & 64'h874000000000000), ^(in_key_q_p1 & 64'h5fc4000000000000), ^(in_key_q_p1 & 64'h8e01000000000000), ^(in_key_q_p1 & 64'ha2c1000000000000), ^(in_key_q_p1 & 64'h5266000000000000), ^(in_key_q_p1 & 64'h5aaf000000000000)};
   assign xor_0 = hash00_part0_p1 ^ hash00_part1_p1;
   assign xor_1 = hash00_part2_p1 ^ hash00_part3_p1;
   assign xor_2 = xor_0 ^ xor_1;
   // H3 hash, seed 11, salt 41473
-  assign h3_4 = {^(in_key_q_p1[14:1] & 14'h3643), ^(in_key_q_p1[15:0] & 16'h8439), ^(in_key_q_p1[15:2] & 14'h28eb), ^(in_key_q_p1[14:0] & 15'h4ba9), ^(in_key_q_p1[13:1] & 13'h1391), ^(in_key_q_p1[15:3] & 13'h13e7), ^(in_key_q_p1[15:0] & 16'hfdfb), ^(in_key_q_p1[14:0] & 15'h647d), ^(in_key_q_p1[15:0] & 16'hb38d)};
+  assign h3_4 = {^(in_key_q_p1 & 64'h6c86), ^(in_key_q_p1 & 64'h8439), ^(in_key_q_p1 & 64'ha3ac), ^(in_key_q_p1 & 64'h4ba9), ^(in_key_q_p1 & 64'h2722), ^(in_key_q_p1 & 64'h9f38), ^(in_key_q_p1 & 64'hfdfb), ^(in_key_q_p1 & 64'h647d), ^(in_key_q_p1 & 64'hb38d)};
   // H3 hash, seed 11, salt 41473
-  assign h3_5 = {^(in_key_q_p1[31:16] & 16'h9385), ^(in_key_q_p1[31:18] & 14'h35c3), ^(in_key_q_p1[30:17] & 14'h30cb), ^(in_key_q_p1[31:19] & 13'h13cf), ^(in_key_q_p1[29:16] & 14'h31c7), ^(in_key_q_p1[29:21] & 9'h1ad), ^(in_key_q_p1[27:16] & 12'hd53), ^(in_key_q_p1[28:20] & 9'h10b), ^(in_key_q_p1[30:16] & 15'h4843)};
+  assign h3_5 = {^(in_key_q_p1 & 64'h93850000), ^(in_key_q_p1 & 64'hd70c0000), ^(in_key_q_p1 & 64'h61960000), ^(in_key_q_p1 & 64'h9e780000), ^(in_key_q_p1 & 64'h31c70000), ^(in_key_q_p1 & 64'h35a00000), ^(in_key_q_p1 & 64'hd530000), ^(in_key_q_p1 & 64'h10b00000), ^(in_key_q_p1 & 64'h48430000)};
   // H3 hash, seed 11, salt 41473
-  assign h3_6 = {^(in_key_q_p1[46:34] & 13'h1a5d), ^(in_key_q_p1[47:32] & 16'hb2bd), ^(in_key_q_p1[45:33] & 13'h16c1), ^(in_key_q_p1[46:33] & 14'h2893), ^(in_key_q_p1[47:33] & 15'h7aaf), ^(in_key_q_p1[44:33] & 12'hc1b), ^(in_key_q_p1[43:36] & 8'h89), ^(in_key_q_p1[45:36] & 10'h3cd), ^(in_key_q_p1[47:32] & 16'hc75b)};
+  assign h3_6 = {^(in_key_q_p1 & 64'h697400000000), ^(in_key_q_p1 & 64'hb2bd00000000), ^(in_key_q_p1 & 64'h2d8200000000), ^(in_key_q_p1 & 64'h512600000000), ^(in_key_q_p1 & 64'hf55e00000000), ^(in_key_q_p1 & 64'h183600000000), ^(in_key_q_p1 & 64'h89000000000), ^(in_key_q_p1 & 64'h3cd000000000), ^(in_key_q_p1 & 64'hc75b00000000)};
   // H3 hash, seed 11, salt 41473
-  assign h3_7 = {^(in_key_q_p1[59:54] & 6'h2b), ^(in_key_q_p1[61:50] & 12'hdd3), ^(in_key_q_p1[62:48] & 15'h6695), ^(in_key_q_p1[62:49] & 14'h2d8d), ^(in_key_q_p1[63:49] & 15'h4cbb), ^(in_key_q_p1[63:48] & 16'h9625), ^(in_key_q_p1[63:48] & 16'hf8eb), ^(in_key_q_p1[61:48] & 14'h37bb), ^(in_key_q_p1[62:48] & 15'h4695)};
+  assign h3_7 = {^(in_key_q_p1 & 64'hac0000000000000), ^(in_key_q_p1 & 64'h374c000000000000), ^(in_key_q_p1 & 64'h6695000000000000), ^(in_key_q_p1 & 64'h5b1a000000000000), ^(in_key_q_p1 & 64'h9976000000000000), ^(in_key_q_p1 & 64'h9625000000000000), ^(in_key_q_p1 & 64'hf8eb000000000000), ^(in_key_q_p1 & 64'h37bb000000000000), ^(in_key_q_p1 & 64'h4695000000000000)};
   assign xor_3 = hash10_part0_p1 ^ hash10_part1_p1;
   assign xor_4 = hash10_part2_p1 ^ hash10_part3_p1;
   assign xor_5 = xor_3 ^ xor_4;
   // H3 hash, seed 11, salt 41474
-  assign h3_8 = {^(in_key_q_p1[14:1] & 14'h38b9), ^(in_key_q_p1[15:0] & 16'h848d), ^(in_key_q_p1[15:1] & 15'h709d), ^(in_key_q_p1[15:0] & 16'hbfbf), ^(in_key_q_p1[15:1] & 15'h6575), ^(in_key_q_p1[15:2] & 14'h28bf), ^(in_key_q_p1[15:0] & 16'hbc19), ^(in_key_q_p1[13:1] & 13'h1157), ^(in_key_q_p1[15:0] & 16'hc277)};
+  assign h3_8 = {^(in_key_q_p1 & 64'h7172), ^(in_key_q_p1 & 64'h848d), ^(in_key_q_p1 & 64'he13a), ^(in_key_q_p1 & 64'hbfbf), ^(in_key_q_p1 & 64'hcaea), ^(in_key_q_p1 & 64'ha2fc), ^(in_key_q_p1 & 64'hbc19), ^(in_key_q_p1 & 64'h22ae), ^(in_key_q_p1 & 64'hc277)};
   // H3 hash, seed 11, salt 41474
-  assign h3_9 = {^(in_key_q_p1[31:16] & 16'hebf1), ^(in_key_q_p1[29:16] & 14'h3171), ^(in_key_q_p1[31:16] & 16'hb651), ^(in_key_q_p1[30:16] & 15'h46b3), ^(in_key_q_p1[31:17] & 15'h6d39), ^(in_key_q_p1[29:16] & 14'h2f1b), ^(in_key_q_p1[31:16] & 16'hf0a9), ^(in_key_q_p1[30:17] & 14'h3d83), ^(in_key_q_p1[26:16] & 11'h743)};
+  assign h3_9 = {^(in_key_q_p1 & 64'hebf10000), ^(in_key_q_p1 & 64'h31710000), ^(in_key_q_p1 & 64'hb6510000), ^(in_key_q_p1 & 64'h46b30000), ^(in_key_q_p1 & 64'hda720000), ^(in_key_q_p1 & 64'h2f1b0000), ^(in_key_q_p1 & 64'hf0a90000), ^(in_key_q_p1 & 64'h7b060000), ^(in_key_q_p1 & 64'h7430000)};
   // H3 hash, seed 11, salt 41474
-  assign h3_10 = {^(in_key_q_p1[47:32] & 16'hd5c9), ^(in_key_q_p1[41:32] & 10'h3ab), ^(in_key_q_p1[44:32] & 13'h199d), ^(in_key_q_p1[46:34] & 13'h1313), ^(in_key_q_p1[47:32] & 16'h9a61), ^(in_key_q_p1[45:36] & 10'h301), ^(in_key_q_p1[45:33] & 13'h1dfb), ^(in_key_q_p1[47:36] & 12'hd25), ^(in_key_q_p1[44:32] & 13'h1f85)};
+  assign h3_10 = {^(in_key_q_p1 & 64'hd5c900000000), ^(in_key_q_p1 & 64'h3ab00000000), ^(in_key_q_p1 & 64'h199d00000000), ^(in_key_q_p1 & 64'h4c4c00000000), ^(in_key_q_p1 & 64'h9a6100000000), ^(in_key_q_p1 & 64'h301000000000), ^(in_key_q_p1 & 64'h3bf600000000), ^(in_key_q_p1 & 64'hd25000000000), ^(in_key_q_p1 & 64'h1f8500000000)};
   // H3 hash, seed 11, salt 41474
-  assign h3_11 = {^(in_key_q_p1[62:48] & 15'h457b), ^(in_key_q_p1[58:50] & 9'h1bd), ^(in_key_q_p1[63:48] & 16'hfa51), ^(in_key_q_p1[62:48] & 15'h68bb), ^(in_key_q_p1[63:49] & 15'h403b), ^(in_key_q_p1[59:48] & 12'hbb1), ^(in_key_q_p1[63:48] & 16'h8669), ^(in_key_q_p1[63:49] & 15'h4375), ^(in_key_q_p1[62:48] & 15'h434f)};
+  assign h3_11 = {^(in_key_q_p1 & 64'h457b000000000000), ^(in_key_q_p1 & 64'h6f4000000000000), ^(in_key_q_p1 & 64'hfa51000000000000), ^(in_key_q_p1 & 64'h68bb000000000000), ^(in_key_q_p1 & 64'h8076000000000000), ^(in_key_q_p1 & 64'hbb1000000000000), ^(in_key_q_p1 & 64'h8669000000000000), ^(in_key_q_p1 & 64'h86ea000000000000), ^(in_key_q_p1 & 64'h434f000000000000)};
   assign xor_6 = hash20_part0_p1 ^ hash20_part1_p1;
   assign xor_7 = hash20_part2_p1 ^ hash20_part3_p1;
   assign xor_8 = xor_6 ^ xor_7;

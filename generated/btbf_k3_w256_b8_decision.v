@@ -1289,7 +1289,7 @@ module btbf_k3_w256_b8_decision (
   assign and_12 = s4_valid_p1 & s4_ins_p1;
   assign or_6 = sweep_active | and_12;
   // H3 hash, seed 1, salt 4096
-  assign bank0_h3_0 = {^(s1_key_p1[62:1] & 62'h2e995b509067dad1), ^(s1_key_p1[61:3] & 59'h664028cbe557e81), ^(s1_key_p1[63:3] & 61'h184192c5d350b0dd), ^(s1_key_p1[63:0] & 64'hfe0d204e8a7bed0f), ^(s1_key_p1[62:1] & 62'h3fc3566f8fc6a9ed), ^(s1_key_p1[63:2] & 62'h26285545875aac39), ^(s1_key_p1[63:3] & 61'h115816fc69a298a1), ^(s1_key_p1[61:2] & 60'he50f70cd2247517)};
+  assign bank0_h3_0 = {^(s1_key_p1 & 64'h5d32b6a120cfb5a2), ^(s1_key_p1 & 64'h33201465f2abf408), ^(s1_key_p1 & 64'hc20c962e9a8586e8), ^(s1_key_p1 & 64'hfe0d204e8a7bed0f), ^(s1_key_p1 & 64'h7f86acdf1f8d53da), ^(s1_key_p1 & 64'h98a155161d6ab0e4), ^(s1_key_p1 & 64'h8ac0b7e34d14c508), ^(s1_key_p1 & 64'h3943dc334891d45c)};
   assign bank0_and_0 = s2_valid_p1 & s2_ins_p1;
   assign bank0_eq_0 = bank0_addr4_p1 == bank0_hash_p1;
   assign bank0_and_1 = and_12 & bank0_eq_0;
@@ -1373,7 +1373,7 @@ module btbf_k3_w256_b8_decision (
   assign bank0_mux_13 = sweep_w_p1 ? bank0_const_11 : bank0_op_marks_data;
   assign bank0_mux_14 = sweep_w_p1 ? bank0_const_9 : bank0_op_marks_mask;
   // H3 hash, seed 1, salt 4097
-  assign bank1_h3_0 = {^(s1_key_p1[63:2] & 62'h3df1a09aad78b9c3), ^(s1_key_p1[61:7] & 55'h5537ff2def7be9), ^(s1_key_p1[63:1] & 63'h46badb5f6dbbb421), ^(s1_key_p1[61:1] & 61'h10ad6a6b4b63a51b), ^(s1_key_p1[63:2] & 62'h2232b04cec194eb9), ^(s1_key_p1[63:2] & 62'h22e259c41f24ab3d), ^(s1_key_p1[63:1] & 63'h4eec58adfb3e74e7), ^(s1_key_p1[62:0] & 63'h6f28b9aa79f217fd)};
+  assign bank1_h3_0 = {^(s1_key_p1 & 64'hf7c6826ab5e2e70c), ^(s1_key_p1 & 64'h2a9bff96f7bdf480), ^(s1_key_p1 & 64'h8d75b6bedb776842), ^(s1_key_p1 & 64'h215ad4d696c74a36), ^(s1_key_p1 & 64'h88cac133b0653ae4), ^(s1_key_p1 & 64'h8b8967107c92acf4), ^(s1_key_p1 & 64'h9dd8b15bf67ce9ce), ^(s1_key_p1 & 64'h6f28b9aa79f217fd)};
   assign bank1_and_0 = s2_valid_p1 & s2_ins_p1;
   assign bank1_eq_0 = bank1_addr4_p1 == bank1_hash_p1;
   assign bank1_and_1 = and_12 & bank1_eq_0;
@@ -1457,7 +1457,7 @@ module btbf_k3_w256_b8_decision (
   assign bank1_mux_13 = sweep_w_p1 ? bank1_const_11 : bank1_op_marks_data;
   assign bank1_mux_14 = sweep_w_p1 ? bank1_const_9 : bank1_op_marks_mask;
   // H3 hash, seed 1, salt 4098
-  assign bank2_h3_0 = {^(s1_key_p1[63:2] & 62'h2f183207d3840919), ^(s1_key_p1[62:4] & 59'h41cc960bab59887), ^(s1_key_p1[62:0] & 63'h5e5e2853cef59093), ^(s1_key_p1[63:4] & 60'hab0154d6e8f55c5), ^(s1_key_p1[62:1] & 62'h33c6aef9ee4700ed), ^(s1_key_p1[62:0] & 63'h61680d42ec898999), ^(s1_key_p1[62:0] & 63'h4ecdd808c19db663), ^(s1_key_p1[63:1] & 63'h7b8f8a32d6752b21)};
+  assign bank2_h3_0 = {^(s1_key_p1 & 64'hbc60c81f4e102464), ^(s1_key_p1 & 64'h41cc960bab598870), ^(s1_key_p1 & 64'h5e5e2853cef59093), ^(s1_key_p1 & 64'hab0154d6e8f55c50), ^(s1_key_p1 & 64'h678d5df3dc8e01da), ^(s1_key_p1 & 64'h61680d42ec898999), ^(s1_key_p1 & 64'h4ecdd808c19db663), ^(s1_key_p1 & 64'hf71f1465acea5642)};
   assign bank2_and_0 = s2_valid_p1 & s2_ins_p1;
   assign bank2_eq_0 = bank2_addr4_p1 == bank2_hash_p1;
   assign bank2_and_1 = and_12 & bank2_eq_0;

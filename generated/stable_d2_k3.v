@@ -1576,13 +1576,13 @@ module stable_d2_k3 (
   assign and_9 = s4_valid_p1 & s4_ins_p1;
   assign or_6 = and_9 | sweep_active;
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_0 = {^(s1_key_p1[13:0] & 14'h38f3), ^(s1_key_p1[15:0] & 16'hb341), ^(s1_key_p1[15:0] & 16'h9b1d), ^(s1_key_p1[15:0] & 16'hce07), ^(s1_key_p1[14:0] & 15'h5bb5), ^(s1_key_p1[14:1] & 14'h340f), ^(s1_key_p1[15:0] & 16'ha637), ^(s1_key_p1[14:1] & 14'h28b7), ^(s1_key_p1[14:4] & 11'h42d), ^(s1_key_p1[12:3] & 10'h2d9), ^(s1_key_p1[12:0] & 13'h1d51)};
+  assign bank0_h3_0 = {^(s1_key_p1 & 64'h38f3), ^(s1_key_p1 & 64'hb341), ^(s1_key_p1 & 64'h9b1d), ^(s1_key_p1 & 64'hce07), ^(s1_key_p1 & 64'h5bb5), ^(s1_key_p1 & 64'h681e), ^(s1_key_p1 & 64'ha637), ^(s1_key_p1 & 64'h516e), ^(s1_key_p1 & 64'h42d0), ^(s1_key_p1 & 64'h16c8), ^(s1_key_p1 & 64'h1d51)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_1 = {^(s1_key_p1[31:20] & 12'hd53), ^(s1_key_p1[31:17] & 15'h487b), ^(s1_key_p1[31:17] & 15'h6891), ^(s1_key_p1[31:17] & 15'h49b1), ^(s1_key_p1[26:16] & 11'h581), ^(s1_key_p1[28:16] & 13'h171d), ^(s1_key_p1[31:18] & 14'h270b), ^(s1_key_p1[29:16] & 14'h2bb7), ^(s1_key_p1[29:17] & 13'h1399), ^(s1_key_p1[31:16] & 16'hf1b3), ^(s1_key_p1[30:17] & 14'h2eeb)};
+  assign bank0_h3_1 = {^(s1_key_p1 & 64'hd5300000), ^(s1_key_p1 & 64'h90f60000), ^(s1_key_p1 & 64'hd1220000), ^(s1_key_p1 & 64'h93620000), ^(s1_key_p1 & 64'h5810000), ^(s1_key_p1 & 64'h171d0000), ^(s1_key_p1 & 64'h9c2c0000), ^(s1_key_p1 & 64'h2bb70000), ^(s1_key_p1 & 64'h27320000), ^(s1_key_p1 & 64'hf1b30000), ^(s1_key_p1 & 64'h5dd60000)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_2 = {^(s1_key_p1[47:38] & 10'h373), ^(s1_key_p1[46:34] & 13'h1783), ^(s1_key_p1[47:32] & 16'hbfdb), ^(s1_key_p1[46:32] & 15'h59fd), ^(s1_key_p1[47:33] & 15'h416d), ^(s1_key_p1[44:32] & 13'h1ab5), ^(s1_key_p1[47:34] & 14'h2245), ^(s1_key_p1[42:33] & 10'h3e9), ^(s1_key_p1[47:32] & 16'he845), ^(s1_key_p1[46:38] & 9'h197), ^(s1_key_p1[47:34] & 14'h252b)};
+  assign bank0_h3_2 = {^(s1_key_p1 & 64'hdcc000000000), ^(s1_key_p1 & 64'h5e0c00000000), ^(s1_key_p1 & 64'hbfdb00000000), ^(s1_key_p1 & 64'h59fd00000000), ^(s1_key_p1 & 64'h82da00000000), ^(s1_key_p1 & 64'h1ab500000000), ^(s1_key_p1 & 64'h891400000000), ^(s1_key_p1 & 64'h7d200000000), ^(s1_key_p1 & 64'he84500000000), ^(s1_key_p1 & 64'h65c000000000), ^(s1_key_p1 & 64'h94ac00000000)};
   // H3 hash, seed 1, salt 0
-  assign bank0_h3_3 = {^(s1_key_p1[62:48] & 15'h6307), ^(s1_key_p1[63:49] & 15'h4d63), ^(s1_key_p1[63:50] & 14'h2cdd), ^(s1_key_p1[63:50] & 14'h300d), ^(s1_key_p1[61:49] & 13'h184b), ^(s1_key_p1[61:49] & 13'h152d), ^(s1_key_p1[62:48] & 15'h7e91), ^(s1_key_p1[62:48] & 15'h4b6f), ^(s1_key_p1[63:48] & 16'h8159), ^(s1_key_p1[63:48] & 16'he303), ^(s1_key_p1[62:49] & 14'h3de9)};
+  assign bank0_h3_3 = {^(s1_key_p1 & 64'h6307000000000000), ^(s1_key_p1 & 64'h9ac6000000000000), ^(s1_key_p1 & 64'hb374000000000000), ^(s1_key_p1 & 64'hc034000000000000), ^(s1_key_p1 & 64'h3096000000000000), ^(s1_key_p1 & 64'h2a5a000000000000), ^(s1_key_p1 & 64'h7e91000000000000), ^(s1_key_p1 & 64'h4b6f000000000000), ^(s1_key_p1 & 64'h8159000000000000), ^(s1_key_p1 & 64'he303000000000000), ^(s1_key_p1 & 64'h7bd2000000000000)};
   assign bank0_xor_0 = bank0_hash0_part0_p1 ^ bank0_hash0_part1_p1;
   assign bank0_xor_1 = bank0_hash0_part2_p1 ^ bank0_hash0_part3_p1;
   assign bank0_xor_2 = bank0_xor_0 ^ bank0_xor_1;
@@ -1847,13 +1847,13 @@ module stable_d2_k3 (
   assign bank0_or_14 = bank0_or_13 | bank0_and_33;
   assign bank0_mux_38 = bank0_take_fwd_p1 ? bank0_or_7 : bank0_or_14;
   // H3 hash, seed 1, salt 1
-  assign bank1_h3_0 = {^(s1_key_p1[15:0] & 16'hb6a5), ^(s1_key_p1[15:0] & 16'hfda1), ^(s1_key_p1[15:0] & 16'ha899), ^(s1_key_p1[14:1] & 14'h3c11), ^(s1_key_p1[14:0] & 15'h4091), ^(s1_key_p1[14:0] & 15'h44f5), ^(s1_key_p1[15:3] & 13'h1f7b), ^(s1_key_p1[13:1] & 13'h17b5), ^(s1_key_p1[15:0] & 16'ha9e9), ^(s1_key_p1[14:3] & 12'ha09), ^(s1_key_p1[13:2] & 12'h869)};
+  assign bank1_h3_0 = {^(s1_key_p1 & 64'hb6a5), ^(s1_key_p1 & 64'hfda1), ^(s1_key_p1 & 64'ha899), ^(s1_key_p1 & 64'h7822), ^(s1_key_p1 & 64'h4091), ^(s1_key_p1 & 64'h44f5), ^(s1_key_p1 & 64'hfbd8), ^(s1_key_p1 & 64'h2f6a), ^(s1_key_p1 & 64'ha9e9), ^(s1_key_p1 & 64'h5048), ^(s1_key_p1 & 64'h21a4)};
   // H3 hash, seed 1, salt 1
-  assign bank1_h3_1 = {^(s1_key_p1[30:17] & 14'h330d), ^(s1_key_p1[27:16] & 12'hb1d), ^(s1_key_p1[31:16] & 16'h8071), ^(s1_key_p1[30:18] & 13'h1287), ^(s1_key_p1[31:16] & 16'hd85b), ^(s1_key_p1[30:18] & 13'h15c3), ^(s1_key_p1[31:16] & 16'hea2d), ^(s1_key_p1[31:16] & 16'hd9ab), ^(s1_key_p1[28:16] & 13'h1df1), ^(s1_key_p1[31:16] & 16'hfbb7), ^(s1_key_p1[30:17] & 14'h2a2f)};
+  assign bank1_h3_1 = {^(s1_key_p1 & 64'h661a0000), ^(s1_key_p1 & 64'hb1d0000), ^(s1_key_p1 & 64'h80710000), ^(s1_key_p1 & 64'h4a1c0000), ^(s1_key_p1 & 64'hd85b0000), ^(s1_key_p1 & 64'h570c0000), ^(s1_key_p1 & 64'hea2d0000), ^(s1_key_p1 & 64'hd9ab0000), ^(s1_key_p1 & 64'h1df10000), ^(s1_key_p1 & 64'hfbb70000), ^(s1_key_p1 & 64'h545e0000)};
   // H3 hash, seed 1, salt 1
-  assign bank1_h3_2 = {^(s1_key_p1[47:38] & 10'h3f3), ^(s1_key_p1[45:32] & 14'h298d), ^(s1_key_p1[47:33] & 15'h6109), ^(s1_key_p1[43:35] & 9'h199), ^(s1_key_p1[46:33] & 14'h30df), ^(s1_key_p1[46:33] & 14'h39d7), ^(s1_key_p1[47:33] & 15'h5259), ^(s1_key_p1[47:33] & 15'h5e53), ^(s1_key_p1[45:37] & 9'h1c5), ^(s1_key_p1[47:36] & 12'h8d9), ^(s1_key_p1[46:33] & 14'h37a7)};
+  assign bank1_h3_2 = {^(s1_key_p1 & 64'hfcc000000000), ^(s1_key_p1 & 64'h298d00000000), ^(s1_key_p1 & 64'hc21200000000), ^(s1_key_p1 & 64'hcc800000000), ^(s1_key_p1 & 64'h61be00000000), ^(s1_key_p1 & 64'h73ae00000000), ^(s1_key_p1 & 64'ha4b200000000), ^(s1_key_p1 & 64'hbca600000000), ^(s1_key_p1 & 64'h38a000000000), ^(s1_key_p1 & 64'h8d9000000000), ^(s1_key_p1 & 64'h6f4e00000000)};
   // H3 hash, seed 1, salt 1
-  assign bank1_h3_3 = {^(s1_key_p1[60:49] & 12'he7f), ^(s1_key_p1[63:48] & 16'h84cf), ^(s1_key_p1[63:51] & 13'h11b5), ^(s1_key_p1[62:48] & 15'h41cb), ^(s1_key_p1[63:52] & 12'hd3f), ^(s1_key_p1[63:51] & 13'h13bf), ^(s1_key_p1[61:49] & 13'h1703), ^(s1_key_p1[56:48] & 9'h15f), ^(s1_key_p1[62:53] & 10'h219), ^(s1_key_p1[61:52] & 10'h3eb), ^(s1_key_p1[63:48] & 16'h8a37)};
+  assign bank1_h3_3 = {^(s1_key_p1 & 64'h1cfe000000000000), ^(s1_key_p1 & 64'h84cf000000000000), ^(s1_key_p1 & 64'h8da8000000000000), ^(s1_key_p1 & 64'h41cb000000000000), ^(s1_key_p1 & 64'hd3f0000000000000), ^(s1_key_p1 & 64'h9df8000000000000), ^(s1_key_p1 & 64'h2e06000000000000), ^(s1_key_p1 & 64'h15f000000000000), ^(s1_key_p1 & 64'h4320000000000000), ^(s1_key_p1 & 64'h3eb0000000000000), ^(s1_key_p1 & 64'h8a37000000000000)};
   assign bank1_xor_0 = bank1_hash0_part0_p1 ^ bank1_hash0_part1_p1;
   assign bank1_xor_1 = bank1_hash0_part2_p1 ^ bank1_hash0_part3_p1;
   assign bank1_xor_2 = bank1_xor_0 ^ bank1_xor_1;
@@ -2118,13 +2118,13 @@ module stable_d2_k3 (
   assign bank1_or_14 = bank1_or_13 | bank1_and_33;
   assign bank1_mux_38 = bank1_take_fwd_p1 ? bank1_or_7 : bank1_or_14;
   // H3 hash, seed 1, salt 2
-  assign bank2_h3_0 = {^(s1_key_p1[15:0] & 16'h817f), ^(s1_key_p1[15:0] & 16'hb76f), ^(s1_key_p1[14:3] & 12'hb7b), ^(s1_key_p1[13:1] & 13'h17d3), ^(s1_key_p1[15:0] & 16'ha5db), ^(s1_key_p1[10:0] & 11'h42b), ^(s1_key_p1[15:0] & 16'hce4f), ^(s1_key_p1[14:3] & 12'h9e5), ^(s1_key_p1[15:1] & 15'h4e33), ^(s1_key_p1[13:0] & 14'h24f3), ^(s1_key_p1[14:0] & 15'h5313)};
+  assign bank2_h3_0 = {^(s1_key_p1 & 64'h817f), ^(s1_key_p1 & 64'hb76f), ^(s1_key_p1 & 64'h5bd8), ^(s1_key_p1 & 64'h2fa6), ^(s1_key_p1 & 64'ha5db), ^(s1_key_p1 & 64'h42b), ^(s1_key_p1 & 64'hce4f), ^(s1_key_p1 & 64'h4f28), ^(s1_key_p1 & 64'h9c66), ^(s1_key_p1 & 64'h24f3), ^(s1_key_p1 & 64'h5313)};
   // H3 hash, seed 1, salt 2
-  assign bank2_h3_1 = {^(s1_key_p1[31:16] & 16'he943), ^(s1_key_p1[29:19] & 11'h541), ^(s1_key_p1[25:17] & 9'h10b), ^(s1_key_p1[31:18] & 14'h2947), ^(s1_key_p1[30:17] & 14'h389f), ^(s1_key_p1[31:18] & 14'h24db), ^(s1_key_p1[29:16] & 14'h2e99), ^(s1_key_p1[29:20] & 10'h349), ^(s1_key_p1[31:16] & 16'hab5b), ^(s1_key_p1[26:17] & 10'h297), ^(s1_key_p1[30:17] & 14'h2367)};
+  assign bank2_h3_1 = {^(s1_key_p1 & 64'he9430000), ^(s1_key_p1 & 64'h2a080000), ^(s1_key_p1 & 64'h2160000), ^(s1_key_p1 & 64'ha51c0000), ^(s1_key_p1 & 64'h713e0000), ^(s1_key_p1 & 64'h936c0000), ^(s1_key_p1 & 64'h2e990000), ^(s1_key_p1 & 64'h34900000), ^(s1_key_p1 & 64'hab5b0000), ^(s1_key_p1 & 64'h52e0000), ^(s1_key_p1 & 64'h46ce0000)};
   // H3 hash, seed 1, salt 2
-  assign bank2_h3_2 = {^(s1_key_p1[46:32] & 15'h4e75), ^(s1_key_p1[47:32] & 16'h9cff), ^(s1_key_p1[47:34] & 14'h287f), ^(s1_key_p1[47:32] & 16'hceb3), ^(s1_key_p1[46:36] & 11'h5ad), ^(s1_key_p1[46:33] & 14'h2c6f), ^(s1_key_p1[45:32] & 14'h38dd), ^(s1_key_p1[47:32] & 16'hf243), ^(s1_key_p1[45:34] & 12'h8e7), ^(s1_key_p1[47:33] & 15'h434b), ^(s1_key_p1[46:32] & 15'h587f)};
+  assign bank2_h3_2 = {^(s1_key_p1 & 64'h4e7500000000), ^(s1_key_p1 & 64'h9cff00000000), ^(s1_key_p1 & 64'ha1fc00000000), ^(s1_key_p1 & 64'hceb300000000), ^(s1_key_p1 & 64'h5ad000000000), ^(s1_key_p1 & 64'h58de00000000), ^(s1_key_p1 & 64'h38dd00000000), ^(s1_key_p1 & 64'hf24300000000), ^(s1_key_p1 & 64'h239c00000000), ^(s1_key_p1 & 64'h869600000000), ^(s1_key_p1 & 64'h587f00000000)};
   // H3 hash, seed 1, salt 2
-  assign bank2_h3_3 = {^(s1_key_p1[63:48] & 16'ha2d3), ^(s1_key_p1[62:54] & 9'h16d), ^(s1_key_p1[60:48] & 13'h10c9), ^(s1_key_p1[63:49] & 15'h6f27), ^(s1_key_p1[63:49] & 15'h6895), ^(s1_key_p1[62:48] & 15'h6119), ^(s1_key_p1[63:48] & 16'hf093), ^(s1_key_p1[61:49] & 13'h1aa5), ^(s1_key_p1[61:48] & 14'h2ec1), ^(s1_key_p1[63:48] & 16'haea5), ^(s1_key_p1[62:48] & 15'h6cd7)};
+  assign bank2_h3_3 = {^(s1_key_p1 & 64'ha2d3000000000000), ^(s1_key_p1 & 64'h5b40000000000000), ^(s1_key_p1 & 64'h10c9000000000000), ^(s1_key_p1 & 64'hde4e000000000000), ^(s1_key_p1 & 64'hd12a000000000000), ^(s1_key_p1 & 64'h6119000000000000), ^(s1_key_p1 & 64'hf093000000000000), ^(s1_key_p1 & 64'h354a000000000000), ^(s1_key_p1 & 64'h2ec1000000000000), ^(s1_key_p1 & 64'haea5000000000000), ^(s1_key_p1 & 64'h6cd7000000000000)};
   assign bank2_xor_0 = bank2_hash0_part0_p1 ^ bank2_hash0_part1_p1;
   assign bank2_xor_1 = bank2_hash0_part2_p1 ^ bank2_hash0_part3_p1;
   assign bank2_xor_2 = bank2_xor_0 ^ bank2_xor_1;

@@ -1956,7 +1956,7 @@ module tbf_k4_w256 (
   assign and_12 = s4_valid_p1 & s4_ins_p1;
   assign or_6 = sweep_active | and_12;
   // H3 hash, seed 1, salt 4096
-  assign bank0_h3_0 = {^(s1_key_p1[62:0] & 63'h51343b9783be6755), ^(s1_key_p1[62:2] & 61'h17bec4d9f0c30e9d), ^(s1_key_p1[62:1] & 62'h2e995b509067dad1), ^(s1_key_p1[61:3] & 59'h664028cbe557e81), ^(s1_key_p1[63:3] & 61'h184192c5d350b0dd), ^(s1_key_p1[63:0] & 64'hfe0d204e8a7bed0f), ^(s1_key_p1[62:1] & 62'h3fc3566f8fc6a9ed), ^(s1_key_p1[63:2] & 62'h26285545875aac39), ^(s1_key_p1[63:3] & 61'h115816fc69a298a1), ^(s1_key_p1[61:2] & 60'he50f70cd2247517)};
+  assign bank0_h3_0 = {^(s1_key_p1 & 64'h51343b9783be6755), ^(s1_key_p1 & 64'h5efb1367c30c3a74), ^(s1_key_p1 & 64'h5d32b6a120cfb5a2), ^(s1_key_p1 & 64'h33201465f2abf408), ^(s1_key_p1 & 64'hc20c962e9a8586e8), ^(s1_key_p1 & 64'hfe0d204e8a7bed0f), ^(s1_key_p1 & 64'h7f86acdf1f8d53da), ^(s1_key_p1 & 64'h98a155161d6ab0e4), ^(s1_key_p1 & 64'h8ac0b7e34d14c508), ^(s1_key_p1 & 64'h3943dc334891d45c)};
   assign bank0_slice_0 = bank0_hash_p1[9:2];
   assign bank0_and_0 = s2_valid_p1 & s2_ins_p1;
   assign bank0_eq_0 = bank0_addr4_p1 == bank0_slice_0;
@@ -2179,7 +2179,7 @@ module tbf_k4_w256 (
   assign bank0_mux_25 = sweep_w_p1 ? bank0_const_28 : bank0_op_marks_data;
   assign bank0_mux_26 = sweep_w_p1 ? bank0_const_26 : bank0_op_marks_mask;
   // H3 hash, seed 1, salt 4097
-  assign bank1_h3_0 = {^(s1_key_p1[63:0] & 64'h9bc0c19b0008902b), ^(s1_key_p1[63:1] & 63'h482d632c03bc8ae7), ^(s1_key_p1[63:2] & 62'h3df1a09aad78b9c3), ^(s1_key_p1[61:7] & 55'h5537ff2def7be9), ^(s1_key_p1[63:1] & 63'h46badb5f6dbbb421), ^(s1_key_p1[61:1] & 61'h10ad6a6b4b63a51b), ^(s1_key_p1[63:2] & 62'h2232b04cec194eb9), ^(s1_key_p1[63:2] & 62'h22e259c41f24ab3d), ^(s1_key_p1[63:1] & 63'h4eec58adfb3e74e7), ^(s1_key_p1[62:0] & 63'h6f28b9aa79f217fd)};
+  assign bank1_h3_0 = {^(s1_key_p1 & 64'h9bc0c19b0008902b), ^(s1_key_p1 & 64'h905ac658077915ce), ^(s1_key_p1 & 64'hf7c6826ab5e2e70c), ^(s1_key_p1 & 64'h2a9bff96f7bdf480), ^(s1_key_p1 & 64'h8d75b6bedb776842), ^(s1_key_p1 & 64'h215ad4d696c74a36), ^(s1_key_p1 & 64'h88cac133b0653ae4), ^(s1_key_p1 & 64'h8b8967107c92acf4), ^(s1_key_p1 & 64'h9dd8b15bf67ce9ce), ^(s1_key_p1 & 64'h6f28b9aa79f217fd)};
   assign bank1_slice_0 = bank1_hash_p1[9:2];
   assign bank1_and_0 = s2_valid_p1 & s2_ins_p1;
   assign bank1_eq_0 = bank1_addr4_p1 == bank1_slice_0;
@@ -2402,7 +2402,7 @@ module tbf_k4_w256 (
   assign bank1_mux_25 = sweep_w_p1 ? bank1_const_28 : bank1_op_marks_data;
   assign bank1_mux_26 = sweep_w_p1 ? bank1_const_26 : bank1_op_marks_mask;
   // H3 hash, seed 1, salt 4098
-  assign bank2_h3_0 = {^(s1_key_p1[63:2] & 62'h2a3aeb96858df9c7), ^(s1_key_p1[60:6] & 55'h42d319c7b2c43b), ^(s1_key_p1[63:2] & 62'h2f183207d3840919), ^(s1_key_p1[62:4] & 59'h41cc960bab59887), ^(s1_key_p1[62:0] & 63'h5e5e2853cef59093), ^(s1_key_p1[63:4] & 60'hab0154d6e8f55c5), ^(s1_key_p1[62:1] & 62'h33c6aef9ee4700ed), ^(s1_key_p1[62:0] & 63'h61680d42ec898999), ^(s1_key_p1[62:0] & 63'h4ecdd808c19db663), ^(s1_key_p1[63:1] & 63'h7b8f8a32d6752b21)};
+  assign bank2_h3_0 = {^(s1_key_p1 & 64'ha8ebae5a1637e71c), ^(s1_key_p1 & 64'h10b4c671ecb10ec0), ^(s1_key_p1 & 64'hbc60c81f4e102464), ^(s1_key_p1 & 64'h41cc960bab598870), ^(s1_key_p1 & 64'h5e5e2853cef59093), ^(s1_key_p1 & 64'hab0154d6e8f55c50), ^(s1_key_p1 & 64'h678d5df3dc8e01da), ^(s1_key_p1 & 64'h61680d42ec898999), ^(s1_key_p1 & 64'h4ecdd808c19db663), ^(s1_key_p1 & 64'hf71f1465acea5642)};
   assign bank2_slice_0 = bank2_hash_p1[9:2];
   assign bank2_and_0 = s2_valid_p1 & s2_ins_p1;
   assign bank2_eq_0 = bank2_addr4_p1 == bank2_slice_0;
@@ -2625,7 +2625,7 @@ module tbf_k4_w256 (
   assign bank2_mux_25 = sweep_w_p1 ? bank2_const_28 : bank2_op_marks_data;
   assign bank2_mux_26 = sweep_w_p1 ? bank2_const_26 : bank2_op_marks_mask;
   // H3 hash, seed 1, salt 4099
-  assign bank3_h3_0 = {^(s1_key_p1[63:2] & 62'h272392eecce6be11), ^(s1_key_p1[63:4] & 60'h96d774e3a7ed1a1), ^(s1_key_p1[63:0] & 64'hf167c84f99f74a2b), ^(s1_key_p1[62:0] & 63'h4290f15ed0f4e9d5), ^(s1_key_p1[63:1] & 63'h7400fd641112b09d), ^(s1_key_p1[61:0] & 62'h3d3680c7e60a554b), ^(s1_key_p1[61:1] & 61'h12474ff66f38f155), ^(s1_key_p1[62:1] & 62'h3f8efb08dc270d8f), ^(s1_key_p1[62:1] & 62'h343eeecbc55c277d), ^(s1_key_p1[62:1] & 62'h2c512ff685a9ab85)};
+  assign bank3_h3_0 = {^(s1_key_p1 & 64'h9c8e4bbb339af844), ^(s1_key_p1 & 64'h96d774e3a7ed1a10), ^(s1_key_p1 & 64'hf167c84f99f74a2b), ^(s1_key_p1 & 64'h4290f15ed0f4e9d5), ^(s1_key_p1 & 64'he801fac82225613a), ^(s1_key_p1 & 64'h3d3680c7e60a554b), ^(s1_key_p1 & 64'h248e9fecde71e2aa), ^(s1_key_p1 & 64'h7f1df611b84e1b1e), ^(s1_key_p1 & 64'h687ddd978ab84efa), ^(s1_key_p1 & 64'h58a25fed0b53570a)};
   assign bank3_slice_0 = bank3_hash_p1[9:2];
   assign bank3_and_0 = s2_valid_p1 & s2_ins_p1;
   assign bank3_eq_0 = bank3_addr4_p1 == bank3_slice_0;

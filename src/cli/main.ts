@@ -21,6 +21,7 @@ import { CompiledSim } from '../../sim/compiled.js';
 import { packRows } from '../../sim/stimulus.js';
 import { demo } from './demo.js';
 import { registerFilterCommands } from './filters.js';
+import { registerFuzzCommand } from './fuzz.js';
 import { registerHwCommands } from './hw.js';
 import { addVcdOptions, intArg, vcdOptions, writeVcd, type VcdFlags } from './args.js';
 import { presetFilters } from '../config/resolve.js';
@@ -210,6 +211,7 @@ export function program(): Command {
       console.log(`wrote ${n} files to ${o.out}`);
     });
   registerFilterCommands(p);
+  registerFuzzCommand(p);
   registerHwCommands(p);
   registerAnalysisCommands(p);
   registerPlanCommand(p);

@@ -1,0 +1,85 @@
+/** `bloomforge fuzz`: random configs of every family, verified three ways; failures shrunk and kept. */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { FAMILIES } from '../families/index.js';
+import { caseFile, fuzz, summaryLine } from '../fuzz/index.js';
+import { REPO_ROOT } from '../tools/index.js';
+import { writeAll } from '../util/files.js';
+import { intArg } from './args.js';
+import { progress } from './progress.js';
+
+function familiesArg(v: string): string[] {
+  const ids = v.split(',').filter((x) => x !== '');
+  const known = FAMILIES.map((f) => f.id);
+  const bad = ids.find((id) => !known.includes(id));
+  if (ids.length === 0 || bad !== undefined)
+    throw new InvalidArgumentError(`--families: unknown family '${bad ?? v}' (known: ${known.join(', ')})`);
+  return ids;
+}
+
+interface FuzzCliOptions {
+  configs: number;
+  ops: number;
+  seed: number;
+  families?: string[];
+  icarus?: boolean;
+  verilator: boolean;
+  shrink: boolean;
+  cases: string | false;
+  json?: boolean;
+}
+
+export function registerFuzzCommand(p: Command): void {
+  p.command('fuzz')
+    .description(
+      'random configs of every family, each refused naming a field or verified three ways (model, TS simulator, Verilator) with random back-pressure; failures shrunk and written as regression cases',
+    )
+    .option('--configs <n>', 'configs to draw (families in turn)', intArg('--configs', 1, 1_000_000), 100)
+    .option('--ops <n>', 'operations per config', intArg('--ops', 1, 10_000_000), 20_000)
+    .option('--seed <s>', 'campaign seed', intArg('--seed', 0, 0xffffffff), 1)
+    .option(
+      '--families <ids>',
+      `comma-separated family ids (default: all: ${FAMILIES.map((f) => f.id).join(',')})`,
+      familiesArg,
+    )
+    .option('--icarus', 'also compare against Icarus Verilog')
+    .option('--no-verilator', 'model and TS simulator only')
+    .option('--no-shrink', 'keep failures as found')
+    .option('--cases <dir>', 'where failures are written', path.join(REPO_ROOT, 'test', 'fuzz-cases'))
+    .option('--no-cases', 'write no regression cases')
+    .option('--json', 'print JSON')
+    .action(async (o: FuzzCliOptions) => {
+      const bar = progress('fuzz', o.configs, 'configs', o.json);
+      let r;
+      try {
+        r = await fuzz({
+          configs: o.configs,
+          ops: o.ops,
+          seed: o.seed,
+          ...(o.families ? { families: o.families } : {}),
+          verilator: o.verilator,
+          icarus: !!o.icarus,
+          shrink: o.shrink,
+          onProgress: (done, step) => bar.update(done, step),
+        });
+      } finally {
+        bar.stop();
+      }
+      const files = Object.fromEntries(r.cases.map((c) => caseFile(c)).map((f) => [f.name, f.text]));
+      const written = o.cases !== false && r.cases.length > 0 ? writeAll(o.cases, files, '--cases') : [];
+      if (o.json) console.log(JSON.stringify({ ...r, written }, null, 2));
+      else {
+        const by = Object.entries(r.rejectedBy)
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ');
+        if (by) console.log(`rejected, by field named: ${by}`);
+        for (const c of r.cases)
+          console.log(`FAILED ${JSON.stringify(c.config)} ops ${c.ops} seed ${c.seed}: ${c.failure}`);
+        for (const w of written) console.log(`wrote ${w}`);
+        console.log(summaryLine(r));
+      }
+      if (r.failed > 0) process.exitCode = 1;
+    });
+}

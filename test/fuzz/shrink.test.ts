@@ -1,0 +1,87 @@
+/**
+ * The fuzz campaign's machinery without hardware: shrinking keeps the failure and reaches the
+ * smallest run the predicate fails on; a campaign is reproducible and accounts for every config;
+ * a failure found by `runOnce` is one line.
+ */
+import { describe, expect, it } from 'vitest';
+import { caseFile, fuzz, runOnce, shrinkRun, summaryLine, type FuzzRun } from '../../src/fuzz/index.js';
+
+describe('shrinkRun', () => {
+  it('finds the fewest ops and the smallest config values that still fail, and drops unneeded fields', async () => {
+    const run: FuzzRun = {
+      config: { name: 'x', filter: 'apbf', k: 9, l: 7, extra: true, keyBits: 64, seed: 1 },
+      ops: 1000,
+      seed: 3,
+      backpressure: 0.3,
+      idle: 0.1,
+    };
+    let calls = 0;
+    // Fails iff at least 37 ops, k >= 3 and keyBits present and >= 8.
+    const fails = async (r: FuzzRun): Promise<boolean> => {
+      calls++;
+      const c = r.config;
+      return r.ops >= 37 && typeof c.k === 'number' && c.k >= 3 && typeof c.keyBits === 'number' && c.keyBits >= 8;
+    };
+    const s = await shrinkRun(run, fails, 400);
+    expect(s.ops).toBe(37);
+    expect(s.config).toEqual({ name: 'x', filter: 'apbf', k: 3, keyBits: 8 });
+    expect(await fails(s)).toBe(true);
+    expect(calls).toBeLessThan(120);
+  });
+
+  it('stops at its budget and returns a run that fails', async () => {
+    const run: FuzzRun = { config: { filter: 'apbf', k: 100 }, ops: 1 << 20, seed: 1, backpressure: 0, idle: 0 };
+    const s = await shrinkRun(run, async (r) => r.ops >= 5, 8);
+    expect(s.ops).toBeGreaterThanOrEqual(5);
+    expect(s.ops).toBeLessThan(run.ops);
+  });
+});
+
+describe('fuzz campaign (model and simulator)', () => {
+  it('accounts for every config, is reproducible, and finds no failure on the registered families', async () => {
+    const o = { configs: 8, ops: 300, seed: 5, verilator: false };
+    const a = await fuzz(o);
+    const b = await fuzz(o);
+    expect(a.rejected + a.clean + a.failed).toBe(8);
+    expect(a.cases).toEqual([]);
+    expect(a.failed).toBe(0);
+    expect(b).toEqual(a);
+    expect(summaryLine(a)).toBe(`fuzz: 8 configs, ${a.rejected} rejected, ${a.clean} clean, 0 failed`);
+  });
+
+  it('reports a refusal with the field it names, and a clean run as ok', async () => {
+    const base = { ops: 50, seed: 1, backpressure: 0, idle: 0 };
+    expect(
+      await runOnce({ ...base, config: { name: 'r', filter: 'apbf', k: 0, l: 3, keyBits: 64, seed: 1 } }, false),
+    ).toEqual({
+      kind: 'refused',
+      field: 'k',
+    });
+    expect(await runOnce({ ...base, config: { name: 'r', filter: 'nonsense', keyBits: 64, seed: 1 } }, false)).toEqual({
+      kind: 'refused',
+      field: 'filter',
+    });
+    const ok = await runOnce(
+      { ...base, config: { name: 'r', filter: 'apbf', k: 2, l: 2, sliceBits: 1024, keyBits: 64, seed: 1 } },
+      false,
+    );
+    expect(ok).toEqual({ kind: 'ok' });
+  });
+
+  it('writes a case as JSON named by its filter and a hash, with a config name Verilog accepts', () => {
+    const f = caseFile({
+      config: { name: 'fz3', filter: 'tbf', k: 1 },
+      ops: 12,
+      seed: 4,
+      backpressure: 0.9,
+      idle: 0,
+      engines: ['model', 'ts-compiled'],
+      failure: 'x',
+      foundBy: 'bloomforge fuzz',
+    });
+    expect(f.name).toMatch(/^tbf-[0-9a-f]{10}\.json$/);
+    const back = JSON.parse(f.text) as { config: { name: string }; ops: number };
+    expect(back.config.name).toMatch(/^fz_tbf_[0-9a-f]{10}$/);
+    expect(back.ops).toBe(12);
+  });
+});
