@@ -43,9 +43,11 @@
  * register `ii_wait`), the k hashes are computed at once and loaded into a shift register of
  * slots (`slot0` addresses the memory, one slot a cycle), and the micro-ops flow through the same
  * read-modify-write column as single ops do (forwarding covers two micro-ops of one op hitting
- * one word). Test-and-insert answers as of before its own insert: a micro-op whose bit address
- * equals an earlier micro-op's of the same op (the `dup` shift register, compared one slot a
- * cycle) is left out of the AND, since an earlier micro-op has already set its bit. Latency 8 + k:
+ * one word). Test-and-insert answers as of before its own insert with no correction for probes
+ * that repeat a bit: a micro-op sees the bits its own op's earlier micro-ops set, but the first
+ * probe of any bit sees the value from before the op, and the answer is the AND of the matches —
+ * if some bit was 0 before the op, its first probe already made the AND 0; if all were 1, every
+ * probe matches. (A test streams keys whose 8 probes fall in 16 bits.) Latency 8 + k:
  *   A+1 accept, A+2 hash chunks registered, A+3 chunks XORed into the slots, A+4 .. A+3+k the k
  *   micro-ops' reads (R), their matches at R+3 ANDed into `acc`, the last one's hit registered
  *   at A+7+k, queued, out_valid at A+8+k.
@@ -89,8 +91,6 @@ export interface BuildOptions {
    * so tests can show that the verification catches the hazard.
    */
   forwarding?: boolean;
-  /** Basic filter: leave out the duplicate-probe correction of test-and-insert (tests only). */
-  duplicates?: boolean;
 }
 
 export function buildBloom(c: BloomDerived, opts: BuildOptions = {}): Design {
@@ -123,7 +123,7 @@ export function buildBloom(c: BloomDerived, opts: BuildOptions = {}): Design {
     key: input.data.key,
   });
   const x: Context = { m, c, L, sweep: acc.sweep, forwarding: opts.forwarding ?? true };
-  const res = c.initiationInterval > 1 ? microOps(x, s1, opts.duplicates ?? true) : oneOpPerCycle(x, s1);
+  const res = c.initiationInterval > 1 ? microOps(x, s1) : oneOpPerCycle(x, s1);
   const rq = responseQueue(m, RESPONSE_QUEUE, res.push, [res.tag, res.hit], io.outReady);
   acc.close(rq.pop);
 
@@ -238,7 +238,7 @@ function oneOpPerCycle(x: Context, s1: { valid: Sig; ins: Sig; query: Sig; tag: 
 }
 
 /** The basic filter with k ≥ 2: k micro-ops per op on one memory (II = k; see the header). */
-function microOps(x: Context, s1: { valid: Sig; ins: Sig; query: Sig; tag: Sig; key: Sig }, duplicates: boolean) {
+function microOps(x: Context, s1: { valid: Sig; ins: Sig; query: Sig; tag: Sig; key: Sig }) {
   const { m, c, L } = x;
   const k = c.k;
   // The k hashes, their key chunks registered (A+2) and XORed into the slots (A+3).
@@ -261,14 +261,6 @@ function microOps(x: Context, s1: { valid: Sig; ins: Sig; query: Sig; tag: Sig; 
   const steps = m.reg('step_valid', k);
   steps.next(m.mux(load, ones(m, k), m.cat(m.const(0, 1), steps.slice(k - 1, 1))));
   const first = m.pipe(load, 1, 'step_first');
-  // dup[i]: the probe in slot i repeats the bit of an earlier probe of the same op. Each cycle
-  // slot 0 (the micro-op issuing) is compared with the later slots, and the flags move with them.
-  const dup = m.reg('dup', k);
-  const later = Array.from({ length: k - 1 }, (_, i) => {
-    const d = dup.bit(i + 1);
-    return duplicates ? d.or(slots[0]!.eq(slots[i + 1]!)) : d;
-  });
-  dup.next(m.mux(load, m.const(0, k), m.cat(m.const(0, 1), ...later.reverse())));
   // The op's flags and tag, held while its micro-ops issue.
   const held = (sig: Sig, name: string): Sig => {
     const r = m.reg(name, sig.width, { reset: null, en: load });
@@ -282,16 +274,14 @@ function microOps(x: Context, s1: { valid: Sig; ins: Sig; query: Sig; tag: Sig; 
     tag: held(s2.tag, 'op_tag'),
     first,
     last: steps.bit(0).and(steps.bit(1).not()),
-    dup: dup.bit(0),
   };
   const u1 = pipeStage(m, 'u1', u0); // block RAM word registered
   const u2 = pipeStage(m, 'u2', u1); // read-modify-write, match
   const u3 = pipeStage(m, 'u3', u2); // match registered
   const match = m.scope('col0', () => column(x, slots[0]!, u0.valid, u1.valid.and(u1.ins)));
-  // The AND over the op's micro-ops (a repeated bit counts as set: its first probe decides).
+  // The AND over the op's micro-ops.
   const acc = m.reg('acc', 1, { reset: null });
-  const term = match.or(u3.dup);
-  const accNext = m.mux(u3.first, term, acc.and(term));
+  const accNext = m.mux(u3.first, match, acc.and(match));
   acc.next(m.mux(u3.valid, accNext, acc));
   const hit = m.pipe(accNext.and(u3.query), 1, 's7_hit', { reset: null });
   const done = pipeStage(m, 's7', { valid: u3.valid.and(u3.last), tag: u3.tag });
