@@ -2,9 +2,9 @@
  * Table 1 of the APBF paper (§4.2), computed from this family's analytics: per aimed fp p, the
  * slices k = ⌈log2(1/p)⌉, bits per item k/ln 2, the actual fp 2^−k (fill 1/2), accesses of a
  * query that returns true (k) and of one that returns false (`accessesFalse` at r = 1/2), and the
- * comparison with the printed values at the printed precision. The paper truncates the actual
- * fp to 10 decimals (2^−14 = 0.00006103515625 is printed 0.0000610351), so that column agrees
- * when the printed value is the computed one rounded or truncated.
+ * comparison with the printed values at the printed precision. The paper truncates bits per item
+ * (7/ln 2 = 10.0989 is printed 10.09) and the actual fp (2^−14 = 0.00006103515625 is printed
+ * 0.0000610351), so a cell agrees when the printed value is the computed one rounded or truncated.
  */
 import type { ComputedTable } from '../../analysis/table.js';
 import { accessesFalse, halfFillBitsPerItem, slicesFor } from './analysis.js';
@@ -60,7 +60,7 @@ export function table1(): ComputedTable {
   return {
     name: 'Table 1',
     caption:
-      'APBF paper §4.2: Bloom filters planned to stop inserting at fill 1/2 (k, bits/item, actual fp, accesses of a true and a false query)',
+      'APBF paper §4.2: Bloom filters planned to stop inserting at fill 1/2 (k, bits/item, actual fp, accesses of a true and a false query; the paper truncates bits/item and actual fp)',
     columns: [
       { key: 'aimedFp', title: 'aimed fp', digits: 5 },
       { key: 'k', title: 'k', digits: 0 },
