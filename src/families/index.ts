@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { a2Family } from './a2/index.js';
 import { apbfFamily } from './apbf/index.js';
+import { bloomFamily } from './bloom/index.js';
 import { stableFamily } from './stable/index.js';
 import { tbfFamily } from './tbf/index.js';
 import type { FilterFamily } from './types.js';
@@ -16,6 +17,7 @@ export const FAMILIES: readonly FilterFamily[] = [
   tbfFamily,
   a2Family,
   stableFamily,
+  bloomFamily,
 ] as readonly FilterFamily[];
 
 /** The family a config's `filter` value belongs to. */

@@ -1,0 +1,130 @@
+/**
+ * The set filters' pipeline as the stream verifier sees it: the protocol, the reference model
+ * answering requests, the comparison of the block RAMs with the model's bit arrays, and the
+ * software filter the bench times.
+ */
+import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import { compileBloom } from './fast.js';
+import { BloomModel } from './model.js';
+import { latencyOf, OP, RESPONSE_QUEUE, sweepCycles } from './params.js';
+import { memoryName } from './rtl.js';
+import type { BloomDerived } from './types.js';
+
+export function bloomProtocol(c: BloomDerived): StreamProtocol {
+  return {
+    ops: OP,
+    semantics: {
+      query: { queries: true },
+      insert: { inserts: true },
+      testAndInsert: { queries: true, inserts: true },
+      clear: { clears: true },
+    },
+    request: [],
+    response: [{ name: 'hit', port: 'out_hit', width: 1 }],
+    latency: latencyOf(c),
+    queueDepth: RESPONSE_QUEUE,
+    // The reset/clear sweep (a clear waits up to II − 1 cycles for the op ahead first): twice
+    // that, with room to spare.
+    maxStallCycles: 2 * (sweepCycles(c) + c.initiationInterval + 1) + 8,
+  };
+}
+
+/** Column-by-column comparison of the design's block RAMs with the model's bit arrays. */
+export function compareBloomMemories(
+  c: BloomDerived,
+  model: BloomModel,
+  read: (memory: string, addr: number) => bigint,
+): MemoryCheck {
+  const mismatches: string[] = [];
+  let checked = 0;
+  let count = 0;
+  for (let col = 0; col < c.columns; col++) {
+    const name = memoryName(col);
+    for (let a = 0; a < c.columnDepth; a++) {
+      checked++;
+      const hw = read(name, a);
+      const sw = model.word(col, a, c.wordBits);
+      if (hw === sw) continue;
+      count++;
+      if (mismatches.length < 10)
+        mismatches.push(`${name}[${a}]: simulator 0x${hw.toString(16)} model 0x${sw.toString(16)}`);
+    }
+  }
+  return { checked, unit: 'words', mismatches, count };
+}
+
+/** The reference model behind the stream protocol. */
+export class BloomStreamModel implements StreamModel {
+  readonly model: BloomModel;
+
+  constructor(readonly c: BloomDerived) {
+    this.model = new BloomModel(c);
+  }
+
+  apply(req: StreamRequest): { hit: bigint } {
+    const m = this.model;
+    let hit = false;
+    switch (req.op) {
+      case 'query':
+        hit = m.query(req.key);
+        break;
+      case 'insert':
+        m.insert(req.key);
+        break;
+      case 'testAndInsert':
+        hit = m.testAndInsert(req.key);
+        break;
+      case 'clear':
+        m.clear();
+        break;
+      default:
+        throw new Error(`bloom: unknown op '${req.op}'`);
+    }
+    return { hit: hit ? 1n : 0n };
+  }
+
+  agingEvents(): number {
+    return 0;
+  }
+
+  compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
+    return compareBloomMemories(this.c, this.model, read);
+  }
+}
+
+/** Keys as little-endian 32-bit words, kw words each (what a packet parser hands over). */
+export function keyWords(keys: readonly bigint[], keyBits: number): Uint32Array {
+  const kw = Math.ceil(keyBits / 32);
+  const out = new Uint32Array(keys.length * kw);
+  keys.forEach((key, i) => {
+    let v = key;
+    for (let j = 0; j < kw; j++) {
+      out[i * kw + j] = Number(v & 0xffffffffn);
+      v >>= 32n;
+    }
+  });
+  return out;
+}
+
+/** The software filter: the compiled filter (./fast.ts), keys handed over as 32-bit words. */
+export function bloomSoftware(c: BloomDerived): SoftwareFilter {
+  const kw = Math.ceil(c.keyBits / 32);
+  let cached: { keys: readonly bigint[]; words: Uint32Array } | null = null;
+  const wordsOf = (keys: readonly bigint[]): Uint32Array => {
+    if (cached?.keys !== keys) cached = { keys, words: keyWords(keys, c.keyBits) };
+    return cached.words;
+  };
+  return {
+    engine: 'compiled',
+    keys: 1_000_000,
+    fresh(keys) {
+      const words = wordsOf(keys);
+      const f = compileBloom(c);
+      return {
+        insert: (i) => f.insert(words, i * kw),
+        query: (i) => f.query(words, i * kw),
+        testAndInsert: (i) => f.testAndInsert(words, i * kw),
+      };
+    },
+  };
+}

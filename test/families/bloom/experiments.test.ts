@@ -1,0 +1,34 @@
+/**
+ * The set-fp experiment: on the model and on the RTL in the compiled simulator its checks pass
+ * (the exact fp within the 99 % interval of the measured one for every variant; the e^{−kn/m}
+ * form rejected for 32-bit blocks), and the RTL measures exactly what the model measures (the
+ * same keys, the same hashes, the same bits).
+ */
+import { describe, expect, it } from 'vitest';
+import { fpExperiment, meanInterval, poissonPlausible, t99 } from '../../../src/families/bloom/experiments.js';
+
+describe('set-fp experiment', () => {
+  it('model and RTL: every check passes, and the measured series are identical', () => {
+    const model = fpExperiment({ engine: 'model', seed: 1, scale: 0.5, params: {} });
+    const sim = fpExperiment({ engine: 'sim', seed: 1, scale: 0.5, params: {} });
+    for (const r of [model, sim]) {
+      expect(r.checks!.length).toBe(9);
+      for (const c of r.checks!) expect(c.ok, c.what).toBe(true);
+      expect(r.series.filter((s) => s.kind === 'measured')).toHaveLength(4);
+      expect(r.series.filter((s) => s.kind === 'analytic')).toHaveLength(8);
+    }
+    expect(sim.series).toEqual(model.series);
+  });
+
+  it('the interval helpers: t quantiles, Poisson plausibility, a mean interval', () => {
+    expect(t99(1)).toBeCloseTo(63.657, 3);
+    expect(t99(19)).toBeCloseTo(2.861, 3);
+    expect(t99(1000)).toBeCloseTo(2.58, 2);
+    expect(poissonPlausible(10, 10)).toBe(true);
+    expect(poissonPlausible(30, 10)).toBe(false);
+    expect(poissonPlausible(0, 0.5)).toBe(true);
+    const iv = meanInterval([1, 2, 3, 4, 5]);
+    expect(iv.mean).toBe(3);
+    expect(iv.half).toBeCloseTo((4.604 * Math.sqrt(2.5)) / Math.sqrt(5), 6);
+  });
+});
