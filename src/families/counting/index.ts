@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { countingSchema, deriveCountingSizes } from './config.js';
 import { countingParameters } from './params.js';
+import { countingPlanner } from './planner.js';
 import { buildCounting } from './rtl.js';
 import { sampleCounting } from './sampler.js';
 import { countingProtocol, countingSoftware, CountingStreamModel } from './stream.js';
@@ -19,6 +20,7 @@ export const countingFamily: FilterFamily<CountingDerived> = {
   filters: ['counting', 'spectral'],
   schema: countingSchema,
   derive: deriveCountingSizes,
+  planner: countingPlanner,
   parameters: countingParameters,
   describe: (c) =>
     `${c.algorithm} k=${c.k} w=${c.counterBits} c=${c.cellsPerBank}` +

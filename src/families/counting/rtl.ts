@@ -267,15 +267,17 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
     );
     const v2 = banks2.map((b) => b.value);
     const found = v2.map((v) => v.ne(0)).reduce((x, y) => x.and(y));
-    const addend = m.mux(found, m.const(1, w), minNew);
     const doIns = r9.ins.and(singleNew);
     const doRem = r9.rem.and(singleNew).and(found);
     const ovf2: Sig[] = [];
     banks2.forEach((b, i) => {
       const v = v2[i]!;
-      const add = saturatingAdd(m, v, addend);
-      ovf2.push(doIns.and(add.overflow));
-      b.update(m.mux(doIns, add.sum, m.mux(doRem, v.sub(1), v)));
+      // Both additions side by side (+1 when found, + the primary's minimum when not), selected
+      // after the adders: `found` (an AND over the banks) does not wait for them, nor they for it.
+      const inc = saturatingStep(m, v, one, m.const(0, 1));
+      const add = saturatingAdd(m, v, minNew);
+      ovf2.push(doIns.and(m.mux(found, inc.overflow, add.overflow)));
+      b.update(m.mux(doIns, m.mux(found, inc.next, add.sum), m.mux(doRem, v.sub(1), v)));
     });
     // 10: written back; secondary counters compared; 11: their minimum; 12: the answer.
     const t10 = t9 + 1;
