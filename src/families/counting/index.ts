@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { countingSchema, deriveCountingSizes } from './config.js';
+import { countingExperiments } from './experiments.js';
 import { countingParameters } from './params.js';
 import { countingPlanner } from './planner.js';
 import { buildCounting } from './rtl.js';
@@ -45,4 +46,5 @@ export const countingFamily: FilterFamily<CountingDerived> = {
   sample: sampleCounting,
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['counting_k4_w4'],
+  experiments: countingExperiments,
 };
