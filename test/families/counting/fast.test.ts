@@ -11,14 +11,36 @@ const configs: [string, Record<string, unknown>][] = [
   ...['counting_k4_w4', 'spectral_mi_k4_w4', 'spectral_rm_k4_w4', 'counting_k8_w8_ecp5'].map(
     (n) => [`${n} (preset)`, loadPreset(n) as Record<string, unknown>] as [string, Record<string, unknown>],
   ),
-  ['MS k=1 w=1, 40-bit keys', { name: 'a', filter: 'counting', k: 1, counterBits: 1, cellsPerBank: 64, keyBits: 40, seed: 5 }],
-  ['MI k=5 w=3', { name: 'b', filter: 'spectral', algorithm: 'mi', k: 5, counterBits: 3, cellsPerBank: 64, keyBits: 64, seed: 6 }],
+  [
+    'MS k=1 w=1, 40-bit keys',
+    { name: 'a', filter: 'counting', k: 1, counterBits: 1, cellsPerBank: 64, keyBits: 40, seed: 5 },
+  ],
+  [
+    'MI k=5 w=3',
+    { name: 'b', filter: 'spectral', algorithm: 'mi', k: 5, counterBits: 3, cellsPerBank: 64, keyBits: 64, seed: 6 },
+  ],
   [
     'RM k=3 w=4, 96-bit keys, small secondary, 20-bit hashes',
-    { name: 'c', filter: 'spectral', algorithm: 'rm', k: 3, counterBits: 4, cellsPerBank: 1 << 20, secondaryCellsPerBank: 32, keyBits: 96, seed: 7 },
+    {
+      name: 'c',
+      filter: 'spectral',
+      algorithm: 'rm',
+      k: 3,
+      counterBits: 4,
+      cellsPerBank: 1 << 20,
+      secondaryCellsPerBank: 32,
+      keyBits: 96,
+      seed: 7,
+    },
   ],
-  ['MS w=16 (Uint16 counters)', { name: 'd', filter: 'counting', k: 2, counterBits: 16, cellsPerBank: 32, keyBits: 64, seed: 8 }],
-  ['MS w=32 (Uint32 counters, ECP5)', { name: 'e', filter: 'counting', k: 2, counterBits: 32, cellsPerBank: 32, keyBits: 64, seed: 9, target: 'ecp5' }],
+  [
+    'MS w=16 (Uint16 counters)',
+    { name: 'd', filter: 'counting', k: 2, counterBits: 16, cellsPerBank: 32, keyBits: 64, seed: 8 },
+  ],
+  [
+    'MS w=32 (Uint32 counters, ECP5)',
+    { name: 'e', filter: 'counting', k: 2, counterBits: 32, cellsPerBank: 32, keyBits: 64, seed: 9, target: 'ecp5' },
+  ],
 ];
 
 describe('compiled software counting filter ≡ reference model', () => {
