@@ -157,8 +157,8 @@ describe('analyze and plan', () => {
         if (countingFp(1000, cells, k) <= 0.01) expect(k * cells).toBeGreaterThanOrEqual(c.k * c.cellsPerBank);
     const t = planCounting({
       filter: 'spectral',
-      window: 2000,
-      fp: 0.02,
+      window: 1000,
+      fp: 0.05,
       target: 'ice40-hx8k',
       extra: { algorithm: 2 },
     });
