@@ -255,7 +255,10 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
     const t9 = SECONDARY_MODIFY_CYCLE;
     const reg9 = (x: Sig, name: string): Sig => m.pipe(x, 1, `s${t9}_${name}`, { reset: null });
     const minNew = reg9(new1.min, 'min_new');
-    const singleNew = reg9(new1.single, 'single_new');
+    // Insert / remove with a single primary minimum, registered (the secondary's update selects
+    // with `found` last).
+    const doIns = reg9(r8.ins.and(new1.single), 'do_ins');
+    const doRemIfFound = reg9(r8.rem.and(new1.single), 'do_rem');
     const minOld = reg9(old1.min, 'min_old');
     const singleOld = reg9(old1.single, 'single_old');
     const nzOld = reg9(old1.nonZero, 'nz_old');
@@ -267,8 +270,6 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
     );
     const v2 = banks2.map((b) => b.value);
     const found = v2.map((v) => v.ne(0)).reduce((x, y) => x.and(y));
-    const doIns = r9.ins.and(singleNew);
-    const doRem = r9.rem.and(singleNew).and(found);
     const ovf2: Sig[] = [];
     banks2.forEach((b, i) => {
       const v = v2[i]!;
@@ -277,7 +278,8 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
       const inc = saturatingStep(m, v, one, m.const(0, 1));
       const add = saturatingAdd(m, v, minNew);
       ovf2.push(doIns.and(m.mux(found, inc.overflow, add.overflow)));
-      b.update(m.mux(doIns, m.mux(found, inc.next, add.sum), m.mux(doRem, v.sub(1), v)));
+      const ifFound = m.mux(doIns, inc.next, m.mux(doRemIfFound, v.sub(1), v));
+      b.update(m.mux(found, ifFound, m.mux(doIns, add.sum, v)));
     });
     // 10: written back; secondary counters compared; 11: their minimum; 12: the answer.
     const t10 = t9 + 1;
@@ -314,6 +316,7 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
     push.valid,
     [push.tag, push.hit, push.count, push.ovf, push.udf],
     io.outReady,
+    { oneHotWrite: true },
   );
   occ.step(input.fire, rq.pop);
   m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
