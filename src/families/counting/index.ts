@@ -30,8 +30,9 @@ export const countingFamily: FilterFamily<CountingDerived> = {
   build: (c) => buildCounting(c),
   protocol: countingProtocol,
   model: (c) => new CountingStreamModel(c),
-  // No remove: the mix is the family's, and MI configs have no remove op (the family tests and
-  // `verify` runs with --mix cover remove on the configs that have it).
+  // No remove: the mix is one constant for the family, and MI configs have no remove op. Remove
+  // is verified three ways by test/families/counting/verify.slow.test.ts (and the pipeline tests)
+  // on every preset that has it; `bloomforge verify` has no option for another mix.
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   // With a remove op nothing is promised: removing a false positive decrements another key's
   // counters (the manual: "As soon we allow for deletions we introduce false negative errors").
