@@ -7,6 +7,7 @@ import path from 'node:path';
 import { a2Family } from './a2/index.js';
 import { apbfFamily } from './apbf/index.js';
 import { bloomFamily } from './bloom/index.js';
+import { countingFamily } from './counting/index.js';
 import { stableFamily } from './stable/index.js';
 import { tbfFamily } from './tbf/index.js';
 import type { FilterFamily } from './types.js';
@@ -18,6 +19,7 @@ export const FAMILIES: readonly FilterFamily[] = [
   a2Family,
   stableFamily,
   bloomFamily,
+  countingFamily,
 ] as readonly FilterFamily[];
 
 /** The family a config's `filter` value belongs to. */
