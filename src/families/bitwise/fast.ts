@@ -1,0 +1,126 @@
+/**
+ * A compiled software bitwise Bloom filter: the reference model's operations (./model.ts)
+ * generated as JavaScript specialised to one config — every size a literal, the H3 byte tables of
+ * every bank of every level combined into one table (H3 is linear, so one pass over the key bytes
+ * yields every bank's counter index), the counters of all banks in one Uint32Array, the carry
+ * decision unrolled level by level. No allocation per op. Counts and counters equal the reference
+ * model's (tested); it exists for speed (the software side of `bench`).
+ *
+ * Supported while Σ w_i ≤ 53 (a count is an exact double); `compileBitwise` returns null otherwise.
+ */
+import { h3Matrix, h3Tables } from '../../ir/h3.js';
+import { hashSalt } from './model.js';
+import type { BitwiseParams } from './types.js';
+
+export interface FastBitwise {
+  /** The count of the key at keys[off..] (little-endian 32-bit words). */
+  count(keys: Uint32Array, off: number): number;
+  /** Adds the key; false when the add was dropped (every level at its maximum). */
+  insert(keys: Uint32Array, off: number): boolean;
+  /** The count before the add, then the add. */
+  testAndInsert(keys: Uint32Array, off: number): number;
+  clear(): void;
+  /** Every bank's counters, flat: bank j of level i starts at `bankBase[i][j]`. */
+  readonly counters: Uint32Array;
+  readonly bankBase: number[][];
+}
+
+export function compileBitwise(p: BitwiseParams): FastBitwise | null {
+  const levels = p.levels;
+  if (levels.reduce((s, L) => s + L.width, 0) > 53) return null;
+  const keyBytes = Math.ceil(p.keyBits / 8);
+  const keyWords = Math.ceil(p.keyBits / 32);
+  const banks: { level: number; bank: number; base: number }[] = [];
+  const bankBase: number[][] = [];
+  let total = 0;
+  levels.forEach((L, i) => {
+    bankBase.push([]);
+    for (let j = 0; j < L.k; j++) {
+      bankBase[i]!.push(total);
+      banks.push({ level: i, bank: j, base: total });
+      total += L.bankCells;
+    }
+  });
+  const V = banks.length;
+  const comb = new Uint32Array(keyBytes * 256 * V);
+  banks.forEach((b, v) => {
+    const L = levels[b.level]!;
+    const t = h3Tables(h3Matrix(p.seed, hashSalt(b.level, b.bank), p.keyBits, L.indexBits), p.keyBits);
+    for (let e = 0; e < keyBytes * 256; e++) comb[e * V + v] = t[e]!;
+  });
+  const counters = new Uint32Array(total);
+  const lines: string[] = [];
+  const e = (s: string): void => void lines.push(s);
+  // Counter positions p<v> and values c<v> of the key at keys[off..].
+  const load = (): void => {
+    for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
+    for (let v = 0; v < V; v++) e(`let a${v} = 0;`);
+    for (let i = 0; i < keyBytes; i++) {
+      e(`{ const x = (${i * 256} + ((k${i >> 2} >>> ${(i & 3) * 8}) & 255)) * ${V};`);
+      for (let v = 0; v < V; v++) e(`a${v} ^= comb[x + ${v}];`);
+      e('}');
+    }
+    banks.forEach((b, v) => {
+      e(`const p${v} = ${b.base} + a${v};`);
+      e(`const c${v} = cnt[p${v}];`);
+    });
+  };
+  const ofLevel = (i: number): number[] => banks.flatMap((b, v) => (b.level === i ? [v] : []));
+  const countExpr = (): string =>
+    levels
+      .map((L, i) => {
+        const vs = ofLevel(i);
+        const min = vs.length === 1 ? `c${vs[0]}` : `Math.min(${vs.map((v) => `c${v}`).join(', ')})`;
+        return L.offset === 0 ? min : `${min} * ${2 ** L.offset}`;
+      })
+      .join(' + ');
+  const addCode = (): void => {
+    levels.forEach((L, i) =>
+      e(
+        `const f${i} = ${ofLevel(i)
+          .map((v) => `c${v} === ${L.max}`)
+          .join(' && ')};`,
+      ),
+    );
+    e(`if (${levels.map((_, i) => `f${i}`).join(' && ')}) return DROPPED;`);
+    levels.forEach((L, i) => {
+      const vs = ofLevel(i);
+      e(`if (!f${i}) {`);
+      for (const v of vs) e(`  if (c${v} < ${L.max}) cnt[p${v}] = c${v} + 1;`);
+      e('  return ADDED;');
+      e('}');
+      for (const v of vs) e(`cnt[p${v}] = 0;`);
+    });
+  };
+  const mk = (body: () => void, added: string, dropped: string): ((keys: Uint32Array, off: number) => unknown) => {
+    lines.length = 0;
+    load();
+    body();
+    const src = lines
+      .join('\n')
+      .replaceAll('return ADDED;', `return ${added};`)
+      .replaceAll('return DROPPED;', `return ${dropped};`);
+    return new Function('cnt', 'comb', `'use strict'; return function (keys, off) {\n${src}\n};`)(counters, comb) as (
+      keys: Uint32Array,
+      off: number,
+    ) => unknown;
+  };
+  const count = mk(() => e(`return ${countExpr()};`), '', '');
+  const insert = mk(addCode, 'true', 'false');
+  const testAndInsert = mk(
+    () => {
+      e(`const before = ${countExpr()};`);
+      addCode();
+    },
+    'before',
+    'before',
+  );
+  return {
+    count: count as (keys: Uint32Array, off: number) => number,
+    insert: insert as (keys: Uint32Array, off: number) => boolean,
+    testAndInsert: testAndInsert as (keys: Uint32Array, off: number) => number,
+    clear: () => counters.fill(0),
+    counters,
+    bankBase,
+  };
+}
