@@ -113,16 +113,6 @@ function shift(pmf: Float64Array, a: number, cap: number): Float64Array {
   return out;
 }
 
-/** The pmf of A + B on 0..cap, the tail lumped at cap. */
-function convolve(a: Float64Array, b: Float64Array, cap: number): Float64Array {
-  const out = new Float64Array(cap + 1);
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === 0) continue;
-    for (let j = 0; j < b.length; j++) out[Math.min(cap, i + j)]! += a[i]! * b[j]!;
-  }
-  return out;
-}
-
 /** P(X ≥ t), t = 0..cap, from a pmf on 0..cap. */
 function tailOf(pmf: Float64Array): Float64Array {
   const t = new Float64Array(pmf.length);

@@ -206,7 +206,10 @@ export function reachExperiment(o: ExperimentOptions): ExperimentResult {
     }
     series.push({ name: `level ${i} (C >= ${T}) measured`, kind: 'measured', points: measured });
     series.push({ name: `level ${i} digit cell model`, kind: 'analytic', points: analytic });
-    checks.push({ what: `level ${i}: the digit cell model within the 99% binomial interval in every multiplicity bucket`, ok });
+    checks.push({
+      what: `level ${i}: the digit cell model within the 99% binomial interval in every multiplicity bucket`,
+      ok,
+    });
   }
   return {
     name: 'bitwise-reach',

@@ -32,8 +32,8 @@
  *        its maximum; carry into level i = full_0 … full_{i−1}; the add increments level i's
  *        counters (saturating) when the carry reaches it and the level is not full, and zeroes
  *        level i's counters when it is full and the carry goes on — unless every level is full
- *        (saturated: nothing changes). Every bank writes its word back on insert.
- *   A+7  the counters as read (before the update) registered
+ *        (saturated: nothing changes). Every bank's updated word is registered on insert.
+ *   A+7  the words written to the block RAMs; the counters as read (before the update) registered
  *   …    the minimum of each level's counters, a tree of 2-input minima, one register per level
  *        of the tree (⌈log2 max k_i⌉ stages); hit = some level has every counter non-zero
  *   A+7+d  the response enters the response queue; out_valid a cycle later:
@@ -48,10 +48,10 @@
  * registers.
  *
  * Reset, power-up and the clear op sweep every bank with in_ready low (clearSweep, lookahead
- * form) for CLEAR_DELAY + max depth cycles. A clear is accepted in cycle A; its flag starts the
- * sweep in A+1, whose first zero is written at the end of A+2+CLEAR_DELAY; the op accepted just
- * before it writes at the end of A−1+WRITE_STAGE, earlier as long as WRITE_STAGE ≤ CLEAR_DELAY+2
- * (checked below).
+ * form) for CLEAR_DELAY + max depth cycles. A clear is accepted in cycle A; its flag (A+1), delayed
+ * SWEEP_START cycles, starts the sweep, whose first zero is written at the end of
+ * A+2+SWEEP_START+CLEAR_DELAY; the op accepted just before it writes at the end of
+ * A−1+WRITE_STAGE, earlier as long as WRITE_STAGE ≤ CLEAR_DELAY+2+SWEEP_START (checked below).
  *
  * Composition (src/stages/): registeredInput, clearSweep, occupancy, pipeStage, chunkedH3,
  * laneRmw (a bank: packed cells, read-modify-write with forwarding), responseQueue. Bitwise-only
@@ -62,16 +62,19 @@ import type { Design } from '../../ir/types.js';
 import { CLEAR_DELAY, clearSweep } from '../../stages/clear.js';
 import { chunkedH3 } from '../../stages/hash.js';
 import { decodeOp, registeredInput } from '../../stages/input.js';
-import { laneRmw, type LaneRmw } from '../../stages/laneRmw.js';
+import { laneRmw, type ForwardPath, type LaneRmw } from '../../stages/laneRmw.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { hashSalt } from './model.js';
 import { BITWISE_OP, bitwiseMeta, minStages, responseQueueDepth } from './params.js';
 import type { BitwiseDerived, LevelLayout } from './types.js';
 
-/** Cycles from the accepting cycle A to the update stage whose writes land at its end. */
-const WRITE_STAGE = 6;
-if (WRITE_STAGE > CLEAR_DELAY + 2) throw new Error('bitwise: the clear sweep would overtake the last writes');
+/** Cycles from the accepting cycle A to the block RAM writes of its update (at the end of A+7). */
+const WRITE_STAGE = 7;
+/** Cycles from the clear flag (A+1) to the sweep's start: the last writes of older ops land first. */
+const SWEEP_START = 1;
+if (WRITE_STAGE > CLEAR_DELAY + 2 + SWEEP_START)
+  throw new Error('bitwise: the clear sweep would overtake the last writes');
 
 /** Key bits per registered piece of a hash (one LUT4 level per two chunk bits … see hash.ts). */
 const HASH_CHUNK = 16;
@@ -84,6 +87,8 @@ export function bitwiseMemoryName(level: number, bank: number): string {
 export interface BitwiseBuildOptions {
   /** Forward in-flight writes (default true); off only so tests can show the hazards are caught. */
   forwarding?: boolean;
+  /** Tests only: drop single corrections of every bank (see src/stages/laneRmw.ts). */
+  drop?: readonly ForwardPath[];
 }
 
 export function buildBitwise(c: BitwiseDerived, opts: BitwiseBuildOptions = {}): Design {
@@ -114,10 +119,11 @@ export function buildBitwise(c: BitwiseDerived, opts: BitwiseBuildOptions = {}):
   const sweep = clearSweep(m, { addrBits: Math.log2(maxDepth), depth: maxDepth });
   const queueDepth = responseQueueDepth(c);
   const occ = occupancy(m, { capacity: queueDepth });
-  const { active: sweepActive } = sweep.connectLookahead(clear);
+  const sweepStart = m.pipe(clear, SWEEP_START, 'sweep_start');
+  const { active: sweepActive } = sweep.connectLookahead(sweepStart);
   // Room judged without this cycle's pop; no request while a sweep runs or one is about to start.
   const clearOnWire = input.fire.and(decodeOp(io.op, [BITWISE_OP.clear]));
-  input.setReady(occ.fullAfter(input.fire).or(sweep.busy).or(clear).or(clearOnWire));
+  input.setReady(occ.fullAfter(input.fire).or(sweep.busy).or(clear).or(sweepStart).or(clearOnWire));
 
   // ---- A+1 .. A+6: the request's fields travel with it --------------------------------------------
   const s2 = pipeStage(m, 's2', { valid: input.valid, ins, query, tag: input.data.tag });
@@ -138,6 +144,7 @@ export function buildBitwise(c: BitwiseDerived, opts: BitwiseBuildOptions = {}):
           writing,
           sweep: { write: sweepActive, addr: sweep.addr },
           forwarding: opts.forwarding ?? true,
+          drop: opts.drop ?? [],
         }),
       ),
     ),
@@ -181,6 +188,7 @@ interface BankInputs {
   writing: Sig;
   sweep: { write: Sig; addr: Sig };
   forwarding: boolean;
+  drop: readonly ForwardPath[];
 }
 
 interface Bank {
@@ -212,6 +220,7 @@ function bank(m: ModuleBuilder, c: BitwiseDerived, L: LevelLayout, i: number, j:
     writing: x.writing,
     clear: { write: x.sweep.write, addr: x.sweep.addr.trunc(L.addrBits) },
     forwarding: x.forwarding,
+    drop: x.drop,
     flags: (v) => [v.eq(L.max), v.eq(L.max - 1)],
   });
   const prevMax = m.reg('prev_max', 1, { reset: null });
