@@ -4,36 +4,41 @@
  * same cell or on cells sharing a word.
  *
  * Timing (relative to the cycle R in which an op presents its word address and lane, both
- * registers): the block RAM returns the word at R+1, the word is registered at the end of R+1
- * (`rdq`) and of R+2 (`w2q`), the op's own cell is taken out of the word at R+2 and registered
- * (`mine`), and in R+3 the caller computes the cell's new value from it (`commit`). The word with
- * that cell replaced is registered (`upd_data`, with its address and write flag) and written from
- * that register at the end of R+4, so nothing of the update logic sits in front of the block RAM.
- * Four writes therefore land after an op read its word: the op four ahead writes at the op's own
- * read edge (a read-during-write collision: the memory is declared 'undefined', so the word read
- * is not defined), the ops three, two and one ahead after it. `upd_data` holds the word updated
- * last cycle and `upd2_data` the one before; every correction is a compare made a cycle early and
- * registered:
- *   - `hit_a3` / `hit_a4` (the op three / four ahead updated this word; compared in R): `rdq`
- *     takes `upd_data` / `upd2_data` instead of the block RAM's output (newest first);
- *   - `hit_b` (the op two ahead; compared in R+1): the word of R+2 is `upd_data`;
- *   - `hit_c` (the op one ahead; compared in R+2): the word written back is built on `upd_data`;
- *   - `same` (the op one ahead wrote this very cell; compared in R+2): the cell value in R+3 is
- *     `prev`, the value that op gave it (a register), instead of `mine`.
- * So every op sees, and writes back, the words as every earlier op left them: the sequential
- * semantics at one op per cycle. The loop from one op's new value to the next op's is
- * `same ? prev : mine` → the caller's logic → `commit`, nothing of the block RAM path in it.
- * `flags(v)` gives predicates of the cell value (e.g. "at its maximum") computed in R+2 and
- * registered beside `mine`, so the caller needs only the matching predicate of its own new value
- * in a register to have the predicate of `value` one LUT after registers.
+ * registers): the block RAM returns the word at R+1; in R+3 the caller computes the cell's new
+ * value (`commit`); the update is registered as its parts — the new value (`prev`), the word it
+ * goes into (`upd_base`), the lane one-hot, address and write flag — and the word they make,
+ * `upd` = `upd_base` with the lane replaced by `prev` (one LUT after registers), is written at the
+ * end of R+4. So the loop from one op's new value to the next op's is `same ? prev : mine` → the
+ * caller's logic → `commit` → `prev`, with neither the block RAM nor the word merge in it.
  *
- * Registers (in the caller's scope): `addr1`, `addr2`, `addr3`, `lane` (two stages), `lane3`,
- * `onehot`, `upd_data`, `upd_addr`, `upd_write`, `upd2_data`, `upd2_addr`… (see the code), `hit_a3`,
- * `hit_a4`, `hit_b`, `hit_c`, `same`, `rdq`, `w2q`, `mine`, `mine_flag<i>`, `prev`.
+ * Four updates land after an op read its word: the op four ahead writes at the op's own read edge
+ * (a read-during-write collision: the memory is declared 'undefined', so the word read is not
+ * defined), the ops three, two and one ahead after it. Each is corrected twice, every selector a
+ * compare made a cycle early and registered:
+ *   - the word, for the write-back: `rdq` (the word at the end of R+1) takes `upd` when the op
+ *     three ahead updated it (`hit_a3`), else `upd2` (the word before) for the op four ahead
+ *     (`hit_a4`), else the block RAM's output; the word of R+2 takes `upd` for the op two ahead
+ *     (`hit_b`), the word written back in R+3 is built on `upd` for the op one ahead (`hit_c`);
+ *   - the cell, for the caller: taken out of the block RAM's word at R+1 (the lane mux right after
+ *     the block RAM) — or out of `upd2` when the op four ahead wrote the word (`hit_a4`: the read
+ *     collided, whatever lane that op changed) — replaced by `prev` (the value of the update one
+ *     cycle ago) when the op three ahead updated this very cell (`same_a3`), by `prev` at R+2 for
+ *     the op two ahead (`same_b`), registered as `mine` with its `flags`, and in R+3
+ *     `value` = `same ? prev : mine` for the op one ahead (`same`).
+ * So every op sees, and writes back, the words as every earlier op left them: the sequential
+ * semantics at one op per cycle. `flags(v)` gives predicates of the cell value (e.g. "at its
+ * maximum") computed in R+2 and registered beside `mine`, so the caller needs only the matching
+ * predicate of its own new value in a register to have the predicate of `value` one LUT after
+ * registers.
+ *
+ * Registers (in the caller's scope): `addr1`..`addr3`, `lane1`..`lane3`, `onehot`, `prev`,
+ * `upd_base`, `upd_onehot`, `upd_addr`, `upd_write`, `upd2`, the registered
+ * compares named after their corrections, `rdq`, `cell1`, `w2q`, `mine`, `mine_flag<i>`.
  * Memory `ram` (lanes·cellBits × depth). A clear port writes zero words through the same write
  * port (`clear.write` high: a zero at `clear.addr` this cycle); the caller keeps ops out of R..R+4
- * while it does (a clear is never forwarded). `forwarding: false` drops every correction; it exists
- * so tests can show that they catch the hazards (under read-during-write poisoning).
+ * while it does (a clear is never forwarded). `forwarding: false` drops every correction, `drop`
+ * single ones; both exist so tests can show that they catch the hazards (under read-during-write
+ * poisoning).
  */
 import type { ModuleBuilder, Reg, Sig } from '../dsl/module.js';
 import { muxTree } from './primitives.js';
@@ -50,7 +55,7 @@ export interface LaneRmwOptions {
   lane: Sig | null;
   /** An op is in R (the read enable). */
   read: Sig;
-  /** The op now in R+3 writes its word this cycle (a register). */
+  /** The op now in R+3 writes its word (a register). */
   writing: Sig;
   /** A zero word is written this cycle at `addr` (registers); null: no clear port. */
   clear: { write: Sig; addr: Sig } | null;
@@ -62,7 +67,17 @@ export interface LaneRmwOptions {
 }
 
 /** The corrections of the stage, by register name. */
-export type ForwardPath = 'hit_a3' | 'hit_a4' | 'hit_b' | 'hit_c' | 'same';
+export type ForwardPath = 'hit_a3' | 'hit_a4' | 'hit_b' | 'hit_c' | 'same_a3' | 'same_b' | 'same';
+
+export const FORWARD_PATHS: readonly ForwardPath[] = [
+  'hit_a3',
+  'hit_a4',
+  'hit_b',
+  'hit_c',
+  'same_a3',
+  'same_b',
+  'same',
+];
 
 export interface LaneRmw {
   /** R+3: the cell as the ops two ahead and older left it (a register), and its flags. */
@@ -82,50 +97,68 @@ export function laneRmw(m: ModuleBuilder, o: LaneRmwOptions): LaneRmw {
   if ((o.lane === null) !== (o.lanes === 1)) throw m.error('laneRmw: a lane index exactly when lanes > 1');
   const mem = m.memory('ram', { width: W, depth: o.depth, readDuringWrite: 'undefined' });
   const rd = mem.read(o.addr, o.read);
-  const a1 = m.pipe(o.addr, 1, 'addr1', { reset: null });
-  const a2 = m.pipe(a1, 1, 'addr2', { reset: null });
-  const a3 = m.pipe(a2, 1, 'addr3', { reset: null });
-  const l2 = o.lane === null ? null : m.pipe(o.lane, 2, 'lane', { reset: null });
-  const l3 = l2 === null ? null : m.pipe(l2, 1, 'lane3', { reset: null });
-  // The word updated last cycle (written to the block RAM from here) and the one before.
-  const upd = m.reg('upd_data', W, { reset: null });
-  const updAddr = m.pipe(a3, 1, 'upd_addr', { reset: null });
+  const nr = { reset: null };
+  const a1 = m.pipe(o.addr, 1, 'addr1', nr);
+  const a2 = m.pipe(a1, 1, 'addr2', nr);
+  const a3 = m.pipe(a2, 1, 'addr3', nr);
+  const lanes =
+    o.lane === null
+      ? null
+      : (() => {
+          const l1 = m.pipe(o.lane, 1, 'lane1', nr);
+          const l2 = m.pipe(l1, 1, 'lane2', nr);
+          return { l0: o.lane, l1, l2, l3: m.pipe(l2, 1, 'lane3', nr) };
+        })();
+  const cellAt = (a: Sig, l: 'l0' | 'l1' | 'l2' | 'l3'): Sig => (lanes === null ? a : m.cat(a, lanes[l]));
+  // The update registered as its parts; `upd` is the word they make.
+  const prev = m.reg('prev', o.cellBits, nr);
+  const updBase = m.reg('upd_base', W, nr);
+  const updOnehot = lanes === null ? null : m.reg('upd_onehot', o.lanes, nr);
+  const updAddr = m.pipe(a3, 1, 'upd_addr', nr);
   const updWrite = m.pipe(o.writing, 1, 'upd_write');
-  const upd2 = m.pipe(upd, 1, 'upd2_data', { reset: null });
-  const off = m.const(0, 1);
-  const match = (name: string, write: Sig, writeAddr: Sig, readAddr: Sig): Sig =>
-    o.forwarding && !(o.drop ?? []).includes(name as ForwardPath)
-      ? registeredMatch(m, name, { write, writeAddr, readAddr })
-      : m.pipe(off, 1, name);
-  const hitA3 = match('hit_a3', o.writing, a3, o.addr);
-  const hitA4 = match('hit_a4', updWrite, updAddr, o.addr);
-  const rdq = m.pipe(m.mux(hitA3, upd, m.mux(hitA4, upd2, rd)), 1, 'rdq', { reset: null });
-  const hitB = match('hit_b', o.writing, a3, a1);
-  const word2 = m.mux(hitB, upd, rdq);
-  const w2q = m.pipe(word2, 1, 'w2q', { reset: null });
   const cells = (w: Sig): Sig[] =>
     Array.from({ length: o.lanes }, (_, i) => w.slice((i + 1) * o.cellBits - 1, i * o.cellBits));
-  const cell2 = l2 === null ? word2 : muxTree(m, cells(word2), l2);
-  const mine = m.pipe(cell2, 1, 'mine', { reset: null });
-  const mineFlags = (o.flags?.(cell2) ?? []).map((f, i) => m.pipe(f, 1, `mine_flag${i}`, { reset: null }));
+  const upd =
+    updOnehot === null
+      ? prev
+      : m.cat(
+          ...cells(updBase)
+            .map((c, i) => m.mux(updOnehot.bit(i), prev, c))
+            .reverse(),
+        );
+  const upd2 = m.pipe(upd, 1, 'upd2', nr);
+  const off = m.const(0, 1);
+  const match = (name: ForwardPath, write: Sig, writeAddr: Sig, readAddr: Sig): Sig =>
+    o.forwarding && !(o.drop ?? []).includes(name)
+      ? registeredMatch(m, name, { write, writeAddr, readAddr })
+      : m.pipe(off, 1, name);
+  // R: compares with the ops three (updating now) and four (updated last cycle) ahead.
+  const hitA3 = match('hit_a3', o.writing, a3, o.addr);
+  const hitA4 = match('hit_a4', updWrite, updAddr, o.addr);
+  const sameA3 = match('same_a3', o.writing, cellAt(a3, 'l3'), cellAt(o.addr, 'l0'));
+  // R+1: the word and the cell, corrected.
+  const rdq = m.pipe(m.mux(hitA3, upd, m.mux(hitA4, upd2, rd)), 1, 'rdq', nr);
+  // The op four ahead's write collided with the read: its word (`upd2`) holds this cell then,
+  // whichever lane it changed; the op three ahead's update is `prev` when it was this cell.
+  const lane1 = (w: Sig): Sig => (lanes === null ? w : muxTree(m, cells(w), lanes.l1));
+  const cell1 = m.pipe(m.mux(sameA3, prev, m.mux(hitA4, lane1(upd2), lane1(rd))), 1, 'cell1', nr);
+  const hitB = match('hit_b', o.writing, a3, a1);
+  const sameB = match('same_b', o.writing, cellAt(a3, 'l3'), cellAt(a1, 'l1'));
+  // R+2: the op two ahead's update.
+  const w2q = m.pipe(m.mux(hitB, upd, rdq), 1, 'w2q', nr);
+  const cell2 = m.mux(sameB, prev, cell1);
+  const mine = m.pipe(cell2, 1, 'mine', nr);
+  const mineFlags = (o.flags?.(cell2) ?? []).map((f, i) => m.pipe(f, 1, `mine_flag${i}`, nr));
   const hitC = match('hit_c', o.writing, a3, a2);
-  const same = match('same', o.writing, l3 === null ? a3 : m.cat(a3, l3), l2 === null ? a2 : m.cat(a2, l2));
+  const same = match('same', o.writing, cellAt(a3, 'l3'), cellAt(a2, 'l2'));
   // The lane of R+3 one-hot, registered (decoded in R+2).
-  const onehot = l2 === null ? null : m.pipe(m.const(1, o.lanes).shl(l2), 1, 'onehot', { reset: null });
-  const prev = m.reg('prev', o.cellBits, { reset: null });
+  const onehot = lanes === null ? null : m.pipe(m.const(1, o.lanes).shl(lanes.l2), 1, 'onehot', nr);
+  // R+3: the op one ahead's update.
   const value = m.mux(same, prev, mine);
   const commit = (newValue: Sig): void => {
-    const word3 = m.mux(hitC, upd, w2q);
-    const newWord =
-      onehot === null
-        ? newValue
-        : m.cat(
-            ...cells(word3)
-              .map((c, i) => m.mux(onehot.bit(i), newValue, c))
-              .reverse(),
-          );
-    upd.next(newWord);
     prev.next(newValue);
+    updBase.next(m.mux(hitC, upd, w2q));
+    if (updOnehot && onehot) updOnehot.next(onehot);
     if (o.clear === null) mem.write(updAddr, upd, updWrite);
     else
       mem.write(m.mux(o.clear.write, o.clear.addr, updAddr), m.mux(o.clear.write, 0, upd), updWrite.or(o.clear.write));

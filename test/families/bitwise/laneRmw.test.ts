@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../../src/dsl/module.js';
-import { laneRmw, type ForwardPath } from '../../../src/stages/laneRmw.js';
+import { FORWARD_PATHS, laneRmw, type ForwardPath } from '../../../src/stages/laneRmw.js';
 import { Rng } from '../../../src/util/rng.js';
 import { CompiledSim } from '../../../sim/compiled.js';
 
@@ -131,7 +131,7 @@ describe('laneRmw (packed cells, read-modify-write with forwarding)', () => {
 
   it('without forwarding, or without any one correction, answers or words go wrong', () => {
     expect(run(false, 1).mismatches).toBeGreaterThan(0);
-    for (const p of ['hit_a3', 'hit_a4', 'hit_b', 'hit_c', 'same'] as ForwardPath[]) {
+    for (const p of FORWARD_PATHS) {
       const r = run(true, 1, [p]);
       expect(r.mismatches + r.words, p).toBeGreaterThan(0);
     }

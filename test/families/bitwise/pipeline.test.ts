@@ -11,7 +11,7 @@ import { BitwiseModel } from '../../../src/families/bitwise/model.js';
 import { BITWISE_OP } from '../../../src/families/bitwise/params.js';
 import { buildBitwise } from '../../../src/families/bitwise/rtl.js';
 import type { BitwiseDerived } from '../../../src/families/bitwise/types.js';
-import type { ForwardPath } from '../../../src/stages/laneRmw.js';
+import { FORWARD_PATHS } from '../../../src/stages/laneRmw.js';
 import { CLEAR_DELAY } from '../../../src/stages/clear.js';
 import { CompiledSim } from '../../../sim/compiled.js';
 import { drive } from '../../../sim/verify/stream.js';
@@ -44,7 +44,7 @@ describe('bitwise pipeline ≡ model', () => {
     expect(bad.mismatchCount).toBeGreaterThan(0);
   });
 
-  for (const path of ['hit_a3', 'hit_a4', 'hit_b', 'hit_c', 'same'] as ForwardPath[])
+  for (const path of FORWARD_PATHS)
     it(`dropping only ${path} is caught too`, () => {
       const f = filterOf(SMALL);
       // One request every cycle, five keys: every distance between two ops on one word, and on
