@@ -26,13 +26,16 @@
  *     the op two ahead (`same_b`), registered as `mine` with its `flags`, and in R+3
  *     `value` = `same ? prev : mine` for the op one ahead (`same`).
  * So every op sees, and writes back, the words as every earlier op left them: the sequential
- * semantics at one op per cycle. `flags(v)` gives predicates of the cell value (e.g. "at its
+ * semantics at one op per cycle. An update can be made void late in R+3 (`commit`'s `skip`, e.g. a
+ * saturated counter that must not change): it goes into one register, `upd_void`, which gates
+ * the write enable and every correction that would take the void update (each selector is then
+ * one more input of the same LUT). `flags(v)` gives predicates of the cell value (e.g. "at its
  * maximum") computed in R+2 and registered beside `mine`, so the caller needs only the matching
  * predicate of its own new value in a register to have the predicate of `value` one LUT after
  * registers.
  *
  * Registers (in the caller's scope): `addr1`..`addr3`, `lane1`..`lane3`, `onehot`, `prev`,
- * `upd_base`, `upd_onehot`, `upd_addr`, `upd_write`, `upd2`, the registered
+ * `upd_base`, `upd_onehot`, `upd_addr`, `upd_write`, `upd_void`, `upd2`, the registered
  * compares named after their corrections, `rdq`, `cell1`, `w2q`, `mine`, `mine_flag<i>`.
  * Memory `ram` (lanes·cellBits × depth). A clear port writes zero words through the same write
  * port (`clear.write` high: a zero at `clear.addr` this cycle); the caller keeps ops out of R..R+4
@@ -83,13 +86,20 @@ export interface LaneRmw {
   /** R+3: the cell as the ops two ahead and older left it (a register), and its flags. */
   mine: Sig;
   mineFlags: Sig[];
-  /** R+3: the value the op one ahead gave its cell (a register), and whether that cell is this one. */
+  /**
+   * R+3: the value the op one ahead gave its cell (a register), and whether that cell is this one
+   * and the update was not void (one LUT of two registers).
+   */
   prev: Reg;
   same: Sig;
   /** R+3: the cell as every earlier op left it, `same ? prev : mine`. */
   value: Sig;
-  /** Closes the stage with the op's new cell value in R+3 (written with its word when `writing`). */
-  commit(newValue: Sig): void;
+  /**
+   * Closes the stage with the op's new cell value in R+3, written with its word when `writing` —
+   * unless `skip` (a late signal: it only goes into a register): then the update is void, nothing
+   * is written and no later op sees it, and `newValue` does not matter.
+   */
+  commit(newValue: Sig, skip?: Sig): void;
 }
 
 export function laneRmw(m: ModuleBuilder, o: LaneRmwOptions): LaneRmw {
@@ -116,6 +126,9 @@ export function laneRmw(m: ModuleBuilder, o: LaneRmwOptions): LaneRmw {
   const updOnehot = lanes === null ? null : m.reg('upd_onehot', o.lanes, nr);
   const updAddr = m.pipe(a3, 1, 'upd_addr', nr);
   const updWrite = m.pipe(o.writing, 1, 'upd_write');
+  // The update of last cycle was void (`commit`'s `skip`): nothing of it is written or forwarded.
+  const voided = m.reg('upd_void', 1);
+  const live = voided.not();
   const cells = (w: Sig): Sig[] =>
     Array.from({ length: o.lanes }, (_, i) => w.slice((i + 1) * o.cellBits - 1, i * o.cellBits));
   const upd =
@@ -134,34 +147,35 @@ export function laneRmw(m: ModuleBuilder, o: LaneRmwOptions): LaneRmw {
       : m.pipe(off, 1, name);
   // R: compares with the ops three (updating now) and four (updated last cycle) ahead.
   const hitA3 = match('hit_a3', o.writing, a3, o.addr);
-  const hitA4 = match('hit_a4', updWrite, updAddr, o.addr);
+  const hitA4 = match('hit_a4', updWrite.and(live), updAddr, o.addr);
   const sameA3 = match('same_a3', o.writing, cellAt(a3, 'l3'), cellAt(o.addr, 'l0'));
   // R+1: the word and the cell, corrected.
-  const rdq = m.pipe(m.mux(hitA3, upd, m.mux(hitA4, upd2, rd)), 1, 'rdq', nr);
+  const rdq = m.pipe(m.mux(hitA3.and(live), upd, m.mux(hitA4, upd2, rd)), 1, 'rdq', nr);
   // The op four ahead's write collided with the read: its word (`upd2`) holds this cell then,
   // whichever lane it changed; the op three ahead's update is `prev` when it was this cell.
   const lane1 = (w: Sig): Sig => (lanes === null ? w : muxTree(m, cells(w), lanes.l1));
-  const cell1 = m.pipe(m.mux(sameA3, prev, m.mux(hitA4, lane1(upd2), lane1(rd))), 1, 'cell1', nr);
+  const cell1 = m.pipe(m.mux(sameA3.and(live), prev, m.mux(hitA4, lane1(upd2), lane1(rd))), 1, 'cell1', nr);
   const hitB = match('hit_b', o.writing, a3, a1);
   const sameB = match('same_b', o.writing, cellAt(a3, 'l3'), cellAt(a1, 'l1'));
   // R+2: the op two ahead's update.
-  const w2q = m.pipe(m.mux(hitB, upd, rdq), 1, 'w2q', nr);
-  const cell2 = m.mux(sameB, prev, cell1);
+  const w2q = m.pipe(m.mux(hitB.and(live), upd, rdq), 1, 'w2q', nr);
+  const cell2 = m.mux(sameB.and(live), prev, cell1);
   const mine = m.pipe(cell2, 1, 'mine', nr);
   const mineFlags = (o.flags?.(cell2) ?? []).map((f, i) => m.pipe(f, 1, `mine_flag${i}`, nr));
   const hitC = match('hit_c', o.writing, a3, a2);
-  const same = match('same', o.writing, cellAt(a3, 'l3'), cellAt(a2, 'l2'));
+  const same = match('same', o.writing, cellAt(a3, 'l3'), cellAt(a2, 'l2')).and(live);
   // The lane of R+3 one-hot, registered (decoded in R+2).
   const onehot = lanes === null ? null : m.pipe(m.const(1, o.lanes).shl(lanes.l2), 1, 'onehot', nr);
   // R+3: the op one ahead's update.
   const value = m.mux(same, prev, mine);
-  const commit = (newValue: Sig): void => {
+  const commit = (newValue: Sig, skip?: Sig): void => {
     prev.next(newValue);
-    updBase.next(m.mux(hitC, upd, w2q));
+    voided.next(skip ?? 0);
+    updBase.next(m.mux(hitC.and(live), upd, w2q));
     if (updOnehot && onehot) updOnehot.next(onehot);
-    if (o.clear === null) mem.write(updAddr, upd, updWrite);
-    else
-      mem.write(m.mux(o.clear.write, o.clear.addr, updAddr), m.mux(o.clear.write, 0, upd), updWrite.or(o.clear.write));
+    const wr = updWrite.and(live);
+    if (o.clear === null) mem.write(updAddr, upd, wr);
+    else mem.write(m.mux(o.clear.write, o.clear.addr, updAddr), m.mux(o.clear.write, 0, upd), wr.or(o.clear.write));
   };
   return { mine, mineFlags, prev, same, value, commit };
 }

@@ -28,7 +28,9 @@ export const bitwiseFamily: FilterFamily<BitwiseDerived> = {
   protocol: bitwiseProtocol,
   model: (c) => new BitwiseStreamModel(c),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
-  window: () => null,
+  // A carry zeroes counters other items share (the manual's "remove it from V_0"), so with two or
+  // more levels a key added since the last clear can count 0: no promise. One level never removes.
+  window: (c) => (c.levels.length === 1 ? Infinity : null),
   capacity: (c) => c.items,
   slack: () => 0,
   aging: null,

@@ -194,7 +194,7 @@ interface BankInputs {
 interface Bank {
   L: LevelLayout;
   rmw: LaneRmw;
-  /** The "at the maximum" flag of the value the op one ahead wrote (a register, closed by `update`). */
+  /** The "at the maximum" flag of the value the op one ahead gave its counter (a register, closed by `update`). */
   prevMax: ReturnType<ModuleBuilder['reg']>;
 }
 
@@ -221,7 +221,7 @@ function bank(m: ModuleBuilder, c: BitwiseDerived, L: LevelLayout, i: number, j:
     clear: { write: x.sweep.write, addr: x.sweep.addr.trunc(L.addrBits) },
     forwarding: x.forwarding,
     drop: x.drop,
-    flags: (v) => [v.eq(L.max), v.eq(L.max - 1)],
+    flags: (v) => [v.eq(L.max), L.width === 1 ? m.const(1, 1) : v.ge(L.max - 1), satInc(m, v)],
   });
   const prevMax = m.reg('prev_max', 1, { reset: null });
   return { L, rmw, prevMax };
@@ -235,15 +235,27 @@ function satInc(m: ModuleBuilder, v: Sig): Sig {
 /**
  * The update of A+6 for every bank (see the header); closes each bank with its new counter and
  * its "at the maximum" flag. Returns "every level full" (the op's key is saturated).
+ *
+ * Built for depth (the loop from one op's update to the next op's): every input is a register or
+ * one LUT of registers — whether to take the op one ahead's value (`same`), its value, its "at
+ * the maximum" flag, its value + 1; the key's own counter and its three flags (registered in
+ * A+5) — then full_i (an AND over the level's banks), then each counter's new value, a function
+ * of the full flags of the levels up to its own and of its candidates. A saturated add (every
+ * level full) is not undone here: the update is made void (`commit`'s skip), so the new values
+ * ignore it — the top level increments whenever the carry reaches it, a lower level is zeroed
+ * whenever the carry passes it — and the full flags of the levels above never reach a lower
+ * level's counter.
  */
 function update(m: ModuleBuilder, c: BitwiseDerived, banks: Bank[][]): Sig {
   const flags = banks.map((level) =>
     level.map((b) => {
       const r = b.rmw;
+      const prevInc = b.L.width === 1 ? m.const(1, 1) : m.mux(b.prevMax, r.prev, r.prev.add(1));
       return {
         isMax: m.mux(r.same, b.prevMax, r.mineFlags[0]!),
-        atMaxMinus1: m.mux(r.same, r.prev.eq(b.L.max - 1), r.mineFlags[1]!),
-        inc: m.mux(r.same, satInc(m, r.prev), satInc(m, r.mine)),
+        // v >= max − 1: "at the maximum" after an increment.
+        incMax: m.mux(r.same, b.L.width === 1 ? m.const(1, 1) : r.prev.ge(b.L.max - 1), r.mineFlags[1]!),
+        inc: m.mux(r.same, prevInc, r.mineFlags[2]!),
       };
     }),
   );
@@ -252,14 +264,15 @@ function update(m: ModuleBuilder, c: BitwiseDerived, banks: Bank[][]): Sig {
   const carry: Sig[] = [m.const(1, 1)];
   for (let i = 0; i < c.levels.length; i++) carry.push(i === 0 ? full[0]! : carry[i]!.and(full[i]!));
   const allFull = carry[c.levels.length]!;
+  const top = c.levels.length - 1;
   banks.forEach((level, i) => {
-    const inc = i === 0 ? full[0]!.not() : carry[i]!.and(full[i]!.not());
-    // Level i is zeroed when the carry goes on past it, unless every level is full.
-    const zero = i === c.levels.length - 1 ? m.const(0, 1) : carry[i + 1]!.and(allFull.not());
+    // The top level increments when the carry reaches it (were it full, the add would be void).
+    const inc = i === top ? carry[i]! : carry[i]!.and(full[i]!.not());
+    const zero = i === top ? m.const(0, 1) : carry[i + 1]!;
     level.forEach((b, j) => {
       const f = flags[i]![j]!;
-      b.rmw.commit(m.mux(inc, f.inc, m.mux(zero, 0, b.rmw.value)));
-      b.prevMax.next(m.mux(inc, f.isMax.or(f.atMaxMinus1), m.mux(zero, 0, f.isMax)));
+      b.rmw.commit(m.mux(inc, f.inc, m.mux(zero, 0, b.rmw.value)), allFull);
+      b.prevMax.next(m.mux(inc, f.incMax, m.mux(zero, 0, f.isMax)));
     });
   });
   return allFull;

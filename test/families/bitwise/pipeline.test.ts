@@ -180,6 +180,22 @@ describe('bitwise pipeline ≡ model', () => {
       }
     });
 
+  it('one level never removes: no false negative for any key added since the last clear (window Infinity)', () => {
+    const f = filterOf([{ cells: 256, width: 2, k: 2 }]);
+    expect(f.window()).toBe(Infinity);
+    expect(filterOf(SMALL).window()).toBeNull();
+    const r = drive(f, {
+      ops: 6000,
+      seed: 8,
+      mix: { testAndInsert: 3, query: 1, clear: 0.001 },
+      workload: uniformWorkload(33, 300),
+      exactWindow: true,
+    });
+    expect(r.mismatches).toEqual([]);
+    expect(r.window!.inWindow).toBeGreaterThan(2000);
+    expect(r.window!.falseNegatives).toBe(0);
+  });
+
   it("the manual's removal gives a false negative on the RTL as in the model", () => {
     const f = filterOf([
       { cells: 64, width: 4, k: 4 },
