@@ -221,15 +221,34 @@ function bank(m: ModuleBuilder, c: BitwiseDerived, L: LevelLayout, i: number, j:
     clear: { write: x.sweep.write, addr: x.sweep.addr.trunc(L.addrBits) },
     forwarding: x.forwarding,
     drop: x.drop,
-    flags: (v) => [v.eq(L.max), L.width === 1 ? m.const(1, 1) : v.ge(L.max - 1), satInc(m, v)],
+    flags: (v) => [v.all(), atLeastMaxMinus1(m, v), satInc(m, v)],
   });
   const prevMax = m.reg('prev_max', 1, { reset: null });
   return { L, rmw, prevMax };
 }
 
-/** v + 1, staying at the maximum (the counting filter's saturating increment). */
+/**
+ * v + 1, staying at the maximum (the counting filter's saturating increment), as plain logic —
+ * bit b = v_b XOR (v_0 … v_{b−1}), all ones when v is — with no adder: an adder is a carry chain
+ * that the LUT mapping fuses with the decision logic around it (measured: a LUT level more).
+ */
 function satInc(m: ModuleBuilder, v: Sig): Sig {
-  return v.width === 1 ? m.const(1, 1) : m.mux(v.all(), v, v.add(1));
+  if (v.width === 1) return m.const(1, 1);
+  const all = v.all();
+  const bits = Array.from({ length: v.width }, (_, b) =>
+    b === 0
+      ? v.bit(0).not().or(all)
+      : v
+          .bit(b)
+          .xor(v.slice(b - 1, 0).all())
+          .or(all),
+  );
+  return m.cat(...bits.reverse());
+}
+
+/** v ≥ 2^w − 2 (at the maximum after one increment): the high w − 1 bits all ones. */
+function atLeastMaxMinus1(m: ModuleBuilder, v: Sig): Sig {
+  return v.width === 1 ? m.const(1, 1) : v.slice(v.width - 1, 1).all();
 }
 
 /**
@@ -250,12 +269,11 @@ function update(m: ModuleBuilder, c: BitwiseDerived, banks: Bank[][]): Sig {
   const flags = banks.map((level) =>
     level.map((b) => {
       const r = b.rmw;
-      const prevInc = b.L.width === 1 ? m.const(1, 1) : m.mux(b.prevMax, r.prev, r.prev.add(1));
       return {
         isMax: m.mux(r.same, b.prevMax, r.mineFlags[0]!),
         // v >= max − 1: "at the maximum" after an increment.
-        incMax: m.mux(r.same, b.L.width === 1 ? m.const(1, 1) : r.prev.ge(b.L.max - 1), r.mineFlags[1]!),
-        inc: m.mux(r.same, prevInc, r.mineFlags[2]!),
+        incMax: m.mux(r.same, atLeastMaxMinus1(m, r.prev), r.mineFlags[1]!),
+        inc: m.mux(r.same, satInc(m, r.prev), r.mineFlags[2]!),
       };
     }),
   );
