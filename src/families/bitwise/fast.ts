@@ -2,8 +2,10 @@
  * A compiled software bitwise Bloom filter: the reference model's operations (./model.ts)
  * generated as JavaScript specialised to one config — every size a literal, the H3 byte tables of
  * every bank of every level combined into one table (H3 is linear, so one pass over the key bytes
- * yields every bank's counter index), the counters of all banks in one Uint32Array, the carry
- * decision unrolled level by level. No allocation per op. Counts and counters equal the reference
+ * yields every bank's counter index), the indexes packed into 32-bit words as many as fit (XOR is
+ * bitwise, so packed tables XOR to packed indexes: fewer table reads per key byte), the counters
+ * of all banks in one typed array of the narrowest element that holds the widest counter, the
+ * carry decision unrolled level by level. No allocation per op. Counts and counters equal the reference
  * model's (tested); it exists for speed (the software side of `bench`).
  *
  * Supported while Σ w_i ≤ 53 (a count is an exact double); `compileBitwise` returns null otherwise.
@@ -21,7 +23,7 @@ export interface FastBitwise {
   testAndInsert(keys: Uint32Array, off: number): number;
   clear(): void;
   /** Every bank's counters, flat: bank j of level i starts at `bankBase[i][j]`. */
-  readonly counters: Uint32Array;
+  readonly counters: Uint8Array | Uint16Array | Uint32Array;
   readonly bankBase: number[][];
 }
 
@@ -41,27 +43,51 @@ export function compileBitwise(p: BitwiseParams): FastBitwise | null {
       total += L.bankCells;
     }
   });
-  const V = banks.length;
+  const B = banks.length;
+  // Bank v's index is bits [shift[v], shift[v] + indexBits) of packed word word[v] (first fit).
+  const word: number[] = [];
+  const shift: number[] = [];
+  const used: number[] = [];
+  banks.forEach((b) => {
+    const bits = levels[b.level]!.indexBits;
+    let w = used.findIndex((u) => u + bits <= 32);
+    if (w < 0) w = used.push(0) - 1;
+    word.push(w);
+    shift.push(used[w]!);
+    used[w] = used[w]! + bits;
+  });
+  const V = used.length;
   const comb = new Uint32Array(keyBytes * 256 * V);
   banks.forEach((b, v) => {
     const L = levels[b.level]!;
     const t = h3Tables(h3Matrix(p.seed, hashSalt(b.level, b.bank), p.keyBits, L.indexBits), p.keyBits);
-    for (let e = 0; e < keyBytes * 256; e++) comb[e * V + v] = t[e]!;
+    const w = word[v]!;
+    for (let e = 0; e < keyBytes * 256; e++) comb[e * V + w] = (comb[e * V + w]! ^ (t[e]! << shift[v]!)) >>> 0;
   });
-  const counters = new Uint32Array(total);
+  const maxWidth = Math.max(...levels.map((L) => L.width));
+  const counters =
+    maxWidth <= 8 ? new Uint8Array(total) : maxWidth <= 16 ? new Uint16Array(total) : new Uint32Array(total);
   const lines: string[] = [];
   const e = (s: string): void => void lines.push(s);
   // Counter positions p<v> and values c<v> of the key at keys[off..].
   const load = (): void => {
     for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
-    for (let v = 0; v < V; v++) e(`let a${v} = 0;`);
+    for (let w = 0; w < V; w++) e(`let a${w} = 0;`);
     for (let i = 0; i < keyBytes; i++) {
       e(`{ const x = (${i * 256} + ((k${i >> 2} >>> ${(i & 3) * 8}) & 255)) * ${V};`);
-      for (let v = 0; v < V; v++) e(`a${v} ^= comb[x + ${v}];`);
+      for (let w = 0; w < V; w++) e(`a${w} ^= comb[x + ${w}];`);
       e('}');
     }
     banks.forEach((b, v) => {
-      e(`const p${v} = ${b.base} + a${v};`);
+      const bits = levels[b.level]!.indexBits;
+      const a = `a${word[v]}`;
+      const idx =
+        bits === 32
+          ? `(${a} >>> 0)`
+          : shift[v] === 0
+            ? `(${a} & ${2 ** bits - 1})`
+            : `((${a} >>> ${shift[v]}) & ${2 ** bits - 1})`;
+      e(`const p${v} = ${b.base} + ${idx};`);
       e(`const c${v} = cnt[p${v}];`);
     });
   };

@@ -38,6 +38,20 @@ const configs: [string, Record<string, unknown>][] = [
       seed: 2,
     },
   ],
+  [
+    '20-bit counters (a 32-bit counter array), indexes of 16 and 12 bits packed across words',
+    {
+      name: 'd',
+      filter: 'bitwise',
+      levels: [
+        { cells: 2 * 65536, width: 20, k: 2 },
+        { cells: 3 * 4096, width: 12, k: 3 },
+      ],
+      keyBits: 64,
+      seed: 6,
+      target: 'ecp5',
+    },
+  ],
 ];
 
 describe('compiled software bitwise filter ≡ reference model', () => {
