@@ -5,7 +5,8 @@
  * yields every bank's counter index), the indexes packed into 32-bit words as many as fit (XOR is
  * bitwise, so packed tables XOR to packed indexes: fewer table reads per key byte), the counters
  * of all banks in one typed array of the narrowest element that holds the widest counter, the
- * carry decision unrolled level by level. No allocation per op. Counts and counters equal the reference
+ * carry decision unrolled level by level on the levels' minima (a level is full iff its minimum
+ * is the maximum; an insert reads a level only when the add reaches it). No allocation per op. Counts and counters equal the reference
  * model's (tested); it exists for speed (the software side of `bench`).
  *
  * Supported while Σ w_i ≤ 53 (a count is an exact double); `compileBitwise` returns null otherwise.
@@ -43,7 +44,6 @@ export function compileBitwise(p: BitwiseParams): FastBitwise | null {
       total += L.bankCells;
     }
   });
-  const B = banks.length;
   // Bank v's index is bits [shift[v], shift[v] + indexBits) of packed word word[v] (first fit).
   const word: number[] = [];
   const shift: number[] = [];
@@ -69,8 +69,15 @@ export function compileBitwise(p: BitwiseParams): FastBitwise | null {
     maxWidth <= 8 ? new Uint8Array(total) : maxWidth <= 16 ? new Uint16Array(total) : new Uint32Array(total);
   const lines: string[] = [];
   const e = (s: string): void => void lines.push(s);
-  // Counter positions p<v> and values c<v> of the key at keys[off..].
-  const load = (): void => {
+  const ofLevel = (i: number): number[] => banks.flatMap((b, v) => (b.level === i ? [v] : []));
+  // Level i's counter values c<v> and their minimum m<i> (x's count at the level, MS).
+  const levelLoad = (i: number): void => {
+    const vs = ofLevel(i);
+    for (const v of vs) e(`const c${v} = cnt[p${v}];`);
+    e(`const m${i} = ${vs.length === 1 ? `c${vs[0]}` : `Math.min(${vs.map((v) => `c${v}`).join(', ')})`};`);
+  };
+  // Counter positions p<v> of the key at keys[off..]; with `eager` every level's values too.
+  const load = (eager: boolean): void => {
     for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
     for (let w = 0; w < V; w++) e(`let a${w} = 0;`);
     for (let i = 0; i < keyBytes; i++) {
@@ -88,39 +95,34 @@ export function compileBitwise(p: BitwiseParams): FastBitwise | null {
             ? `(${a} & ${2 ** bits - 1})`
             : `((${a} >>> ${shift[v]}) & ${2 ** bits - 1})`;
       e(`const p${v} = ${b.base} + ${idx};`);
-      e(`const c${v} = cnt[p${v}];`);
     });
+    if (eager) levels.forEach((_, i) => levelLoad(i));
   };
-  const ofLevel = (i: number): number[] => banks.flatMap((b, v) => (b.level === i ? [v] : []));
   const countExpr = (): string =>
-    levels
-      .map((L, i) => {
-        const vs = ofLevel(i);
-        const min = vs.length === 1 ? `c${vs[0]}` : `Math.min(${vs.map((v) => `c${v}`).join(', ')})`;
-        return L.offset === 0 ? min : `${min} * ${2 ** L.offset}`;
-      })
-      .join(' + ');
-  const addCode = (): void => {
-    levels.forEach((L, i) =>
-      e(
-        `const f${i} = ${ofLevel(i)
-          .map((v) => `c${v} === ${L.max}`)
-          .join(' && ')};`,
-      ),
-    );
-    e(`if (${levels.map((_, i) => `f${i}`).join(' && ')}) return DROPPED;`);
+    levels.map((L, i) => (L.offset === 0 ? `m${i}` : `m${i} * ${2 ** L.offset}`)).join(' + ');
+  // The add, level by level: the first level i whose minimum is below the maximum is incremented
+  // (saturating per counter) and every level below it — all its counters at the maximum — zeroed
+  // (the carry); with every level at its maximum the add is dropped. Lazy: a level's counters are
+  // read only when the add reaches it (all are read already when `loaded`).
+  const addCode = (loaded: boolean): void => {
     levels.forEach((L, i) => {
-      const vs = ofLevel(i);
-      e(`if (!f${i}) {`);
-      for (const v of vs) e(`  if (c${v} < ${L.max}) cnt[p${v}] = c${v} + 1;`);
+      if (!loaded) levelLoad(i);
+      e(`if (m${i} !== ${L.max}) {`);
+      for (let j = 0; j < i; j++) for (const v of ofLevel(j)) e(`  cnt[p${v}] = 0;`);
+      for (const v of ofLevel(i)) e(`  if (c${v} < ${L.max}) cnt[p${v}] = c${v} + 1;`);
       e('  return ADDED;');
       e('}');
-      for (const v of vs) e(`cnt[p${v}] = 0;`);
     });
+    e('return DROPPED;');
   };
-  const mk = (body: () => void, added: string, dropped: string): ((keys: Uint32Array, off: number) => unknown) => {
+  const mk = (
+    eager: boolean,
+    body: () => void,
+    added: string,
+    dropped: string,
+  ): ((keys: Uint32Array, off: number) => unknown) => {
     lines.length = 0;
-    load();
+    load(eager);
     body();
     const src = lines
       .join('\n')
@@ -131,12 +133,13 @@ export function compileBitwise(p: BitwiseParams): FastBitwise | null {
       off: number,
     ) => unknown;
   };
-  const count = mk(() => e(`return ${countExpr()};`), '', '');
-  const insert = mk(addCode, 'true', 'false');
+  const count = mk(true, () => e(`return ${countExpr()};`), '', '');
+  const insert = mk(false, () => addCode(false), 'true', 'false');
   const testAndInsert = mk(
+    true,
     () => {
       e(`const before = ${countExpr()};`);
-      addCode();
+      addCode(true);
     },
     'before',
     'before',
