@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { a2Family } from './a2/index.js';
 import { apbfFamily } from './apbf/index.js';
+import { bitwiseFamily } from './bitwise/index.js';
 import { bloomFamily } from './bloom/index.js';
 import { countingFamily } from './counting/index.js';
 import { stableFamily } from './stable/index.js';
@@ -20,6 +21,7 @@ export const FAMILIES: readonly FilterFamily[] = [
   stableFamily,
   bloomFamily,
   countingFamily,
+  bitwiseFamily,
 ] as readonly FilterFamily[];
 
 /** The family a config's `filter` value belongs to. */

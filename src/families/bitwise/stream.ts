@@ -1,0 +1,149 @@
+/**
+ * The bitwise pipeline as the stream verifier sees it: its protocol (hit, count and the
+ * saturation flag), the reference model answering requests, the comparison of every bank's
+ * block RAM with the model's counters, and the software filter the bench times.
+ */
+import { CLEAR_DELAY } from '../../stages/clear.js';
+import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import { compileBitwise } from './fast.js';
+import { BitwiseModel } from './model.js';
+import { BITWISE_OP, bitwiseLatency, responseQueueDepth } from './params.js';
+import { bitwiseMemoryName } from './rtl.js';
+import type { BitwiseDerived } from './types.js';
+
+export function bitwiseProtocol(c: BitwiseDerived): StreamProtocol {
+  const maxDepth = Math.max(...c.levels.map((L) => L.depth));
+  return {
+    ops: BITWISE_OP,
+    semantics: {
+      query: { queries: true },
+      insert: { inserts: true },
+      testAndInsert: { queries: true, inserts: true },
+      clear: { clears: true },
+    },
+    request: [],
+    response: [
+      { name: 'hit', port: 'out_hit', width: 1 },
+      { name: 'count', port: 'out_count', width: c.countBits },
+      { name: 'sat', port: 'out_sat', width: 1 },
+    ],
+    latency: bitwiseLatency(c),
+    queueDepth: responseQueueDepth(c),
+    // The reset/clear sweep: CLEAR_DELAY + the deepest bank's words; twice that, with room to spare.
+    maxStallCycles: 2 * (maxDepth + CLEAR_DELAY + 1) + 8,
+  };
+}
+
+/** Every word of every bank vs the model's counters. */
+export function compareBitwiseMemories(
+  c: BitwiseDerived,
+  model: BitwiseModel,
+  read: (memory: string, addr: number) => bigint,
+): MemoryCheck {
+  const mismatches: string[] = [];
+  let checked = 0;
+  let count = 0;
+  c.levels.forEach((L, i) => {
+    for (let j = 0; j < L.k; j++) {
+      const name = bitwiseMemoryName(i, j);
+      for (let a = 0; a < L.depth; a++) {
+        checked++;
+        const hw = read(name, a);
+        const sw = model.word(i, j, a);
+        if (hw === sw) continue;
+        count++;
+        if (mismatches.length < 10)
+          mismatches.push(`${name}[${a}]: simulator 0x${hw.toString(16)} model 0x${sw.toString(16)}`);
+      }
+    }
+  });
+  return { checked, unit: 'words', mismatches, count };
+}
+
+/** The reference model behind the stream protocol. */
+export class BitwiseStreamModel implements StreamModel {
+  readonly model: BitwiseModel;
+
+  constructor(readonly c: BitwiseDerived) {
+    this.model = new BitwiseModel(c);
+  }
+
+  apply(req: StreamRequest): Record<string, bigint> {
+    const m = this.model;
+    const b = (x: boolean): bigint => (x ? 1n : 0n);
+    switch (req.op) {
+      case 'query': {
+        const r = m.count(req.key);
+        return { hit: b(r.hit), count: r.count, sat: b(r.sat) };
+      }
+      case 'testAndInsert': {
+        const r = m.testAndInsert(req.key);
+        return { hit: b(r.hit), count: r.count, sat: b(r.sat) };
+      }
+      case 'insert':
+        return { hit: 0n, count: 0n, sat: b(!m.insert(req.key)) };
+      case 'clear':
+        m.clear();
+        return { hit: 0n, count: 0n, sat: 0n };
+      default:
+        throw new Error(`bitwise: unknown op '${req.op}'`);
+    }
+  }
+
+  agingEvents(): number {
+    return 0;
+  }
+
+  compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
+    return compareBitwiseMemories(this.c, this.model, read);
+  }
+}
+
+/** Keys as little-endian 32-bit words, kw words each (what a packet parser hands over). */
+export function keyWords(keys: readonly bigint[], keyBits: number): Uint32Array {
+  const kw = Math.ceil(keyBits / 32);
+  const out = new Uint32Array(keys.length * kw);
+  keys.forEach((key, i) => {
+    let v = key;
+    for (let j = 0; j < kw; j++) {
+      out[i * kw + j] = Number(v & 0xffffffffn);
+      v >>= 32n;
+    }
+  });
+  return out;
+}
+
+/**
+ * The software filter: the compiled filter (./fast.ts) where it applies (Σ w_i ≤ 53, so a count is
+ * an exact double), else the reference model; keys handed over as 32-bit words.
+ */
+export function bitwiseSoftware(c: BitwiseDerived): SoftwareFilter {
+  const kw = Math.ceil(c.keyBits / 32);
+  let cached: { keys: readonly bigint[]; words: Uint32Array } | null = null;
+  const wordsOf = (keys: readonly bigint[]): Uint32Array => {
+    if (cached?.keys !== keys) cached = { keys, words: keyWords(keys, c.keyBits) };
+    return cached.words;
+  };
+  const compiled = compileBitwise(c) !== null;
+  return {
+    engine: compiled ? 'compiled' : 'reference',
+    keys: compiled ? 1_000_000 : 100_000,
+    fresh(keys) {
+      const f = compileBitwise(c);
+      if (f) {
+        const words = wordsOf(keys);
+        return {
+          insert: (i) => f.insert(words, i * kw),
+          query: (i) => f.count(words, i * kw),
+          testAndInsert: (i) => f.testAndInsert(words, i * kw),
+        };
+      }
+      const m = new BitwiseModel(c);
+      return {
+        insert: (i) => m.insert(keys[i]!),
+        query: (i) => m.count(keys[i]!),
+        testAndInsert: (i) => m.testAndInsert(keys[i]!),
+      };
+    },
+  };
+}
