@@ -5,7 +5,6 @@
 import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { deriveTbfSizes, tbfSchema } from './config.js';
-import { tbfExperiments } from './experiments.js';
 import { tbfParameters } from './params.js';
 import { tbfPlanner } from './planner.js';
 import { buildTbf } from './rtl.js';
@@ -45,6 +44,5 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   sample: sampleTbf,
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['btbf_k4_w512_b16'],
-  experiments: tbfExperiments,
   simulate: tbfSimulate,
 };
