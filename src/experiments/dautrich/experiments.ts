@@ -372,7 +372,18 @@ function loadRuns(kind: StreamKind, files: string): DautrichRun {
     if (!run || run.stream !== kind) throw new UsageError(`--from: ${file} is not a result of dautrich-${kind}`);
     return run;
   });
-  return { ...runs[0]!, results: runs.flatMap((r) => r.results) };
+  const first = runs[0]!;
+  for (const r of runs)
+    for (const key of ['bpiFrom', 'bpiTo', 'kMax', 'scale', 'shrink', 'seed', 'gbfLayout'] as const)
+      if (r.options[key] !== first.options[key])
+        throw new UsageError(
+          `--from: the runs differ in ${key} (${String(first.options[key])}, ${String(r.options[key])})`,
+        );
+  return {
+    ...first,
+    options: { ...first.options, conditions: runs.flatMap((r) => r.options.conditions) },
+    results: runs.flatMap((r) => r.results),
+  };
 }
 
 function commandOf(name: string, run: DautrichRun, figure: Figure): string {
