@@ -29,7 +29,8 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   requestFields: tbfRequestFields,
   window: (c) => c.window,
-  slack: () => 0,
+  // §3.2.2: a block's items share a timestamp; keys up to B − 1 inserts past the window may be found.
+  slack: (c) => c.blockSize - 1,
   aging: {
     name: 'wraps',
     // Three quarters of the ops insert: enough of them for 3.5 wraps of T+ through 0..TΩ.
