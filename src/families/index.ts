@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { apbfFamily } from './apbf/index.js';
+import { gbfFamily } from './gbf/index.js';
 import { tbfFamily } from './tbf/index.js';
 import type { FilterFamily } from './types.js';
 
-export const FAMILIES: readonly FilterFamily[] = [apbfFamily, tbfFamily] as readonly FilterFamily[];
+export const FAMILIES: readonly FilterFamily[] = [apbfFamily, tbfFamily, gbfFamily] as readonly FilterFamily[];
 
 /** The family a config's `filter` value belongs to. */
 export function familyOf(filter: string): FilterFamily | undefined {
