@@ -23,7 +23,7 @@ export function countStages(c: GbfDerived): number {
 
 /** Cycles from the accepting edge to out_valid with out_ready high (measured by the tests). */
 export function gbfLatency(c: GbfDerived): number {
-  return 7 + countStages(c) + (c.decision ? 1 : 0);
+  return 7 + countStages(c) + (c.decision ? 3 : 0);
 }
 
 export function gbfParameters(c: GbfDerived): Record<string, unknown> {

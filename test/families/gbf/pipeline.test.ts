@@ -73,7 +73,7 @@ describe('GBF pipeline behaviour', () => {
     expect(r.mismatches).toEqual([]);
   });
 
-  it('the latency follows the count stages: two up to 16 banks, three above, +1 with the decision unit', () => {
+  it('the latency follows the count stages: two up to 16 banks, three above, +3 with the decision unit', () => {
     const cfg = (k0: number, k1: number, decision: boolean) =>
       deriveGbf({
         name: 'lat',
@@ -95,7 +95,7 @@ describe('GBF pipeline behaviour', () => {
     ] as const) {
       for (const dec of [false, true]) {
         const c = cfg(k0, k1, dec);
-        expect(gbfLatency(c)).toBe(want + (dec ? 1 : 0));
+        expect(gbfLatency(c)).toBe(want + (dec ? 3 : 0));
         expect(measuredLatency(c), `k0=${k0} k1=${k1} decision=${dec}`).toBe(gbfLatency(c));
       }
     }
