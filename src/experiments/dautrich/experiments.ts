@@ -193,11 +193,12 @@ function points(c: ConditionResult, f: (b: BpiResult) => number | null): { x: nu
 export function figureSeries(results: readonly ConditionResult[]): Record<Figure, Series[]> {
   const out: Record<Figure, Series[]> = { penalty: [], ratio: [], error: [], k: [] };
   for (const c of results) {
-    const t = tag(c);
+    // One condition: plain names (the title says which); two: each name ends with its window.
+    const t = results.length > 1 ? ` ${tag(c)}` : '';
     const lo = c.bpis[0]?.bpi ?? 0;
     const hi = c.bpis[c.bpis.length - 1]?.bpi ?? 0;
     out.penalty.push({
-      name: `Prior only ${t}`,
+      name: `Prior only${t}`,
       kind: 'measured',
       points: [
         { x: lo, y: c.priorOnly.penalty },
@@ -211,22 +212,22 @@ export function figureSeries(results: readonly ConditionResult[]): Record<Figure
       'GBF inferential',
       'Buffer inferential',
     ] as const)
-      out.penalty.push({ name: `${tech} ${t}`, kind: 'measured', points: points(c, (b) => b.picks[tech].penalty) });
+      out.penalty.push({ name: `${tech}${t}`, kind: 'measured', points: points(c, (b) => b.picks[tech].penalty) });
     for (const kind of ['BTBF', 'GBF'] as const) {
       out.ratio.push({
-        name: `${kind} inferential/standard ${t}`,
+        name: `${kind} inferential/standard${t}`,
         kind: 'measured',
         points: points(c, (b) => b.picks[`${kind} inferential`].penalty / b.picks[`${kind} standard`].penalty),
       });
       out.error.push({
-        name: `${kind} inferential ${t}`,
+        name: `${kind} inferential${t}`,
         kind: 'measured',
         points: points(c, (b) => b.picks[`${kind} inferential`].posteriorError),
       });
     }
     for (const tech of TECHNIQUES)
       out.k.push({
-        name: `${tech.startsWith('Buffer') ? 'bph' : 'k'} ${tech} ${t}`,
+        name: `${tech.startsWith('Buffer') ? 'bph' : 'k'} ${tech}${t}`,
         kind: 'measured',
         points: points(c, (b) => b.picks[tech].k),
       });
@@ -403,7 +404,9 @@ export function dautrichResult(name: string, run: DautrichRun, figure: Figure): 
   const oneCondition = run.options.conditions.length === 1 ? `-c${run.options.conditions[0]! + 1}` : '';
   return {
     name: figure === 'penalty' && !oneCondition ? name : `${name}-${figure}${oneCondition}`,
-    title: `${text.title}, ${spec.title} stream (|U| = ${spec.universeLabel}), ${conds.join(' and ')}`,
+    title:
+      `${text.title}, ${spec.title} stream (|U| = ${spec.universeLabel}), ${conds.join(' and ')}` +
+      (run.options.shrink > 1 ? ` at 1/${run.options.shrink} size` : ''),
     xLabel: 'bits per item (bpi)',
     yLabel: text.y,
     logY: text.logY,
@@ -475,8 +478,19 @@ function def(kind: StreamKind): ExperimentDef {
     options: OPTIONS,
     run(o) {
       const figure = figureOf(o);
-      const run = o.params.from ? loadRuns(kind, o.params.from) : runDautrich(parseOptions(kind, o));
-      return dautrichResult(name, run, figure);
+      if (!o.params.from) return dautrichResult(name, runDautrich(parseOptions(kind, o)), figure);
+      // From earlier runs: --condition picks the condition drawn.
+      const run = loadRuns(kind, o.params.from);
+      const want = o.params.condition ?? 'both';
+      if (want === 'both') return dautrichResult(name, run, figure);
+      const index = Number(want) - 1;
+      const at = run.options.conditions.indexOf(index);
+      if (at < 0) throw new UsageError(`--condition ${want}: not in the --from runs`);
+      return dautrichResult(
+        name,
+        { ...run, options: { ...run.options, conditions: [index] }, results: [run.results[at]!] },
+        figure,
+      );
     },
   };
 }

@@ -134,7 +134,7 @@ export function decayExperiment(o: ExperimentOptions): ExperimentResult {
       if (e.query(history[history.length - 1 - a]!).hit) hits[i]!++;
     });
     tries++;
-    for (let i = 0; i < 16; i++) {
+    for (let i = 0; i < 256; i++) {
       fpTries++;
       if (e.query(fresh() ^ (1n << 63n)).hit) fpHits++;
     }
