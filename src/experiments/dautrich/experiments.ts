@@ -227,7 +227,10 @@ export function figureSeries(results: readonly ConditionResult[]): Record<Figure
     }
     for (const tech of TECHNIQUES)
       out.k.push({
-        name: `${tech.startsWith('Buffer') ? 'bph' : 'k'} ${tech}${t}`,
+        // Short names: the chart's legend cuts labels near 20 characters.
+        name: tech.startsWith('Buffer')
+          ? `${tech.replace('standard', 'std').replace('inferential', 'inf')} (bph)${t}`
+          : `${tech}${t}`,
         kind: 'measured',
         points: points(c, (b) => b.picks[tech].k),
       });
