@@ -5,6 +5,9 @@
  * (Theorems 2–5, Eq. 34, Eq. 36), the penalties and bins of whole trials against a slow reference
  * loop, the streams against Table 4, and the choice of k per technique.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decide, posterior as btbfPosterior, type BtbfShape } from '../../src/families/tbf/analysis.js';
 import { TbfModel } from '../../src/families/tbf/model.js';
@@ -30,7 +33,9 @@ import {
   type TrialInput,
   type TrialResult,
 } from '../../src/experiments/dautrich/trials.js';
-import { runDautrich } from '../../src/experiments/dautrich/experiments.js';
+import { runDautrich, type DautrichRun } from '../../src/experiments/dautrich/experiments.js';
+import { runExperiment } from '../../src/experiments/index.js';
+import { UsageError } from '../../src/util/errors.js';
 
 const small = (kind: 'uniform' | 'powerlaw' | 'ip', seed = 1): Stream =>
   makeStream(kind, { warmup: 3000, queries: 12000, shrink: 64, seed });
@@ -341,5 +346,62 @@ describe('choice of k', () => {
     expect(err).toBeGreaterThan(0);
     expect(err).toBeLessThan(0.5);
     void posteriorError;
+  });
+});
+
+describe('bad options and --from', () => {
+  const common = { engine: 'model' as const, seed: 1, scale: 1 };
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ bpi: '8..6' }, /^--bpi must/],
+    [{ bpi: '0..4' }, /^--bpi must/],
+    [{ bpi: '1..65' }, /^--bpi must/],
+    [{ bpi: 'x' }, /^--bpi must/],
+    [{ kMax: '0' }, /^--k-max must/],
+    [{ kMax: '31' }, /^--k-max must/],
+    [{ shrink: '3' }, /^--shrink must be a power of two/],
+    [{ shrink: '2048' }, /^--shrink must/],
+    [{ condition: '3' }, /^--condition must/],
+    [{ gbfLayout: 'banked' }, /^--gbf-layout must/],
+    [{ figure: 'fig9' }, /^--figure must/],
+    [{ from: '/nonexistent/run.json' }, /^--from: cannot read/],
+  ];
+  for (const [given, msg] of cases)
+    it(`refuses ${JSON.stringify(given)} with one line naming the option`, () => {
+      let err: Error | null = null;
+      try {
+        runExperiment('dautrich-uniform', common, { bpi: '6..6', kMax: '2', shrink: '64', ...given }, undefined, true);
+      } catch (e) {
+        err = e as Error;
+      }
+      expect(err).toBeInstanceOf(UsageError);
+      expect(err!.message).toMatch(msg);
+      expect(err!.message).not.toContain('\n');
+    });
+
+  it('--from: draws a run again without recomputing, refuses another stream and mismatched sizes', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bf-dautrich-'));
+    const base = { bpi: '6..6', kMax: '2', shrink: '64' };
+    const c1 = runExperiment('dautrich-uniform', common, { ...base, condition: '1' }, undefined, true);
+    const c2 = runExperiment('dautrich-uniform', common, { ...base, condition: '2' }, undefined, true);
+    const other = runExperiment('dautrich-uniform', common, { ...base, kMax: '3', condition: '2' }, undefined, true);
+    const f = (name: string, r: unknown): string => {
+      const p = path.join(dir, name);
+      fs.writeFileSync(p, JSON.stringify(r));
+      return p;
+    };
+    const [p1, p2, p3] = [f('c1.json', c1), f('c2.json', c2), f('k3.json', other)];
+    const both = runExperiment('dautrich-uniform', common, { from: `${p1},${p2}`, figure: 'ratio' }, undefined, true);
+    expect((both.params!.run as DautrichRun).results.map((c) => c.condition)).toEqual(['[Pos≈Neg]', '[Pos>Neg]']);
+    const again = runExperiment('dautrich-uniform', common, { from: p1 }, undefined, true);
+    expect(again.series).toEqual(c1.series);
+    expect(() => runExperiment('dautrich-powerlaw', common, { from: p1 }, undefined, true)).toThrow(
+      /is not a result of dautrich-powerlaw/,
+    );
+    expect(() => runExperiment('dautrich-uniform', common, { from: `${p1},${p3}` }, undefined, true)).toThrow(
+      /--from: the runs differ in kMax/,
+    );
+    expect(() => runExperiment('dautrich-uniform', common, { from: p1, condition: '2' }, undefined, true)).toThrow(
+      /--condition 2: not in the --from runs/,
+    );
   });
 });
