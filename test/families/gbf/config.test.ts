@@ -30,6 +30,15 @@ describe('GBF config', () => {
     ['p_x of 1', { decision: { classes: [{ px: 1 }] } }, 'decision.classes.0.px'],
     ['no class', { decision: { classes: [] } }, 'decision.classes'],
     ['an unknown field', { timersPerBank: 4 }, '(config)'],
+    ['k1 = 0', { k1: 0 }, 'k1'],
+    ['a fractional k0', { k0: 2.5 }, 'k0'],
+    ['window 0', { window: 0 }, 'window'],
+    ['a word width not a power of two', { wordBits: 12 }, 'wordBits'],
+    ['p_x of 0', { decision: { classes: [{ px: 0 }] } }, 'decision.classes.0.px'],
+    ['a class window of 0', { decision: { classes: [{ px: 0.01, window: 0 }] } }, 'decision.classes.0.window'],
+    ['17 classes', { decision: { classes: Array.from({ length: 17 }, () => ({ px: 0.01 })) } }, 'decision.classes'],
+    ['posteriorBits 3', { decision: { classes: [{ px: 0.01 }], posteriorBits: 3 } }, 'decision.posteriorBits'],
+    ['posteriorBits 25', { decision: { classes: [{ px: 0.01 }], posteriorBits: 25 } }, 'decision.posteriorBits'],
   ] as const)
     it(`refuses ${what}, naming '${field}'`, () => {
       expect(() => deriveGbf({ ...base, ...over }, 'cfg')).toThrow(
@@ -38,4 +47,12 @@ describe('GBF config', () => {
           : new RegExp(`^cfg: field '${field.replace(/\./g, '\\.')}': `),
       );
     });
+
+  it('accepts the edges: one hash of each kind, 2 cells, 64 banks, 16 classes, posteriorBits 4 and 24', () => {
+    expect(deriveGbf({ ...base, k0: 1, k1: 1, cellsPerBank: 2 }).wordsPerBank).toBe(2);
+    expect(deriveGbf({ ...base, k0: 32, k1: 32 }).m).toBe(64 * 1024);
+    const classes = Array.from({ length: 16 }, (_, i) => ({ px: (i + 1) / 100 }));
+    for (const posteriorBits of [4, 24])
+      expect(deriveGbf({ ...base, decision: { classes, posteriorBits } }).decision!.classes).toHaveLength(16);
+  });
 });
