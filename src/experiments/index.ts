@@ -1,6 +1,7 @@
 /**
- * The experiments of every registered family (src/families/<id>/experiments.ts), run one by name
- * or several in worker threads (both cores), and written as CSV, JSON and an SVG chart.
+ * The experiments of every registered family (src/families/<id>/experiments.ts) and the
+ * cross-family ones (a paper's comparison of several families, in a folder of its own here), run
+ * one by name or several in worker threads (both cores), and written as CSV, JSON and an SVG chart.
  */
 import { Worker } from 'node:worker_threads';
 import { FAMILIES } from '../families/index.js';
@@ -14,14 +15,29 @@ import type {
 import { UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { toCsv, toSvg } from './chart.js';
+import { dautrichExperiments } from './dautrich/experiments.js';
+
+/**
+ * Experiments that span families (they may import several family folders), each list under the
+ * name of what it reproduces.
+ */
+export const CROSS_FAMILY: readonly { owner: string; experiments: readonly ExperimentDef[] }[] = [
+  { owner: 'dautrich', experiments: dautrichExperiments },
+];
 
 export interface RegisteredExperiment {
-  family: FilterFamily;
+  /** The family id, or the owner of a cross-family list. */
+  owner: string;
+  /** The family, when the experiment is one family's. */
+  family: FilterFamily | null;
   def: ExperimentDef;
 }
 
 export function experiments(): RegisteredExperiment[] {
-  return FAMILIES.flatMap((family) => (family.experiments ?? []).map((def) => ({ family, def })));
+  return [
+    ...FAMILIES.flatMap((family) => (family.experiments ?? []).map((def) => ({ owner: family.id, family, def }))),
+    ...CROSS_FAMILY.flatMap(({ owner, experiments: defs }) => defs.map((def) => ({ owner, family: null, def }))),
+  ];
 }
 
 export function experimentNames(): string[] {

@@ -9,6 +9,7 @@ import { apbfFamily } from './apbf/index.js';
 import { bitwiseFamily } from './bitwise/index.js';
 import { bloomFamily } from './bloom/index.js';
 import { countingFamily } from './counting/index.js';
+import { gbfFamily } from './gbf/index.js';
 import { stableFamily } from './stable/index.js';
 import { tbfFamily } from './tbf/index.js';
 import type { FilterFamily } from './types.js';
@@ -22,6 +23,7 @@ export const FAMILIES: readonly FilterFamily[] = [
   bloomFamily,
   countingFamily,
   bitwiseFamily,
+  gbfFamily,
 ] as readonly FilterFamily[];
 
 /** The family a config's `filter` value belongs to. */

@@ -5,7 +5,6 @@
 import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { deriveTbfSizes, tbfSchema } from './config.js';
-import { tbfExperiments } from './experiments.js';
 import { tbfParameters } from './params.js';
 import { tbfPlanner } from './planner.js';
 import { buildTbf } from './rtl.js';
@@ -30,7 +29,8 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   requestFields: tbfRequestFields,
   window: (c) => c.window,
-  slack: () => 0,
+  // §3.2.2: a block's items share a timestamp; keys up to B − 1 inserts past the window may be found.
+  slack: (c) => c.blockSize - 1,
   aging: {
     name: 'wraps',
     // Three quarters of the ops insert: enough of them for 3.5 wraps of T+ through 0..TΩ.
@@ -46,6 +46,5 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   demoPreset: 'btbf_k4_w512_b16',
   benchPresets: ['btbf_k4_w512_b16'],
-  experiments: tbfExperiments,
   simulate: tbfSimulate,
 };

@@ -114,7 +114,8 @@ export const tbfPlanner: FamilyPlanner<TbfDerived> = {
   configOf: tbfPlanConfig,
   record: (k) => ({ window: k.window, fp: k.fp }),
   figures(c: Candidate<TbfDerived>) {
-    return { window: c.config.window, slack: 0, npws: null, accessesFalse: analyzeTbf(c.config).accessesFalse };
+    const a = analyzeTbf(c.config);
+    return { window: c.config.window, slack: a.slack, npws: null, accessesFalse: a.accessesFalse };
   },
   shape(c: TbfDerived) {
     return {
