@@ -261,8 +261,8 @@ const CASES: [string, () => string[], RegExp][] = [
   ['experiment --engine foo', () => ['experiment', 'fill-ratio', '--engine', 'foo'], /--engine must be model or sim/],
   [
     'an option of another experiment',
-    () => ['experiment', 'fill-ratio', '--queries', '10'],
-    /--queries is not an option of fill-ratio/,
+    () => ['experiment', 'fill-ratio', '--skews', '1'],
+    /--skews is not an option of fill-ratio/,
   ],
   ['an unknown command', () => ['frobnicate'], /unknown command 'frobnicate'/],
   ['an unknown option', () => ['generate', 'apbf_k4_l3', '-o', 'OUT', '--colour', 'red'], /unknown option '--colour'/],

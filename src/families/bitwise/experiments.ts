@@ -204,8 +204,18 @@ export function reachExperiment(o: ExperimentOptions): ExperimentResult {
       analytic.push({ x: 2 ** b, y: a });
       ok &&= Math.abs(m - a) <= 2.576 * Math.sqrt(Math.max(a * (1 - a), 1e-4) / its.length) + 1 / its.length;
     }
-    series.push({ name: `level ${i} (C >= ${T}) measured`, kind: 'measured', points: measured });
-    series.push({ name: `level ${i} digit cell model`, kind: 'analytic', points: analytic });
+    series.push({
+      name: `level ${i} (C >= ${T}) measured`,
+      kind: 'measured',
+      points: measured,
+      group: `level ${i} (C >= ${T})`,
+    });
+    series.push({
+      name: `level ${i} digit cell model`,
+      kind: 'analytic',
+      points: analytic,
+      group: `level ${i} (C >= ${T})`,
+    });
     checks.push({
       what: `level ${i}: the digit cell model within the 99% binomial interval in every multiplicity bucket`,
       ok,

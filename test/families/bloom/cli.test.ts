@@ -36,7 +36,8 @@ describe('bloom on the command line', () => {
 
   it('plan --filter partitioned --items --fp --target writes a config that generate builds', async () => {
     const dir = tmpDir('bf-bloom-');
-    const planned = path.join(dir, 'p.json');
+    const planDir = path.join(dir, 'plan');
+    const planned = path.join(planDir, 'planned.json');
     const p = await run([
       'plan',
       '--filter',
@@ -48,7 +49,7 @@ describe('bloom on the command line', () => {
       '--target',
       'ice40-hx8k',
       '-o',
-      planned,
+      planDir,
     ]);
     expect(p.exitCode, p.all).toBe(0);
     const cfg = JSON.parse(fs.readFileSync(planned, 'utf8'));

@@ -160,7 +160,7 @@ describe('edges of the config space build and equal the model (remove, clear, ba
   for (const [what, patch] of edges)
     it(what, () => {
       const c = deriveCounting({
-        name: 'edge',
+        name: 'edge_cfg',
         filter: 'counting',
         k: 3,
         counterBits: 4,

@@ -17,7 +17,7 @@ import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js'
 const banks = (r: DriveResult) => r.model.compareMemories((name, addr) => r.sim.readMemory(name, addr));
 
 const small = deriveGbf({
-  name: 'small',
+  name: 'small_gbf',
   filter: 'gbf',
   k0: 2,
   k1: 3,
