@@ -120,7 +120,7 @@ export class Filter<C extends FilterConfig = FilterConfig> {
         cycles: p.latency,
         note: 'from the accepting cycle of a request to out_valid, with out_ready high',
       },
-      initiationInterval: 1,
+      initiationInterval: p.initiationInterval ?? 1,
       responseQueue: p.queueDepth,
       opcodes: p.ops,
       request: p.request.map((f) => ({ name: f.name, port: f.port, width: f.width })),

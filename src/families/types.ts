@@ -75,6 +75,8 @@ export interface StreamProtocol {
    * longer without accepting a request or giving a response is stuck.
    */
   maxStallCycles: number;
+  /** Cycles between accepted requests at best (default 1: one op per cycle); the manifest's `initiationInterval`. */
+  initiationInterval?: number;
 }
 
 export interface StreamRequest {

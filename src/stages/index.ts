@@ -4,12 +4,15 @@
  * stage whose logic needs signals made later returns methods to close it).
  *
  *   input.ts          skidInput (two-entry skid, decoded op flags), registeredInput, decodeOp
+ *   counters.ts       counterBank, saturatingStep (counters read-modify-written with forwarding)
  *   clear.ts          CLEAR_DELAY, clearSweep (reset/clear sweep), clearChannels (background clear)
  *   hash.ts           xorTree, chunkedH3 (XOR tree cut by a register), wideH3 (several units)
  *   rmw.ts            registeredMatch, forwardedRead, testAndSetColumn (block RAM RMW with forwarding)
  *   windows.ts        consecutiveMatch (k consecutive segments in a valid window)
  *   ages.ts           compareAges, oldestAge (λ, c and expired counts of k ages)
+ *   bitColumn.ts      writeBitColumn (a column of 1-bit cells, set and reset per op)
  *   cellWord.ts       cellWordBank (words of saturating d-bit cells: decrement mask + set, forwarded)
+ *   laneRmw.ts        laneRmw (per-lane read-modify-write with forwarding, bitwise levels)
  *   pipeline.ts       pipeStage (a record of fields through one register stage), omit
  *   responseQueue.ts  responseQueue, occupancy (in-flight count, no overflow)
  *   primitives.ts     bitsFor, muxTree, thermometer
@@ -19,10 +22,13 @@
  * equivalent) netlist.
  */
 export * from './ages.js';
+export * from './bitColumn.js';
 export * from './cellWord.js';
 export * from './clear.js';
+export * from './counters.js';
 export * from './hash.js';
 export * from './input.js';
+export * from './laneRmw.js';
 export * from './pipeline.js';
 export * from './primitives.js';
 export * from './responseQueue.js';

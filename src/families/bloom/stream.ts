@@ -26,6 +26,7 @@ export function bloomProtocol(c: BloomDerived): StreamProtocol {
     // The reset/clear sweep (a clear waits up to II − 1 cycles for the op ahead first): twice
     // that, with room to spare.
     maxStallCycles: 2 * (sweepCycles(c) + c.initiationInterval + 1) + 8,
+    initiationInterval: c.initiationInterval,
   };
 }
 

@@ -5,6 +5,7 @@
  * reset, and builds with the forwarding left out caught by the same checks.
  */
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/resolve.js';
 import { deriveBloom } from '../../../src/families/bloom/config.js';
 import { latencyOf, OP, sweepCycles } from '../../../src/families/bloom/params.js';
 import { buildBloom } from '../../../src/families/bloom/rtl.js';
@@ -28,6 +29,8 @@ describe('throughput', () => {
       const k = c.initiationInterval;
       expect(r.lastAccept - r.firstAccept).toBe((ops - 1) * k - 2 * (k - 1));
       expect(r.stallCycles).toBe(r.lastAccept - r.firstAccept + 1 - ops);
+      // The manifest states the interval measured here.
+      expect(loadConfig(name).manifest().initiationInterval).toBe(k);
     });
 
   it('the basic filter for k = 2..6: II = k and latency 8 + k, measured', () => {
