@@ -4,6 +4,7 @@
  * block RAM with the model's counters, and the software filter the bench times.
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
+import { keyWords, MEMBERSHIP_SEMANTICS } from '../streamKit.js';
 import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
 import { compileBitwise } from './fast.js';
 import { BitwiseModel } from './model.js';
@@ -15,12 +16,7 @@ export function bitwiseProtocol(c: BitwiseDerived): StreamProtocol {
   const maxDepth = Math.max(...c.levels.map((L) => L.depth));
   return {
     ops: BITWISE_OP,
-    semantics: {
-      query: { queries: true },
-      insert: { inserts: true },
-      testAndInsert: { queries: true, inserts: true },
-      clear: { clears: true },
-    },
+    semantics: MEMBERSHIP_SEMANTICS,
     request: [],
     response: [
       { name: 'hit', port: 'out_hit', width: 1 },
@@ -97,20 +93,6 @@ export class BitwiseStreamModel implements StreamModel {
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareBitwiseMemories(this.c, this.model, read);
   }
-}
-
-/** Keys as little-endian 32-bit words, kw words each (what a packet parser hands over). */
-export function keyWords(keys: readonly bigint[], keyBits: number): Uint32Array {
-  const kw = Math.ceil(keyBits / 32);
-  const out = new Uint32Array(keys.length * kw);
-  keys.forEach((key, i) => {
-    let v = key;
-    for (let j = 0; j < kw; j++) {
-      out[i * kw + j] = Number(v & 0xffffffffn);
-      v >>= 32n;
-    }
-  });
-  return out;
 }
 
 /**

@@ -3,6 +3,7 @@
  * answering requests, the comparison of the block RAMs with the model's bit arrays, and the
  * software filter the bench times.
  */
+import { MEMBERSHIP_SEMANTICS, wordsSoftware } from '../streamKit.js';
 import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
 import { compileBloom } from './fast.js';
 import { BloomModel } from './model.js';
@@ -13,12 +14,7 @@ import type { BloomDerived } from './types.js';
 export function bloomProtocol(c: BloomDerived): StreamProtocol {
   return {
     ops: OP,
-    semantics: {
-      query: { queries: true },
-      insert: { inserts: true },
-      testAndInsert: { queries: true, inserts: true },
-      clear: { clears: true },
-    },
+    semantics: MEMBERSHIP_SEMANTICS,
     request: [],
     response: [{ name: 'hit', port: 'out_hit', width: 1 }],
     latency: latencyOf(c),
@@ -93,39 +89,7 @@ export class BloomStreamModel implements StreamModel {
   }
 }
 
-/** Keys as little-endian 32-bit words, kw words each (what a packet parser hands over). */
-export function keyWords(keys: readonly bigint[], keyBits: number): Uint32Array {
-  const kw = Math.ceil(keyBits / 32);
-  const out = new Uint32Array(keys.length * kw);
-  keys.forEach((key, i) => {
-    let v = key;
-    for (let j = 0; j < kw; j++) {
-      out[i * kw + j] = Number(v & 0xffffffffn);
-      v >>= 32n;
-    }
-  });
-  return out;
-}
-
 /** The software filter: the compiled filter (./fast.ts), keys handed over as 32-bit words. */
 export function bloomSoftware(c: BloomDerived): SoftwareFilter {
-  const kw = Math.ceil(c.keyBits / 32);
-  let cached: { keys: readonly bigint[]; words: Uint32Array } | null = null;
-  const wordsOf = (keys: readonly bigint[]): Uint32Array => {
-    if (cached?.keys !== keys) cached = { keys, words: keyWords(keys, c.keyBits) };
-    return cached.words;
-  };
-  return {
-    engine: 'compiled',
-    keys: 1_000_000,
-    fresh(keys) {
-      const words = wordsOf(keys);
-      const f = compileBloom(c);
-      return {
-        insert: (i) => f.insert(words, i * kw),
-        query: (i) => f.query(words, i * kw),
-        testAndInsert: (i) => f.testAndInsert(words, i * kw),
-      };
-    },
-  };
+  return wordsSoftware(c.keyBits, 'compiled', () => compileBloom(c));
 }

@@ -5,6 +5,7 @@
  * the bench times.
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
+import { wordsSoftware } from '../streamKit.js';
 import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
 import { compileCounting } from './fast.js';
 import { CountingModel, type CountOp } from './model.js';
@@ -92,42 +93,10 @@ export class CountingStreamModel implements StreamModel {
   }
 }
 
-/** Keys as little-endian 32-bit words, kw words each (what a packet parser hands over). */
-export function keyWords(keys: readonly bigint[], keyBits: number): Uint32Array {
-  const kw = Math.ceil(keyBits / 32);
-  const out = new Uint32Array(keys.length * kw);
-  keys.forEach((key, i) => {
-    let v = key;
-    for (let j = 0; j < kw; j++) {
-      out[i * kw + j] = Number(v & 0xffffffffn);
-      v >>= 32n;
-    }
-  });
-  return out;
-}
-
 /**
  * The software filter: the compiled filter (./fast.ts, the model's operations generated as
  * JavaScript for this config), keys handed over as 32-bit words; query returns the count.
  */
 export function countingSoftware(c: CountingDerived): SoftwareFilter {
-  const kw = Math.ceil(c.keyBits / 32);
-  let cached: { keys: readonly bigint[]; words: Uint32Array } | null = null;
-  const wordsOf = (keys: readonly bigint[]): Uint32Array => {
-    if (cached?.keys !== keys) cached = { keys, words: keyWords(keys, c.keyBits) };
-    return cached.words;
-  };
-  return {
-    engine: 'compiled',
-    keys: 1_000_000,
-    fresh(keys) {
-      const words = wordsOf(keys);
-      const f = compileCounting(c);
-      return {
-        insert: (i) => f.insert(words, i * kw),
-        query: (i) => f.query(words, i * kw),
-        testAndInsert: (i) => f.testAndInsert(words, i * kw),
-      };
-    },
-  };
+  return wordsSoftware(c.keyBits, 'compiled', () => compileCounting(c));
 }

@@ -6,6 +6,7 @@
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import { bitsFor } from '../../stages/primitives.js';
+import { MEMBERSHIP_SEMANTICS, wordsSoftware } from '../streamKit.js';
 import type { Rng } from '../../util/rng.js';
 import type { MemoryCheck, PortField, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
 import { gbfDecide, gbfDecisionLayout, gbfDecisionTable, gbfRomAddress } from './decision.js';
@@ -30,12 +31,7 @@ export function gbfProtocol(c: GbfDerived): StreamProtocol {
   }
   return {
     ops: GBF_OP,
-    semantics: {
-      query: { queries: true },
-      insert: { inserts: true },
-      testAndInsert: { queries: true, inserts: true },
-      clear: { clears: true },
-    },
+    semantics: MEMBERSHIP_SEMANTICS,
     request,
     response,
     latency: gbfLatency(c),
@@ -115,39 +111,7 @@ export function gbfRequestFields(c: GbfDerived, rng: Rng): Record<string, bigint
   return fields;
 }
 
-/** Keys as little-endian 32-bit words, kw words each (what a packet parser hands over). */
-function keyWords(keys: readonly bigint[], keyBits: number): Uint32Array {
-  const kw = Math.ceil(keyBits / 32);
-  const out = new Uint32Array(keys.length * kw);
-  keys.forEach((key, i) => {
-    let v = key;
-    for (let j = 0; j < kw; j++) {
-      out[i * kw + j] = Number(v & 0xffffffffn);
-      v >>= 32n;
-    }
-  });
-  return out;
-}
-
 /** The software filter: the compiled GBF (./fast.ts) on keys handed over as 32-bit words. */
 export function gbfSoftware(c: GbfDerived): SoftwareFilter {
-  const kw = Math.ceil(c.keyBits / 32);
-  let cached: { keys: readonly bigint[]; words: Uint32Array } | null = null;
-  const wordsOf = (keys: readonly bigint[]): Uint32Array => {
-    if (cached?.keys !== keys) cached = { keys, words: keyWords(keys, c.keyBits) };
-    return cached.words;
-  };
-  return {
-    engine: 'compiled',
-    keys: 1_000_000,
-    fresh(keys) {
-      const words = wordsOf(keys);
-      const f = compileGbf(c);
-      return {
-        insert: (i) => f.insert(words, i * kw),
-        query: (i) => f.query(words, i * kw),
-        testAndInsert: (i) => f.testAndInsert(words, i * kw),
-      };
-    },
-  };
+  return wordsSoftware(c.keyBits, 'compiled', () => compileGbf(c));
 }
