@@ -35,8 +35,10 @@ test: setup
 
 # The fast tier, for every change: TypeScript-only tests, goldens, lint of the presets, model ≡
 # compiled simulator on every preset, a few Verilator co-simulations.
+# --no-isolate: the test files of one worker share loaded modules (collect 21 s -> 6 s); the full
+# tier keeps every file isolated.
 check: setup
-	npx vitest run --exclude '**/*.slow.test.ts'
+	npx vitest run --exclude '**/*.slow.test.ts' --no-isolate
 
 # The last step checks the import graph of src, sim and bin against .dependency-cruiser.cjs (cycles,
 # layering, family folders); `npm run lint:deps` is the same check.

@@ -66,50 +66,6 @@ describe('filter commands', () => {
     expect(bad.stderr).toMatch(/keys\.txt:2: "banana" is not a key/);
   });
 
-  it('verify prints the summary line and exits 0', async () => {
-    const r = await run([
-      'verify',
-      'apbbf_k2_l5_b512_4',
-      '--ops',
-      '3000',
-      '--seed',
-      '2',
-      '--backpressure',
-      '0.2',
-      '--icarus',
-    ]);
-    expect(r.exitCode, r.all).toBe(0);
-    expect(r.stdout.trim().split('\n').pop()).toMatch(/^verify: 3000 ops, \d+ cycles, 0 mismatches$/);
-    expect(r.stdout).toMatch(/ts-compiled = icarus/);
-  });
-
-  it('verify --json runs every op at back-pressure 0.99, and --vcd writes the run', async () => {
-    const dir = tmpDir('bf-verify-');
-    const vcd = path.join(dir, 'run.vcd');
-    const r = await run([
-      'verify',
-      'btbf_k4_w512_b16',
-      '--ops',
-      '300',
-      '--backpressure',
-      '0.99',
-      '--json',
-      '--vcd',
-      vcd,
-    ]);
-    expect(r.exitCode, r.all).toBe(0);
-    const j = JSON.parse(r.stdout);
-    expect(j).toMatchObject({ config: 'btbf_k4_w512_b16', family: 'tbf', ops: 300, responses: 300, finished: true });
-    expect(j.ok).toBe(true);
-    expect(j.mismatches).toBe(0);
-    expect(j.rtl.map((x: { engines: string[]; count: number }) => [x.engines[1], x.count])).toEqual([['verilator', 0]]);
-    // Most cycles wait for out_ready: far more cycles than ops.
-    expect(j.cycles).toBeGreaterThan(10_000);
-    const text = fs.readFileSync(vcd, 'utf8');
-    expect(text).toMatch(/\$var wire 1 \S+ out_hit \$end/);
-    expect(text).toContain(`#${10 * j.cycles}`);
-  });
-
   it('verify refuses bad numbers naming the option (exit 2)', async () => {
     const r = await run(['verify', 'apbf_k4_l3', '--backpressure', '1']);
     expect(r.exitCode).toBe(2);

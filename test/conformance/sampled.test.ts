@@ -1,43 +1,9 @@
 /**
- * Conformance, part 6: configs drawn by every family's sampler (the whole range its schema
- * accepts, edges included) are either refused with one line naming the field, or they build and
- * their pipeline equals the model on a short stream with back-pressure, memories included.
- * Fixed seeds: the same configs every run. `BLOOMFORGE_SAMPLES` draws more.
+ * Conformance, part 6 (fast tier): 6 configs per family drawn by its sampler (the whole range its
+ * schema accepts, edges included) are refused with one line naming the field, or build and equal
+ * the model (test/helpers/sampled.ts). Fixed seeds: the same configs every run;
+ * `BLOOMFORGE_SAMPLES` draws more. The full tier adds 16 more per family (sampled.slow.test.ts).
  */
-import { describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/resolve.js';
-import { FAMILIES } from '../../src/families/index.js';
-import { ConfigError } from '../../src/util/errors.js';
-import { Rng } from '../../src/util/rng.js';
-import { driveAsync } from '../../sim/verify/stream.js';
+import { sampledConfigs } from '../helpers/sampled.js';
 
-const SAMPLES = Number(process.env.BLOOMFORGE_SAMPLES ?? 16);
-
-describe('sampled configs of every family', () => {
-  for (const family of FAMILIES) {
-    it(`${family.id}: ${SAMPLES} random configs are refused naming a field, or build and equal the model`, async () => {
-      const rng = new Rng(2026);
-      let built = 0;
-      for (let i = 0; i < SAMPLES; i++) {
-        const raw = family.sample(rng);
-        const what = JSON.stringify(raw);
-        let f;
-        try {
-          f = resolveConfig(raw, 'sampled');
-        } catch (e) {
-          expect(e, what).toBeInstanceOf(ConfigError);
-          expect((e as Error).message, what).toMatch(/^sampled: field '[^']+': /);
-          expect((e as Error).message, what).not.toContain('\n');
-          continue;
-        }
-        expect(f.family, what).toBe(family);
-        const r = await driveAsync(f, { ops: 400, seed: i, backpressure: 0.3, idle: 0.1 });
-        expect(r.finished, `${what}: ${r.stopReason}`).toBe(true);
-        expect(r.mismatches, what).toEqual([]);
-        expect(r.model.compareMemories((n, a) => r.sim.readMemory(n, a)).mismatches, what).toEqual([]);
-        built++;
-      }
-      expect(built).toBeGreaterThan(SAMPLES / 4);
-    });
-  }
-});
+sampledConfigs(Number(process.env.BLOOMFORGE_SAMPLES ?? 6), 2026);
