@@ -4,7 +4,7 @@
  * meets every constraint, count the rejections, keep the near misses, and — when nothing
  * qualifies — name the constraint that binds.
  */
-import { DEFAULT_TARGET, type Target } from '../device/index.js';
+import { DEFAULT_TARGET, device, type Target } from '../device/index.js';
 import { ConfigError } from '../util/errors.js';
 import type { Candidate, FilterConfig, Plan, PlanConstraints } from '../families/types.js';
 
@@ -13,6 +13,16 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+}
+
+/** The `target` check: the candidate's block RAMs fit the constraint's part (always ok without one). */
+export function targetCheck(blockRams: number, k: PlanConstraints): Check {
+  const cap = k.target ? device(k.target).capacity : null;
+  return {
+    name: 'target',
+    ok: cap === null || blockRams <= cap.brams,
+    detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
+  };
 }
 
 export interface Evaluated<C extends FilterConfig> {

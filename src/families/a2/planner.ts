@@ -8,8 +8,8 @@
  * w (the window asked for, lower fill). The cheapest that meets p (memory, or block RAMs with
  * --target) wins; every candidate is a config `generate` accepts (the zero-stall bound included).
  */
-import { bramBlocks, device } from '../../device/index.js';
-import { checkIntent, choose, constraintsOf, type Evaluated } from '../../plan/choose.js';
+import { bramBlocks } from '../../device/index.js';
+import { checkIntent, choose, constraintsOf, type Evaluated, targetCheck } from '../../plan/choose.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { fpWorst, optimalK, optimalKappa } from './analysis.js';
@@ -62,17 +62,9 @@ function evaluate(c: A2Derived, k: PlanConstraints): Evaluated<A2Derived> {
   const fp = fpWorst(c.k, c.bankBits, c.kappa);
   const blockRams = a2BlockRams(c, k.target ?? c.target);
   const memoryBits = 3 * c.k * c.bankBits;
-  const cap = k.target ? device(k.target).capacity : null;
   return {
     candidate: { config: c, fp, memoryBits, blockRams, bitsPerElement: c.bits / c.window },
-    checks: [
-      { name: 'fp', ok: fp <= k.fp, detail: `fp ${fp.toExponential(3)} > ${k.fp}` },
-      {
-        name: 'target',
-        ok: cap === null || blockRams <= cap.brams,
-        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
-      },
-    ],
+    checks: [{ name: 'fp', ok: fp <= k.fp, detail: `fp ${fp.toExponential(3)} > ${k.fp}` }, targetCheck(blockRams, k)],
     cost: k.target ? [blockRams, memoryBits, c.k] : [memoryBits, blockRams, c.k],
   };
 }

@@ -5,7 +5,7 @@
  * config really reaches (not the idealised ones), so every plan is a promise the hardware keeps.
  */
 import { device, type Target } from '../../device/index.js';
-import { checkIntent, choose, constraintsOf, type Evaluated } from '../../plan/choose.js';
+import { checkIntent, choose, constraintsOf, type Evaluated, targetCheck } from '../../plan/choose.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { accessesFalse, falsePositiveRate, peakNpwsRate, realFillRatios } from './analysis.js';
@@ -66,7 +66,6 @@ export function evaluate(c: ApbfDerived, k: PlanConstraints): Evaluated<ApbfDeri
   const npws = peakNpwsRate(c.k, c.l, r[c.k + c.l - 1]!);
   const blockRams = blockRamsFor(c, k.target ?? c.target);
   const memoryBits = (c.k + c.l + c.spares) * c.segmentBits;
-  const cap = k.target ? device(k.target).capacity : null;
   const { maxNpws, maxSlack } = k.extra;
   return {
     candidate: {
@@ -88,11 +87,7 @@ export function evaluate(c: ApbfDerived, k: PlanConstraints): Evaluated<ApbfDeri
         ok: maxSlack === undefined || c.slack <= maxSlack,
         detail: `slack ${c.slack} > ${maxSlack}`,
       },
-      {
-        name: 'target',
-        ok: cap === null || blockRams <= cap.brams,
-        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
-      },
+      targetCheck(blockRams, k),
     ],
     cost: k.target ? [blockRams, memoryBits, c.k + c.l] : [memoryBits, blockRams, c.k + c.l],
   };

@@ -6,8 +6,8 @@
  * plan is a promise the model keeps. `sizeBy: 'items'`: `plan --items n --fp p`, or a config
  * with `items` and `fp` instead of sizes.
  */
-import { bramBlocks, device } from '../../device/index.js';
-import { choose, type Evaluated } from '../../plan/choose.js';
+import { bramBlocks } from '../../device/index.js';
+import { choose, type Evaluated, targetCheck } from '../../plan/choose.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { accessesFalse, fpExact, probeFill } from './analysis.js';
@@ -62,17 +62,9 @@ function candidates(k: PlanConstraints): BloomDerived[] {
 export function evaluate(c: BloomDerived, k: PlanConstraints): Evaluated<BloomDerived> {
   const fp = fpExact(c, k.window);
   const blockRams = blockRamsFor(c, k.target ?? c.target);
-  const cap = k.target ? device(k.target).capacity : null;
   return {
     candidate: { config: c, fp, memoryBits: c.bits, blockRams, bitsPerElement: c.bits / k.window },
-    checks: [
-      { name: 'fp', ok: fp <= k.fp, detail: `fp ${fp.toExponential(3)} > ${k.fp}` },
-      {
-        name: 'target',
-        ok: cap === null || blockRams <= cap.brams,
-        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
-      },
-    ],
+    checks: [{ name: 'fp', ok: fp <= k.fp, detail: `fp ${fp.toExponential(3)} > ${k.fp}` }, targetCheck(blockRams, k)],
     cost: k.target ? [blockRams, c.bits, c.k] : [c.bits, blockRams, c.k],
   };
 }

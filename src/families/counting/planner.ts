@@ -6,8 +6,8 @@
  * default 4); RM doubles the banks (a secondary filter of the primary's size). Every candidate is
  * a config `generate` accepts (the derivation decides).
  */
-import { bramBlocks, device } from '../../device/index.js';
-import { choose, type Evaluated } from '../../plan/choose.js';
+import { bramBlocks } from '../../device/index.js';
+import { choose, type Evaluated, targetCheck } from '../../plan/choose.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { countingFp, expectedMsErrorDistinct, overflowFigures } from './analysis.js';
@@ -67,17 +67,9 @@ function evaluate(c: CountingDerived, k: PlanConstraints): Evaluated<CountingDer
   const fp = countingFp(c.items, c.cellsPerBank, c.k);
   const blockRams = countingBlockRams(c, k.target ?? c.target);
   const bits = memoryBits(c);
-  const cap = k.target ? device(k.target).capacity : null;
   return {
     candidate: { config: c, fp, memoryBits: bits, blockRams, bitsPerElement: bits / c.items },
-    checks: [
-      { name: 'fp', ok: fp <= k.fp, detail: `fp ${fp.toExponential(3)} > ${k.fp}` },
-      {
-        name: 'target',
-        ok: cap === null || blockRams <= cap.brams,
-        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
-      },
-    ],
+    checks: [{ name: 'fp', ok: fp <= k.fp, detail: `fp ${fp.toExponential(3)} > ${k.fp}` }, targetCheck(blockRams, k)],
     cost: k.target ? [blockRams, bits, c.k] : [bits, blockRams, c.k],
   };
 }

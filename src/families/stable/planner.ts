@@ -11,8 +11,8 @@
  * cells per bank (a power of two) that keep the duplicate found at age `window` (the probability
  * grows with the cells, so a binary search).
  */
-import { bramBlocks, device, maxBramWidth, DEFAULT_TARGET } from '../../device/index.js';
-import { checkIntent, choose, constraintsOf, type Evaluated } from '../../plan/choose.js';
+import { bramBlocks, maxBramWidth, DEFAULT_TARGET } from '../../device/index.js';
+import { checkIntent, choose, constraintsOf, type Evaluated, targetCheck } from '../../plan/choose.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { foundAtAge, smallestP } from './analysis.js';
 import { deriveStable, MAX_CELLS_PER_WORD, MAX_WORD_BRAMS } from './config.js';
@@ -78,7 +78,6 @@ function evaluate(c: StableDerived, k: PlanConstraints): Evaluated<StableDerived
   const a = analyzeStable(c);
   const blockRams = stableBlockRams(c);
   const memoryBits = c.k * c.cells * c.d;
-  const cap = k.target ? device(k.target).capacity : null;
   const prob = findProbability(k);
   const found = foundAt(c, k.window);
   return {
@@ -90,11 +89,7 @@ function evaluate(c: StableDerived, k: PlanConstraints): Evaluated<StableDerived
         ok: found >= prob,
         detail: `found at age ${k.window} with probability ${found.toFixed(4)} < ${prob}`,
       },
-      {
-        name: 'target',
-        ok: cap === null || blockRams <= cap.brams,
-        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
-      },
+      targetCheck(blockRams, k),
     ],
     cost: k.target ? [blockRams, memoryBits, c.k] : [memoryBits, blockRams, c.k],
   };

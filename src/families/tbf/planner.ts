@@ -6,8 +6,7 @@
  * bits that leave room for the padding the expiry scan needs (the config derivation decides that,
  * so every candidate is a config `generate` accepts).
  */
-import { device } from '../../device/index.js';
-import { checkIntent, choose, constraintsOf, type Evaluated } from '../../plan/choose.js';
+import { checkIntent, choose, constraintsOf, type Evaluated, targetCheck } from '../../plan/choose.js';
 import { ConfigError } from '../../util/errors.js';
 import type { Candidate, FamilyPlanner, Fail, Plan, PlanConstraints } from '../types.js';
 import { deriveTbf, tbfBankBlockRams } from './config.js';
@@ -52,16 +51,11 @@ function evaluate(c: TbfDerived, k: PlanConstraints): Evaluated<TbfDerived> {
   const a = analyzeTbf(c);
   const blockRams = c.k * tbfBankBlockRams(c.timersPerBank, c.timerBits, c.timersPerWord);
   const memoryBits = c.k * c.timersPerBank * (2 * (c.timerBits + 1) + 1);
-  const cap = k.target ? device(k.target).capacity : null;
   return {
     candidate: { config: c, fp: a.fp, memoryBits, blockRams, bitsPerElement: a.bitsPerElement },
     checks: [
       { name: 'fp', ok: a.fp <= k.fp, detail: `fp ${a.fp.toExponential(3)} > ${k.fp}` },
-      {
-        name: 'target',
-        ok: cap === null || blockRams <= cap.brams,
-        detail: `${blockRams} block RAMs > ${cap?.brams} on ${k.target}`,
-      },
+      targetCheck(blockRams, k),
     ],
     cost: k.target ? [blockRams, memoryBits, c.k] : [memoryBits, blockRams, c.k],
   };
