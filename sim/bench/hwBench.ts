@@ -3,8 +3,7 @@
  * presets, one markdown table with the date, the machine (CPU model, cores), node and the command.
  * Usage: npm run bench -- [--seeds N] [--cycles N] [--families id,id]
  */
-import os from 'node:os';
-import { execa } from 'execa';
+import { machineInfo, machineLine } from '../../src/bench/machine.js';
 import { benchFilter, formatBenchTable, type BenchResult } from '../../src/bench/hw.js';
 import { loadConfig } from '../../src/config/resolve.js';
 import { FAMILIES } from '../../src/families/index.js';
@@ -21,13 +20,11 @@ if (unknown.length > 0) {
   console.error(`bench: --families: unknown family '${unknown[0]}' (known: ${FAMILIES.map((f) => f.id).join(', ')})`);
   process.exit(2);
 }
-const git = async (...a: string[]): Promise<string> => (await execa('git', a, { reject: false })).stdout.trim();
-const commit = `${(await git('rev-parse', '--short', 'HEAD')) || 'unknown'}${(await git('status', '--porcelain', '--untracked-files=no')) ? ' (with uncommitted changes)' : ''}`;
+const machine = await machineInfo();
 const rows: BenchResult[] = [];
 for (const p of FAMILIES.filter((f) => wanted.includes(f.id)).flatMap((f) => f.benchPresets))
   rows.push(await benchFilter(loadConfig(p), opt('--seeds', 3), opt('--cycles', 1_000_000)));
 console.log(
-  `bench on ${new Date().toISOString().slice(0, 10)}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, ` +
-    `node ${process.version}, commit ${commit}: npm run bench -- ${args.join(' ')}`,
+  `bench on ${new Date().toISOString().slice(0, 10)}, ${machineLine(machine)}: npm run bench -- ${args.join(' ')}`,
 );
 console.log(formatBenchTable(rows));

@@ -4,9 +4,10 @@
  * cycle loops) and of Verilator -O3 on the same stimulus, and whether all outputs agree.
  *
  * Usage: npm run bench:sim -- [--cycles N] [--json]
+ * The header (and `machine` in --json) names the CPU, cores, node, Verilator and the commit.
  */
-import os from 'node:os';
 import { h3Banks } from '../../src/examples/index.js';
+import { machineInfo, machineLine } from '../../src/bench/machine.js';
 import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
 import { loadConfig } from '../../src/config/resolve.js';
 import { FAMILIES } from '../../src/families/index.js';
@@ -21,11 +22,12 @@ async function main(): Promise<void> {
   }
   const designs = [h3Banks(), ...FAMILIES.flatMap((f) => f.benchPresets).map((n) => loadConfig(n).design())];
   const results: SimBenchResult[] = [];
+  const machine = await machineInfo();
   for (const d of designs) results.push(await simBench(d, cycles));
   if (args.includes('--json')) {
-    console.log(JSON.stringify(results, null, 2));
+    console.log(JSON.stringify({ machine, cycles, results }, null, 2));
   } else {
-    console.log(`bench:sim on ${os.cpus().length} cores, node ${process.version}, ${cycles} cycles per engine`);
+    console.log(`bench:sim on ${machineLine(machine)}: ${cycles} cycles per engine`);
     console.log(
       'design                TS cycles/s   Verilator cycles/s   TS/Verilator   TS, JS loop   JS loop/Verilator   outputs equal',
     );
