@@ -3,7 +3,10 @@
  * smallest run the predicate fails on; a campaign is reproducible and accounts for every config;
  * a failure found by `runOnce` is one line.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildApbf } from '../../src/families/apbf/rtl.js';
+import type { ApbfDerived } from '../../src/families/apbf/types.js';
+import { Filter } from '../../src/families/filter.js';
 import { caseFile, fuzz, runOnce, shrinkRun, summaryLine, type FuzzRun } from '../../src/fuzz/index.js';
 
 describe('shrinkRun', () => {
@@ -83,5 +86,33 @@ describe('fuzz campaign (model and simulator)', () => {
     const back = JSON.parse(f.text) as { config: { name: string }; ops: number };
     expect(back.config.name).toMatch(/^fz_tbf_[0-9a-f]{10}$/);
     expect(back.ops).toBe(12);
+  });
+});
+
+describe('runOnce on a broken pipeline', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('reports a build without write forwarding as a one-line model-vs-simulator failure, and shrinking keeps it', async () => {
+    // Every filter of this run is built without forwarding (back-to-back ops on one word go wrong).
+    vi.spyOn(Filter.prototype, 'design').mockImplementation(function (this: Filter) {
+      return buildApbf(this.config as ApbfDerived, { forwarding: false });
+    });
+    const run: FuzzRun = {
+      config: { name: 'nofwd', filter: 'apbf', k: 2, l: 2, sliceBits: 64, keyBits: 8, seed: 1 },
+      ops: 2000,
+      seed: 1,
+      backpressure: 0,
+      idle: 0,
+    };
+    const out = await runOnce(run, false);
+    expect(out.kind).toBe('failed');
+    const failure = out.kind === 'failed' ? out.failure : '';
+    expect(failure).toMatch(/^(model vs simulator|memories vs model): /);
+    expect(failure).not.toContain('\n');
+    const s = await shrinkRun(run, async (r) => (await runOnce(r, false)).kind === 'failed', 60);
+    expect(s.ops).toBeLessThan(run.ops);
+    expect((await runOnce(s, false)).kind).toBe('failed');
   });
 });
