@@ -78,7 +78,62 @@ export function listWorkload(keys: bigint[]): Workload {
 }
 
 /**
- * A workload by name — uniform, zipf, distinct — or a file of keys (one per line, decimal or 0x
+ * Structured key families (issue 23 item 6): keys as real traffic has them, which a linear hash
+ * (H3) may treat differently from random keys.
+ *   sequential  counter values i;
+ *   tuple       IPv4 5-tuples (src IP, dst IP, src port, dst port, protocol; 104 bits, the
+ *               source address in the most significant bits) from hosts of one /16 with
+ *               consecutive ephemeral ports, to one server on port 443 over TCP;
+ *   gray        a Gray-code counter XOR a random base: consecutive keys differ in one bit;
+ *   prefix      a random prefix shared by every key above a 23-bit suffix that runs through a
+ *               bijection of i.
+ * `stream` 0 and 1 give two disjoint key sets of the same shape (keys to insert, fresh keys to
+ * query): counters from 0 or from 2^(keyBits−1), another /16, another base, another suffix bit. Keys wider than keyBits keep
+ * their low keyBits bits (a 5-tuple needs keyBits >= 104 to stay whole).
+ */
+export const STRUCTURED = ['sequential', 'tuple', 'gray', 'prefix'] as const;
+export type StructuredKind = (typeof STRUCTURED)[number];
+
+/** Bits a structured key needs to stay whole. */
+export function structuredBits(kind: StructuredKind): number {
+  return kind === 'tuple' ? 104 : 24;
+}
+
+export function structuredKey(kind: StructuredKind, i: number, keyBits: number, stream: 0 | 1): bigint {
+  const mask = (1n << BigInt(keyBits)) - 1n;
+  const n = BigInt(i);
+  const s = BigInt(stream);
+  switch (kind) {
+    case 'sequential':
+      return ((s << BigInt(keyBits - 1)) + n) & mask;
+    case 'tuple': {
+      const src = 0x0a000000n + (s << 23n) + (n >> 14n); // 10.0.0.0/16, or 10.128.0.0/16
+      const sport = 49152n + (n & 0x3fffn);
+      const dst = 0xc0a80001n; // 192.168.0.1
+      return ((src << 72n) | (dst << 40n) | (sport << 24n) | (443n << 8n) | 6n) & mask;
+    }
+    case 'gray': {
+      const base = mix64(0x6772617900n) & mask;
+      const top = keyBits > 1 ? 1n << BigInt(keyBits - 1) : 0n;
+      return (base ^ (s === 1n ? top : 0n) ^ (n ^ (n >> 1n))) & mask;
+    }
+    case 'prefix': {
+      const prefix = (mix64(0x7072656600n) << 24n) & mask;
+      const suffix = (n * 0x2c9277bn) & 0x7fffffn; // odd multiplier: a bijection on 23 bits
+      return (prefix | (s << 23n) | suffix) & mask;
+    }
+  }
+}
+
+/** A structured workload: key i of stream 0 in turn. */
+export function structuredWorkload(kind: StructuredKind, keyBits: number): Workload {
+  let i = 0;
+  return { nextKey: () => structuredKey(kind, i++, keyBits, 0) };
+}
+
+/**
+ * A workload by name — uniform, zipf, distinct, a structured one (sequential, tuple, gray,
+ * prefix) — or a file of keys (one per line, decimal or 0x
  * hex, # comments), already read; errors name the file and line.
  */
 export function namedWorkload(
@@ -90,6 +145,7 @@ export function namedWorkload(
   if (spec === 'uniform') return uniformWorkload(keyBits, universe);
   if (spec === 'zipf') return zipfWorkload(keyBits, universe);
   if (spec === 'distinct') return distinctWorkload(keyBits);
+  if ((STRUCTURED as readonly string[]).includes(spec)) return structuredWorkload(spec as StructuredKind, keyBits);
   const keys: bigint[] = [];
   const text = readFile(spec);
   // eslint-disable-next-line no-control-regex

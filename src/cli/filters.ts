@@ -94,7 +94,11 @@ export function registerFilterCommands(p: Command): void {
     .argument('<config>', 'preset name or config JSON file')
     .option('--ops <n>', 'operations', intArg('--ops', 1, 100_000_000), 100_000)
     .option('--seed <s>', 'workload seed', intArg('--seed', 0, 0xffffffff), 1)
-    .option('--workload <w>', 'uniform | zipf | distinct | FILE (one key per line)', 'uniform')
+    .option(
+      '--workload <w>',
+      'uniform | zipf | distinct | sequential | tuple | gray | prefix | FILE (one key per line)',
+      'uniform',
+    )
     .option(
       '--universe <n>',
       'keys of the uniform and zipf workloads (default 4 · window, or 4 · capacity)',

@@ -10,6 +10,7 @@ import { familyOf, filterNames, presetEntry, presets } from '../families/index.j
 import { Filter } from '../families/filter.js';
 import { failer, parseConfig } from '../families/schema.js';
 import type { FilterConfig } from '../families/types.js';
+import { defaultKeyMix, type KeyMix } from '../model/keyMix.js';
 import { ConfigError } from '../util/errors.js';
 import { inputFile } from '../util/files.js';
 
@@ -23,7 +24,14 @@ export function resolveConfig(raw: unknown, source = 'config'): Filter {
   const fail = failer(source);
   const cfg = parseConfig(family.schema, raw, source);
   const intent = family.planner?.intent(cfg, fail) ?? null;
-  if (!intent) return new Filter(family, family.derive(cfg, fail));
+  // The key mix is the same for every family: kept on the derived config, applied by the Filter.
+  const mixOf = (c: FilterConfig): { keyMix: KeyMix } => ({
+    keyMix: (raw as { keyMix?: KeyMix }).keyMix ?? defaultKeyMix(c.keyBits),
+  });
+  if (!intent) {
+    const c = family.derive(cfg, fail);
+    return new Filter(family, { ...c, ...mixOf(c) });
+  }
   const planner = family.planner!;
   let sized: Record<string, unknown>;
   try {
@@ -32,10 +40,8 @@ export function resolveConfig(raw: unknown, source = 'config'): Filter {
     if (e instanceof ConfigError) throw new ConfigError(`${source}: ${e.message}`);
     throw e;
   }
-  const c: FilterConfig = {
-    ...family.derive(parseConfig(family.schema, sized, source), fail),
-    planned: planner.record(intent),
-  };
+  const derived = family.derive(parseConfig(family.schema, sized, source), fail);
+  const c: FilterConfig = { ...derived, planned: planner.record(intent), ...mixOf(derived) };
   return new Filter(family, c);
 }
 

@@ -593,7 +593,9 @@ export class ModuleBuilder {
    * Inlines a built design under the scope `prefix`: its nets become `prefix_<name>` (in scope
    * `prefix`), its cells are copied, its inputs (its `rst` included, when it has one) are driven
    * by `inputs`, and its outputs are returned by port name. The hierarchy stays flat: the
-   * instance's logic becomes part of this design, clocked by this design's clock.
+   * instance's logic becomes part of this design, clocked by this design's clock. An empty
+   * `prefix` keeps the instance's names and scopes (for a wrapper that adds logic around a core
+   * and must look like it: the key mix).
    */
   instance(prefix: string, d: Design, inputs: Record<string, Sig>): Record<string, Sig> {
     const loc = captureLoc();
@@ -612,7 +614,7 @@ export class ModuleBuilder {
     for (const k of Object.keys(inputs))
       if (!d.inputs.some((p) => p.name === k))
         throw this.error(`instance '${prefix}' of '${d.name}': it has no input '${k}'`, loc);
-    const scope = [...this.scopes, prefix];
+    const scope = prefix === '' ? [...this.scopes] : [...this.scopes, prefix];
     for (const n of d.nets) {
       if (map.has(n.id)) continue;
       const name = [...scope, n.name].join('_');

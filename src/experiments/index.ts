@@ -16,6 +16,7 @@ import { UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { toCsv, toSvg } from './chart.js';
 import { dautrichExperiments } from './dautrich/experiments.js';
+import { structuredKeysExperiment } from './structured/experiments.js';
 
 /**
  * Experiments that span families (they may import several family folders), each list under the
@@ -23,6 +24,7 @@ import { dautrichExperiments } from './dautrich/experiments.js';
  */
 export const CROSS_FAMILY: readonly { owner: string; experiments: readonly ExperimentDef[] }[] = [
   { owner: 'dautrich', experiments: dautrichExperiments },
+  { owner: 'structured', experiments: [structuredKeysExperiment] },
 ];
 
 export interface RegisteredExperiment {

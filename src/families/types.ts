@@ -17,6 +17,7 @@ import type { ComputedTable } from '../analysis/table.js';
 import type { Target } from '../device/index.js';
 import type { Design } from '../ir/types.js';
 import type { Rng } from '../util/rng.js';
+import type { KeyMix } from '../model/keyMix.js';
 
 /** Throws a ConfigError `<source>: field '<field>': <message>`. */
 export type Fail = (field: string, message: string) => never;
@@ -32,6 +33,11 @@ export interface FilterConfig {
   target: Target;
   /** Set when the planner chose the sizes: the intent it planned for. */
   planned?: Readonly<Record<string, unknown>>;
+  /**
+   * The key mix before the hashes ('none': H3 of the key itself), set by config resolution for
+   * every family and applied by the `Filter` (design, model, software): src/model/keyMix.ts.
+   */
+  keyMix?: KeyMix;
 }
 
 // ---- stream protocol ---------------------------------------------------------------------

@@ -234,11 +234,16 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   const engines = ['model', 'ts-compiled', ...(rtl.verilator ? ['verilator'] : []), ...(rtl.icarus ? ['icarus'] : [])];
   const rngs = new Map<FilterFamily, Rng>(families.map((f, i) => [f, new Rng(o.seed * 7919 + i)]));
   const streams = new Rng(o.seed ^ 0x5eed);
+  // The key mix is common to every family: a config names none (the default for its key width),
+  // 'none' or 'spn', a third each (own stream, so the samplers draw the same configs as before).
+  const mixes = new Rng(o.seed ^ 0x6d1c);
   const result: FuzzResult = { configs: 0, rejected: 0, clean: 0, failed: 0, rejectedBy: {}, cases: [] };
   const BP = [0, 0.3, 0.9, 0.99];
   for (let i = 0; i < o.configs; i++) {
     const family = families[i % families.length]!;
-    const config = { name: `fz${i}`, ...family.sample(rngs.get(family)!) };
+    const config: Record<string, unknown> = { name: `fz${i}`, ...family.sample(rngs.get(family)!) };
+    const mixPick = mixes.float();
+    if (mixPick >= 1 / 3) config.keyMix = mixPick < 2 / 3 ? 'none' : 'spn';
     const pick = streams.float();
     const run: FuzzRun = {
       config,
