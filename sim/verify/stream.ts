@@ -44,6 +44,13 @@ export interface DriveOptions {
   /** A different build of the same family (e.g. with forwarding off, to show the checks catch it). */
   design?: Design;
   hooks?: DriveHooks;
+  /**
+   * Probability per cycle of a one-cycle reset pulse (`rst` high, in_valid and out_ready low)
+   * once the power-up sweep is done. Every response outstanding at the pulse is lost (the
+   * pipeline is cleared): counted in `lostToReset`, and a response for one of them afterwards is a
+   * mismatch. The model and the exact window start again empty, as the hardware does.
+   */
+  resetRate?: number;
   /** Called every PROGRESS_CYCLES cycles and at the end. */
   onProgress?: (p: { accepted: number; responses: number; cycles: number }) => void;
 }
@@ -97,6 +104,9 @@ export interface DriveResult {
   mismatchCount: number;
   window: WindowCounts | null;
   agingEvents: number;
+  /** Reset pulses given mid-stream (resetRate), and the accepted requests they cut off unanswered. */
+  resets: number;
+  lostToReset: number;
   trace: PackedTrace | null;
 }
 
@@ -150,7 +160,8 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
   const p = f.protocol();
   const c = f.config;
   const sim = new CompiledSim(design, { poisonCollisions: true });
-  const model = f.model();
+  let model = f.model();
+  let agingBefore = 0; // aging events of the models replaced at resets
   const rng = new Rng(o.seed);
   const mix = o.mix ?? f.verifyMix();
   const pick = pickerOf(mix, p.ops, rng);
@@ -189,6 +200,8 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
   const qOutValid = port(outAt, 'out_valid').at;
   const qTag = port(outAt, 'out_tag').at;
   const qFields = p.response.map((fd) => ({ fd, ...port(outAt, fd.port) }));
+  const pRst = inAt.get('rst')?.at ?? null;
+  if (o.resetRate && pRst === null) throw new Error(`design '${design.name}' has no rst input (resetRate)`);
   for (const q of design.inputs)
     if (
       !['in_valid', 'in_op', 'in_key', 'in_tag', 'out_ready', 'rst'].includes(q.name) &&
@@ -228,6 +241,8 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
       ? { inWindow: 0, falseNegatives: 0, slackTested: 0, slackHits: 0, negatives: 0, falsePositives: 0 }
       : null,
     agingEvents: 0,
+    resets: 0,
+    lostToReset: 0,
     trace: null,
   };
   const mismatch = (m: ResponseMismatch): void => {
@@ -258,6 +273,35 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
         `no progress for ${res.cycles - lastProgress} cycles (limit ${quietLimit}): ` +
         `${res.ops} of ${o.ops} requests accepted, ${res.responses} responses, ${outstanding} outstanding`;
       break;
+    }
+    if (o.resetRate && sweepDone && drain < 0 && rng.float() < o.resetRate) {
+      // A reset pulse: nothing is handed over in this cycle, everything in flight is lost.
+      row.fill(0);
+      row[pRst!] = 1;
+      sim.pokeRow(row);
+      if (stimRec) {
+        sim.peekRow(out);
+        stimRec.push(row);
+        outRec!.push(out);
+      }
+      sim.step();
+      res.cycles++;
+      res.resets++;
+      res.lostToReset += expected.length - head;
+      expected.length = 0;
+      head = 0;
+      agingBefore += model.agingEvents();
+      model = f.model();
+      res.model = model;
+      exact?.clear();
+      withSlack?.clear();
+      sweepDone = false;
+      lastProgress = res.cycles;
+      if (res.cycles % PROGRESS_CYCLES === 0) {
+        report();
+        yield;
+      }
+      continue;
     }
     if (drain < 0 && !pending && issued < o.ops && !(o.idle && rng.float() < o.idle)) {
       const op = pick();
@@ -347,7 +391,7 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
     }
   }
   report();
-  res.agingEvents = model.agingEvents();
+  res.agingEvents = agingBefore + model.agingEvents();
   if (stimRec) res.trace = { stim: stimRec.done(), out: outRec!.done(), cycles: res.cycles };
   return res;
 }
