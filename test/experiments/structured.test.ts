@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STRUCTURED, structuredBits, structuredKey, structuredWorkload } from '../../sim/verify/workloads.js';
-import { structuredKeys, zThreshold } from '../../src/experiments/structured/experiments.js';
+import { batchStats, structuredKeys, zThreshold } from '../../src/experiments/structured/experiments.js';
 import { Rng } from '../../src/util/rng.js';
 
 const popcount = (x: bigint): number => x.toString(2).replace(/0/g, '').length;
@@ -60,6 +60,13 @@ describe('structured key workloads', () => {
 });
 
 describe('experiment structured-keys', () => {
+  it('batch means: the mean of the batches and the standard error of their spread', () => {
+    expect(batchStats([10, 10, 10, 10], 100)).toEqual({ fp: 0.1, se: 0 });
+    const s = batchStats([0, 20], 100);
+    expect(s.fp).toBeCloseTo(0.1, 12);
+    expect(s.se).toBeCloseTo(Math.sqrt(0.02 / 2), 12);
+  });
+
   it('Bonferroni threshold: 2.33 for one comparison, larger for many', () => {
     expect(zThreshold(1)).toBeCloseTo(2.326, 3);
     expect(zThreshold(120)).toBeGreaterThan(3.7);
@@ -69,10 +76,12 @@ describe('experiment structured-keys', () => {
     const [none] = structuredKeys(['a2_k3_b512'], 5000, 'none');
     const [spn] = structuredKeys(['a2_k3_b512'], 5000, 'spn');
     const seq = (r: typeof none) => r!.workloads.find((w) => w.workload === 'sequential')!;
+    const randomOf = (r: typeof none) => r!.workloads.find((w) => w.workload === 'random')!;
     expect(seq(none).harmful).toBe(true);
-    expect(seq(none).fp).toBeGreaterThan(1.4 * none!.analytic);
+    // Some stretch of the run answers yes far more often than random keys ever make it.
+    expect(seq(none).worst).toBeGreaterThan(2 * randomOf(none).worst);
     expect(spn!.workloads.filter((w) => w.harmful)).toEqual([]);
-    const random = spn!.workloads.find((w) => w.workload === 'random')!;
-    expect(Math.abs(seq(spn).fp - random.fp)).toBeLessThan(0.02);
+    expect(Math.abs(seq(spn).fp - randomOf(spn).fp)).toBeLessThan(0.02);
+    expect(seq(spn).worst).toBeLessThan(1.3 * randomOf(spn).worst);
   });
 });
