@@ -259,6 +259,12 @@ export class LevelledModel {
   }
 }
 
+/**
+ * Every PBF-1 interval filter hashes the key alone with the same functions (salts of this pseudo-
+ * height, cell 0), so a parent's filter is the bitwise OR of its children's (§4.1's streaming growth).
+ */
+export const PBF1_HEIGHT = 63;
+
 /** A PBF-1 filter's place: the interval of height h (g·2^{h−G} long) with index `cell`, or the SBF. */
 export interface Pbf1Spec {
   /** log2 of the leaf granularity g (§4.1: leaves of g time instants). */
@@ -272,15 +278,15 @@ export interface Pbf1Spec {
 /**
  * PBF-1 (§4.1): one Bloom filter per interval of the binary decomposition B(T, g) — heights G..D
  * with G = log2 g, 2^{D−h} intervals at height h, u = 2T/g − 1 in all — each over the element set
- * of its interval (keys only: each filter is its own set), plus the SBF b_{u+1} over (x, t) pairs.
+ * of its interval (keys only: each filter is its own set, all with the same hash functions), plus the SBF b_{u+1} over (x, t) pairs.
  * Insert (Algorithm 2): the SBF and the interval of every height containing t. Query (Algorithm 1,
  * Case 1/2): the cover of the whole leaves inside [s, e] (canonical cover on the leaf grid), ORed
  * (Eq. 5, route 2); the at most two leaves o_1, o_2 that overlap [s, e] partly are probed, and only
  * those that answer 1 send the SBF mt-queries of [s, e] ∩ I_o (route 3). The model keeps every
- * filter as its own bit array in one buffer (the streaming growth of Fig. 4 — OR-ing children into
- * a new parent — builds the same bits as inserting into the parent directly, because a parent's
- * element set is the union of its children's: A' = A'_l ∪ A'_r, so b' = b'_l bitor b'_r; a test
- * checks it on the model).
+ * filter as its own bit array in one buffer. The streaming growth of Fig. 4 — a new parent made by
+ * OR-ing its two children — builds the same bits as inserting into the parent directly when the
+ * filters have the same size (the equal split): A' = A'_l ∪ A'_r, so b' = b'_l bitor b'_r (a test
+ * checks it on the model); with unequal (β) sizes the paper's gcd merge of §6 applies instead.
  */
 export class Pbf1Model {
   readonly hashes: PairHashes;
@@ -322,10 +328,16 @@ export class Pbf1Model {
     return base + j * sz.sliceBits + (this.hashes.hash(h, j, kb, cell) % sz.sliceBits);
   }
 
+  /** Bit range of the interval filter (h, cell) in `bits`. */
+  range(h: number, cell: number): { at: number; length: number } {
+    const sz = this.sizes[h]![cell]!;
+    return { at: this.offsets[h]![cell]!, length: sz.k * sz.sliceBits };
+  }
+
   /** Inserts x into the interval filter (h, cell). */
   insertInterval(kb: Uint8Array, h: number, cell: number): void {
     const sz = this.sizes[h]![cell]!;
-    for (let j = 0; j < sz.k; j++) this.bits[this.index(this.offsets[h]![cell]!, sz, h, j, kb, cell)] = 1;
+    for (let j = 0; j < sz.k; j++) this.bits[this.index(this.offsets[h]![cell]!, sz, PBF1_HEIGHT, j, kb, 0)] = 1;
   }
 
   insert(kb: Uint8Array, t: number): void {
@@ -338,7 +350,7 @@ export class Pbf1Model {
     this.lastProbes++;
     const sz = this.sizes[h]![cell]!;
     for (let j = 0; j < sz.k; j++)
-      if (this.bits[this.index(this.offsets[h]![cell]!, sz, h, j, kb, cell)] === 0) return false;
+      if (this.bits[this.index(this.offsets[h]![cell]!, sz, PBF1_HEIGHT, j, kb, 0)] === 0) return false;
     return true;
   }
 
