@@ -13,7 +13,7 @@ export const BASE_LATENCY = 12;
 
 /**
  * Micro-ops (probe cycles) of a query: PBF-2 always 2 (the cover's left intervals, one per level,
- * then its right intervals); SBF e − s + 1 (at most T); 1 for a refused query (s > e).
+ * then its right intervals; a refused query too); SBF e − s + 1 (at most T; 1 for a refused query).
  */
 export function maxQueryCycles(c: PbfDerived): number {
   return c.filter === 'pbf2' ? 2 : c.horizon;

@@ -27,8 +27,8 @@
  *   A    two-entry skid input (in_ready a register)
  *   A+1  accept: `head_go` (register) and no micro-op of the previous query still to issue
  *   A+2  s1: the micro-op. PBF-2: phase 0 (insert: all levels; query: the cover's left
- *        intervals), and for a query phase 1 in A+3 (the right intervals), accept held that
- *        cycle. SBF: a cursor from s to e, one instant per cycle, accept held until the last.
+ *        intervals), and for every query phase 1 in A+3 (the right intervals), accept held that
+ *        cycle (a refused query too, both phases without probes: no compare on the accept loop). SBF: a cursor from s to e, one instant per cycle, accept held until the last.
  *        The insert's time is compared with `now` (the last insert's time): an earlier time
  *        is refused (out_err, no write); `now` follows every accepted insert, 0 after a clear.
  *   A+3  s2: per level, a_h = ⌊t/2^h⌋ (insert) or l_h = ⌈s/2^h⌉, and r_h = ⌊(e+1)/2^h⌋
@@ -135,7 +135,9 @@ export function buildPbf(c: PbfDerived, opts: BuildOptions = {}): Design {
     const phase = m.reg('s1_phase', 1);
     phase.next(accept.not());
     s1Phase = phase;
-    s1Last.next(m.mux(accept, input.head.query.not().or(input.head.query.and(d.from.gt(d.time))), 1));
+    // Every query is two micro-ops (a refused one too, both without probes): s1_last does not
+    // wait for the s > e compare, which stays off the accept loop.
+    s1Last.next(m.mux(accept, input.head.query.not(), 1));
   }
   // Time must not go backwards: `now` is the last accepted insert's time.
   const now = m.reg('now', D);

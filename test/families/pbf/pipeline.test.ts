@@ -25,13 +25,14 @@ describe('pbf pipelines', () => {
     }
   });
 
-  it('PBF-2 queries: two cycles each whatever |q| (the left and right micro-ops; a refused one, 1 in 32, one)', () => {
+  it('PBF-2 queries: two cycles each whatever |q| (the left and right micro-ops; a refused one too)', () => {
     const r = drive(byName('pbf2_t1024_k2_4k'), { ops: 2000, seed: 3, mix: { query: 1 } });
     expect(r.finished).toBe(true);
     expect(r.mismatches).toEqual([]);
+    // The skid takes the first two requests at once, then one every two cycles.
     const span = r.lastAccept - r.firstAccept + 1;
+    expect(span).toBeGreaterThanOrEqual(2 * 2000 - 3);
     expect(span).toBeLessThanOrEqual(2 * 2000 - 1);
-    expect(span).toBeGreaterThan(2 * 2000 * (1 - 1 / 16));
   });
 
   it('SBF queries: |q| cycles each (one micro-op per instant of the range), PBF-2 two', () => {
