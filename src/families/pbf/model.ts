@@ -64,7 +64,8 @@ export class PairHashes {
     this.cellByteCount = Math.max(1, Math.ceil(timeBits / 8));
   }
 
-  private tables(salt: number): { key: Uint32Array; cell: Uint32Array } {
+  /** The byte tables of H_{h,j} (salt 64·h + j): key bytes and cell bytes. */
+  tables(salt: number): { key: Uint32Array; cell: Uint32Array } {
     let key = this.keyT.get(salt);
     let cell = this.cellT.get(salt);
     if (!key || !cell) {

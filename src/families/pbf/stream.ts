@@ -5,9 +5,10 @@
  * a verification stream, and the software filter the bench times.
  */
 import type { Rng } from '../../util/rng.js';
-import { compareWords, type ExpectedMemory } from '../streamKit.js';
+import { compareWords, type ExpectedMemory, wordsSoftware } from '../streamKit.js';
 import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
-import { keyBytes, LevelledModel } from './model.js';
+import { compilePbf } from './fast.js';
+import { LevelledModel } from './model.js';
 import { latencyOf, maxQueryCycles, OP, RESPONSE_QUEUE, sweepCycles } from './params.js';
 import { memoryName } from './rtl.js';
 import type { PbfDerived } from './types.js';
@@ -106,23 +107,24 @@ export function pbfRequestFields(c: PbfDerived, rng: Rng): Record<string, bigint
   return { time: BigInt(time), from: BigInt(from) };
 }
 
-/** The software filter: the reference model (inserts at times 0, 1, 2, …; queries of |q| = the config's). */
+/**
+ * The software filter: the compiled filter (./fast.ts), keys as 32-bit words; inserts at times
+ * spread over [0, T) in order, queries of the config's |q| at positions spread over [0, T − |q|].
+ */
 export function pbfSoftware(c: PbfDerived): SoftwareFilter {
-  return {
-    engine: 'reference',
-    keys: 20_000,
-    fresh(keys) {
-      const m = newModel(c);
-      const kbs = keys.map((k) => keyBytes(k, c.keyBits));
-      const T = c.horizon;
-      const q = c.queryLength;
-      return {
-        insert: (i) => m.insert(kbs[i]!, Math.min(T - 1, Math.floor((i * T) / keys.length))),
-        query: (i) => {
-          const s = (i * 7919) % (T - q + 1);
-          return m.query(kbs[i]!, s, s + q - 1);
-        },
-      };
-    },
-  };
+  const T = c.horizon;
+  const q = c.queryLength;
+  const base = wordsSoftware(c.keyBits, 'compiled', () => {
+    const f = compilePbf(c);
+    const kw = Math.ceil(c.keyBits / 32);
+    const n = 1_000_000;
+    return {
+      insert: (words, off) => f.insert(words, off, Math.min(T - 1, Math.floor(((off / kw) * T) / n))),
+      query: (words, off) => {
+        const s = ((off / kw) * 7919) % (T - q + 1);
+        return f.query(words, off, s, s + q - 1);
+      },
+    };
+  });
+  return base;
 }
