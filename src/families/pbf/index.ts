@@ -36,7 +36,12 @@ export const pbfFamily: FilterFamily<PbfDerived> = {
   // Distinct keys of the verification streams (4x this many): keys recur across time, so queries hit.
   capacity: () => 64,
   slack: () => 0,
-  aging: null,
+  // Time advancing with the inserts is this family's aging: a run of inserts at one per cycle
+  // that moves `now` across half the horizon (the conformance's 0-stall check; the bench's mix).
+  aging: {
+    name: 'time steps',
+    run: (c) => ({ ops: 8000, mix: { insert: 1 }, minEvents: Math.floor(c.horizon / 2) }),
+  },
   analyze: pbfAnalysis,
   software: pbfSoftware,
   sample: samplePbf,

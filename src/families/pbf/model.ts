@@ -190,6 +190,8 @@ export class LevelledModel {
   now = 0;
   /** Probes of the last query (mt-queries into one level's filter). */
   lastProbes = 0;
+  /** Inserts that moved time forward (the family's "aging events"). */
+  timeSteps = 0;
 
   constructor(
     readonly variant: 'sbf' | 'pbf2',
@@ -217,6 +219,7 @@ export class LevelledModel {
     if (err) return err;
     const kb = key instanceof Uint8Array ? key : keyBytes(key, this.o.keyBits);
     for (const l of this.levels) l.insert(kb, Math.floor(t / 2 ** l.spec.height));
+    if (t > this.now) this.timeSteps++;
     this.now = t;
     return null;
   }

@@ -69,8 +69,9 @@ export class PbfStreamModel implements StreamModel {
     }
   }
 
+  /** Inserts that moved time forward (`now` advancing): the family's aging events. */
   agingEvents(): number {
-    return 0;
+    return this.model.timeSteps;
   }
 
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
