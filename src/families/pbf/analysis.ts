@@ -43,14 +43,17 @@ export function pbf2QueryFp(s: number, e: number, timeBits: number, pAtHeight: (
   return 1 - keep;
 }
 
-/** Start times of the analytic averages: every s with s + |q| <= T (at most ~4096 of them, evenly spaced). */
+/**
+ * Start times of the analytic averages: every s with s + |q| <= T, or 4096 of them spread by the
+ * golden ratio when there are more (an even stride would sample only even s — never a leaf probe
+ * at the start — so the strides are not used).
+ */
 function starts(T: number, q: number): number[] {
   const n = T - q + 1;
   if (n <= 0) return [];
-  const step = Math.max(1, Math.floor(n / 4096));
-  const out: number[] = [];
-  for (let s = 0; s < n; s += step) out.push(s);
-  return out;
+  if (n <= 4096) return Array.from({ length: n }, (_, s) => s);
+  const phi = (Math.sqrt(5) - 1) / 2;
+  return Array.from({ length: 4096 }, (_, i) => Math.floor(((i * phi + 0.5) % 1) * n));
 }
 
 /** PBF-2's range-query rate for length |q|, averaged over the query's position in [0, T). */
@@ -107,4 +110,36 @@ export function bitsForRangeFp(n: number, T: number, p: number, q: number): numb
   const probes = 2 * Math.max(1, Math.log2(q));
   const pb = 1 - Math.pow(1 - p, 1 / probes);
   return (n * Math.log2(T) * Math.log(1 / pb)) / LN2SQ;
+}
+
+/**
+ * The least range-query rate β2-opt can have (Eq. 8 with Eq. 13's allocation) on any stream of n
+ * distinct pairs over n' distinct keys, horizon T, for uniform queries of length |q| and m bits.
+ * A level-h cell merges at most 2^h leaf cells of one key, so d_h ≥ max(n/2^h, n'); Eq. 8's rate
+ * after the optimal allocation only grows with every d_h, so the densest stream — each key present
+ * in every second of its stretches, d_h = max(⌈n/2^h⌉, n') — is the best case. Used to ask what
+ * the paper's scale allows (§7: n = 2 127 749, n' = 25 497, T = 86 400, m = 2·10^7).
+ */
+export function pbf2BestCaseFp(n: number, keys: number, T: number, q: number, m: number): number {
+  const D = Math.max(1, Math.ceil(Math.log2(T)));
+  const f = probesPerLevel(T, D, q);
+  const d = f.map((_, h) => Math.max(keys, Math.ceil(n / 2 ** h)));
+  const bits = betaOpt(d, f, m);
+  const p = bits.map((b, h) => {
+    const k = hashesFor(Math.floor(b), d[h]!);
+    return k === 0 ? 1 : filterFp(k, Math.floor(b / k), d[h]!);
+  });
+  return pbf2RangeFp(T, D, q, (h) => p[h]!);
+}
+
+/** The bits per distinct pair β2-opt needs for range-query rate p in that best case (bisection). */
+export function pbf2BestCaseBits(n: number, keys: number, T: number, q: number, p: number): number {
+  let lo = 0.5;
+  let hi = 1024;
+  for (let it = 0; it < 40; it++) {
+    const mid = Math.sqrt(lo * hi);
+    if (pbf2BestCaseFp(n, keys, T, q, mid * n) > p) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }

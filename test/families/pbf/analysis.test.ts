@@ -10,11 +10,13 @@ import {
   filterFp,
   hashesFor,
   LN2,
+  pbf2BestCaseBits,
+  pbf2BestCaseFp,
   pbf2RangeFp,
   probesPerLevel,
   sbfRangeFp,
 } from '../../../src/families/pbf/analysis.js';
-import { pbfExperiments, temporalStream, visited } from '../../../src/families/pbf/experiments.js';
+import { levelItems, pbfExperiments, temporalStream, visited } from '../../../src/families/pbf/experiments.js';
 import { keyBytes, LevelledModel } from '../../../src/families/pbf/model.js';
 
 describe('pbf analytics', () => {
@@ -79,6 +81,37 @@ describe('pbf analytics', () => {
   });
 });
 
+describe("Eq. 8's best case (the densest stream)", () => {
+  it('samples every start parity at large T: the leaf is probed in about every |q| = 128 query', () => {
+    // Start times with an even stride would never probe the leaf at the start (f_0 near 0.5).
+    const f = probesPerLevel(86_400, 17, 128);
+    expect(f[0]!).toBeGreaterThan(0.9);
+    expect(f[0]!).toBeLessThan(1.1);
+  });
+
+  it("is a lower bound: a real stream with the same n, n' and bits has β2-opt at or above it", () => {
+    const st = temporalStream('weblog', 4096, 8000, 3);
+    const n = st.pairs.length;
+    const d = levelItems(st);
+    const f = probesPerLevel(4096, 12, 128);
+    for (const bpp of [6, 12, 24]) {
+      const bits = betaOpt(d, f, bpp * n);
+      const p = bits.map((b, h) => {
+        const k = hashesFor(Math.floor(b), d[h]!);
+        return k === 0 ? 1 : filterFp(k, Math.floor(b / k), d[h]!);
+      });
+      const actual = pbf2RangeFp(4096, 12, 128, (h) => p[h]!);
+      const best = pbf2BestCaseFp(n, st.times.size, 4096, 128, bpp * n);
+      expect(best).toBeLessThanOrEqual(actual + 1e-9);
+      expect(best).toBeGreaterThan(0);
+    }
+    // And the bits it needs for a rate are the bits at which it reaches that rate.
+    const b5 = pbf2BestCaseBits(n, st.times.size, 4096, 128, 0.05);
+    expect(pbf2BestCaseFp(n, st.times.size, 4096, 128, b5 * n)).toBeLessThanOrEqual(0.05);
+    expect(pbf2BestCaseFp(n, st.times.size, 4096, 128, 0.95 * b5 * n)).toBeGreaterThan(0.05);
+  });
+});
+
 describe('pbf-* experiments (scaled down)', () => {
   it('generated streams: every pair distinct and in time order; negative queries are negative', () => {
     for (const kind of ['weblog', 'network'] as const) {
@@ -98,7 +131,23 @@ describe('pbf-* experiments (scaled down)', () => {
     for (const c of q.checks!.filter((x) => x.what.includes('analytic rate'))) expect(c.ok, c.what).toBe(true);
     expect(ok(q, 'fp above 80 %')).toBe(true);
     expect(q.series.filter((s) => s.kind === 'measured')).toHaveLength(6);
+    expect(ok(q, 'below SBF at |q| = 1024')).toBe(true);
+    expect(ok(q, 'best case')).toBe(true);
     const cost = byName('pbf-cost').run({ engine: 'model', seed: 1, scale: 0.3, params: {} });
     expect(ok(cost, 'Thm 5.4')).toBe(true);
+    expect(ok(cost, 'Σ_{i<|q|} (1 − p)^i')).toBe(true);
+  });
+
+  it("pbf-m: SBF and PBF-2 in Eq. 4/Eq. 8's order at every m; the paper's scale in Eq. 8's best case beside them", () => {
+    // At full scale (about 4 s): at a third of the pairs PBF-1's small interval filters fare worse.
+    const m = pbfExperiments.find((e) => e.name === 'pbf-m')!.run({ engine: 'model', seed: 1, scale: 1, params: {} });
+    const ok = (what: string) => m.checks!.find((c) => c.what.includes(what))!.ok;
+    expect(ok('the order Eq. 4 and Eq. 8 give')).toBe(true);
+    expect(ok('best case')).toBe(true);
+    expect(ok("at the paper's m")).toBe(true);
+    const edgar = m.series.find((s) => s.name.includes('EDGAR'))!;
+    // §7 reads β2-opt at about 1 % for m = 2·10^7; Eq. 8 cannot go below a third there.
+    expect(edgar.points[0]!.y).toBeGreaterThan(0.3);
+    for (let i = 1; i < edgar.points.length; i++) expect(edgar.points[i]!.y).toBeLessThan(edgar.points[i - 1]!.y);
   });
 });
