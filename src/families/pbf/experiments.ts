@@ -417,7 +417,9 @@ function defaults(o: ExperimentOptions): Setting {
   return {
     kind: (o.params.data as StreamKind | undefined) ?? 'weblog',
     T: num('horizon', DEFAULT_T),
-    pairs: Math.round(num('pairs', DEFAULT_PAIRS) * o.scale),
+    // --scale multiplies the queries (probe counts), not the stream: the paper's orderings turn on
+    // the items per filter, and a third of the pairs leaves PBF-1's interval filters a few items each.
+    pairs: Math.round(num('pairs', DEFAULT_PAIRS)),
     bitsPerPair: num('bitsPerPair', 9.4),
     q: num('q', 128),
     queries: Math.max(100, Math.round(num('queries', 1000) * o.scale)),
