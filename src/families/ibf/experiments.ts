@@ -1,0 +1,3 @@
+import type { ExperimentDef } from '../types.js';
+
+export const ibfExperiments: readonly ExperimentDef[] = [];
