@@ -18,7 +18,8 @@ export interface IbfAnalysis {
   m: number;
   P: number;
   cellsPerWord: number;
-  stableZeros: number;
+  /** Null: an Imp-insert chain with MAX above MAX_SOLVED (not solved here). */
+  stableZeros: number | null;
   fp: number;
   /** Per importance 1..max (at most 16 listed, spread over the range): ages found with probability ≥ 0.9 and ≥ 0.5. */
   byImportance: { importance: number; age90: number | null; age50: number | null }[];
@@ -57,8 +58,9 @@ export function analyzeIbf(c: IbfDerived): IbfAnalysis {
     m: c.k * c.cells,
     P: c.P,
     cellsPerWord: c.cellsPerWord,
-    stableZeros: sp.zeros,
-    fp: sp.fp,
+    stableZeros: sp?.zeros ?? null,
+    // Without a solved chain, the fp is bounded by 1 (reported as 1).
+    fp: sp?.fp ?? 1,
     byImportance,
     window: null,
     slack: 0,
@@ -74,7 +76,9 @@ export function ibfAnalysis(c: IbfDerived): Analysis {
     values: a,
     headline: `ibf ${a.insert === 'imp' ? 'Imp-insert' : 'M-insert'} k=${a.k} MAX=${a.max} cells=${a.cells} P=${a.P} (n=${a.m}, ${a.d}-bit cells, ${a.cellsPerWord} cells/word)`,
     lines: [
-      `stable point (one-cell Markov chain, word-local random delete${a.insert === 'imp' ? ', importance uniform on 1..MAX' : ''}): zeros ${a.stableZeros.toFixed(5)}, fp ${a.fp.toExponential(4)}`,
+      a.stableZeros === null
+        ? 'stable point: not computed (Imp-insert with MAX above 256: the chain is not solved here)'
+        : `stable point (one-cell Markov chain, word-local random delete${a.insert === 'imp' ? ', importance uniform on 1..MAX' : ''}): zeros ${a.stableZeros.toFixed(5)}, fp ${a.fp.toExponential(4)}`,
       ...(a.P === 0
         ? ['P = 0: nothing is deleted, every inserted key stays found (fp grows to 1)']
         : a.byImportance.every((b) => b.age50 === null)
