@@ -23,6 +23,8 @@ export interface IbfAnalysis {
   fp: number;
   /** Per importance 1..max (at most 16 listed, spread over the range): ages found with probability ≥ 0.9 and ≥ 0.5. */
   byImportance: { importance: number; age90: number | null; age50: number | null }[];
+  /** False when the chain was too long to step here (then the ages are null). */
+  agesComputed: boolean;
   window: null;
   slack: number;
   accessesFalse: number;
@@ -47,7 +49,9 @@ export function analyzeIbf(c: IbfDerived): IbfAnalysis {
     return { importance: v, age90: ageAt[0]!, age50: ageAt[1]! };
   });
   const a50 = byImportance.map((b) => b.age50).filter((x): x is number => x !== null);
-  const meanAge50 = a50.length ? a50.reduce((a, b) => a + b, 0) / a50.length : Infinity;
+  // Ages never reached (the stable point keeps a key found with probability above the level):
+  // the memory is counted over the filter's half-fill capacity, cells·ln 2, instead.
+  const meanAge50 = a50.length ? a50.reduce((a, b) => a + b, 0) / a50.length : c.cells * Math.LN2;
   return {
     filter: c.filter,
     insert: c.insert,
@@ -62,6 +66,7 @@ export function analyzeIbf(c: IbfDerived): IbfAnalysis {
     // Without a solved chain, the fp is bounded by 1 (reported as 1).
     fp: sp?.fp ?? 1,
     byImportance,
+    agesComputed: affordable,
     window: null,
     slack: 0,
     accessesFalse: c.k,
@@ -71,7 +76,7 @@ export function analyzeIbf(c: IbfDerived): IbfAnalysis {
 
 export function ibfAnalysis(c: IbfDerived): Analysis {
   const a = analyzeIbf(c);
-  const age = (x: number | null): string => (x === null ? 'never' : String(x));
+  const age = (x: number | null): string => (x === null ? 'any age (the stable point stays above it)' : String(x));
   return {
     values: a,
     headline: `ibf ${a.insert === 'imp' ? 'Imp-insert' : 'M-insert'} k=${a.k} MAX=${a.max} cells=${a.cells} P=${a.P} (n=${a.m}, ${a.d}-bit cells, ${a.cellsPerWord} cells/word)`,
@@ -81,7 +86,7 @@ export function ibfAnalysis(c: IbfDerived): Analysis {
         : `stable point (one-cell Markov chain, word-local random delete${a.insert === 'imp' ? ', importance uniform on 1..MAX' : ''}): zeros ${a.stableZeros.toFixed(5)}, fp ${a.fp.toExponential(4)}`,
       ...(a.P === 0
         ? ['P = 0: nothing is deleted, every inserted key stays found (fp grows to 1)']
-        : a.byImportance.every((b) => b.age50 === null)
+        : !a.agesComputed
           ? ['ages by importance: not computed (MAX too large for the chain to be stepped here)']
           : a.byImportance.map(
               (b) =>
