@@ -10,6 +10,7 @@ import { bitwiseFamily } from './bitwise/index.js';
 import { bloomFamily } from './bloom/index.js';
 import { countingFamily } from './counting/index.js';
 import { gbfFamily } from './gbf/index.js';
+import { ibfFamily } from './ibf/index.js';
 import { pbfFamily } from './pbf/index.js';
 import { stableFamily } from './stable/index.js';
 import { tbfFamily } from './tbf/index.js';
@@ -26,6 +27,7 @@ export const FAMILIES: readonly FilterFamily[] = [
   bitwiseFamily,
   gbfFamily,
   pbfFamily,
+  ibfFamily,
 ] as readonly FilterFamily[];
 
 /** The family a config's `filter` value belongs to. */

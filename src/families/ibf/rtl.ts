@@ -1,0 +1,175 @@
+/**
+ * RTL generator for the importance-aware Bloom filter pipeline: Imp-insert or M-insert
+ * (Boraskar §5.1) with word-local Random-delete (§5.2 Algorithm 3), II = 1, fixed latency,
+ * in-order responses. See ./model.ts for the variant.
+ *
+ * Ports (all synchronous to clk):
+ *   in_valid, in_ready      request handshake; in_ready (a register) is low only while a
+ *                           reset/clear sweep runs or while the response queue is full
+ *   in_op[1:0]              0 query, 1 insert, 2 test-and-insert, 3 clear
+ *   in_key, in_tag          the key, and a tag returned with the response
+ *   in_imp[d-1:0]           the insert's importance, 1..MAX (the cell value Imp-insert writes)
+ *   out_valid, out_ready    response handshake; responses come in request order
+ *   out_tag, out_hit        the tag; hit = all k cells non-zero (query, test-and-insert: as of
+ *                           before the op's own insert), 0 for insert and clear
+ *   out_bad                 1: an insert or test-and-insert refused for its importance (0 or
+ *                           above MAX); it changed nothing and answers hit 0
+ *
+ * Pipeline (cycle A: the request is in the input registers). Every stage boundary a register:
+ *   A    input registers; `bad` (op inserts and importance 0 or > MAX) decoded from the input
+ *        wires and registered with the request; the generator lanes give this insert's offsets
+ *        r_i and step once if it is an accepted insert
+ *   A+1  H3 hash per bank in 16-bit key chunks, each registered; delete masks from r_i
+ *   A+2  chunks XORed, the bank's hash registered
+ *   A+3  R: block RAM read of the word in every bank
+ *   A+4  R+1: the word registered (corrected when the op two ahead wrote it at this edge); the
+ *        insert's set mask, delete mask and set value registered
+ *   A+5  R+2: the op one ahead's write forwarded; test the offset's cell; insert: masked cells
+ *        decremented (saturating at 0), the offset's cell set to the value, the word written
+ *        (src/stages/valueCellWord.ts)
+ *   A+6  hit = AND of the banks' tests and the op's query flag
+ *   A+7  the response enters the queue; out_valid in A+8: LATENCY = 9 edges after acceptance
+ *
+ * Zero stall: the P_i deletes are in the word the insert reads and writes anyway, so each block
+ * RAM sees one read and at most one write per cycle whatever the op mix; the set value travels
+ * with the op. Reset, power-up and clear sweep every word (CLEAR_DELAY + depth cycles) with
+ * in_ready low.
+ */
+import { ModuleBuilder } from '../../dsl/module.js';
+import type { Design } from '../../ir/types.js';
+import { clearSweep } from '../../stages/clear.js';
+import { decrementLanes, decrementMaskWord } from '../../stages/decrementLanes.js';
+import { wideH3 } from '../../stages/hash.js';
+import { decodeOp, registeredInput } from '../../stages/input.js';
+import { omit, pipeStage } from '../../stages/pipeline.js';
+import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { valueCellWordBank } from '../../stages/valueCellWord.js';
+import { ibfLaneSeeds, ibfLayout, ibfSalt } from './model.js';
+import { ibfMeta, OP, RESPONSE_QUEUE } from './params.js';
+import type { IbfDerived } from './types.js';
+
+const HASH_CHUNK = 16;
+
+export function ibfMemoryName(bank: number): string {
+  return `bank${bank}_ram`;
+}
+
+export interface IbfBuildOptions {
+  /** Forward in-flight writes to reads of the same word (default true); off only for tests. */
+  forwarding?: boolean;
+}
+
+export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
+  const L = ibfLayout(c);
+  const m = new ModuleBuilder(c.name);
+  Object.assign(m.meta, ibfMeta(c));
+  const io = {
+    valid: m.input('in_valid', 1, 'request valid'),
+    op: m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear'),
+    key: m.input('in_key', c.keyBits, 'key'),
+    tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
+    imp: m.input('in_imp', c.d, `importance of an insert, 1..${c.max}`),
+    outReady: m.input('out_ready', 1, 'response consumer ready'),
+  };
+  const impBad = io.imp.eq(0).or(c.max < 2 ** c.d - 1 ? io.imp.gt(c.max) : m.const(0, 1));
+  const badWire = decodeOp(io.op, [OP.insert, OP.testAndInsert]).and(impBad);
+  const input = registeredInput(m, {
+    valid: io.valid,
+    op: io.op,
+    flags: {
+      ins: { codes: [OP.insert, OP.testAndInsert], qualified: true },
+      query: { codes: [OP.query, OP.testAndInsert], qualified: false },
+      clear: { codes: [OP.clear], qualified: true },
+    },
+    data: { key: io.key, tag: io.tag, imp: c.insert === 'imp' ? io.imp : undefined, bad: badWire },
+    name: 'in',
+  });
+  const { clear } = input.flags;
+  const bad = input.data.bad!;
+  const ins = input.flags.ins.and(bad.not());
+  const query = input.flags.query.and(bad.not());
+  const rnd = decrementLanes(m, {
+    seeds: ibfLaneSeeds(c.seed, L.lanes),
+    banks: c.k,
+    offsetBits: L.offsetBits,
+    perLane: L.perLane,
+    step: ins,
+    clear,
+  });
+  const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
+  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
+  const { active: sweepActive } = sweep.connectLookahead(clear);
+  const fullAfter = occ.fullAfter(input.fire);
+  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
+  input.setReady(fullAfter.or(sweep.busy).or(clear).or(clearOnWire));
+
+  const value = c.insert === 'imp' ? input.data.imp! : m.const(c.max, c.d);
+  const s1 = pipeStage(m, 's1', {
+    valid: input.valid,
+    ins,
+    query,
+    bad,
+    tag: input.data.tag!,
+    key: input.data.key!,
+    value,
+    rnd,
+  });
+  const s2 = pipeStage(m, 's2', {
+    ...omit(s1, 'key', 'rnd'),
+    dec: decrementMaskWord(m, { perBank: L.perBank, cells: c.cellsPerWord, offsetBits: L.offsetBits, offsets: s1.rnd }),
+  });
+  const s3 = pipeStage(m, 's3', s2);
+  const s4 = pipeStage(m, 's4', s3);
+  const ins1 = s4.valid.and(s4.ins);
+  const writing = m.pipe(ins1, 1, 'ins_write');
+  const writeEn = m.pipe(ins1.or(sweepActive), 1, 'write_en');
+  const sweepPort = {
+    issue: sweepActive,
+    write: m.pipe(sweepActive, 1, 'sweep_w'),
+    addr: m.pipe(sweep.addr, 1, 'sweep_waddr', { reset: null }),
+  };
+  const matches = Array.from({ length: c.k }, (_, i) =>
+    m.scope(`bank${i}`, () => {
+      const hash = wideH3(m, {
+        key: s1.key,
+        bits: L.hashBits,
+        unitBits: 32,
+        seed: c.seed,
+        salt: () => ibfSalt(i),
+        chunkBits: HASH_CHUNK,
+        name: 'hash',
+      });
+      const C = c.cellsPerWord;
+      return valueCellWordBank(m, {
+        cellBits: c.d,
+        cells: C,
+        depth: L.depth,
+        addr: hash.slice(L.hashBits - 1, L.offsetBits),
+        offset: L.offsetBits === 0 ? null : hash.slice(L.offsetBits - 1, 0),
+        read: s3.valid,
+        ins1,
+        dec1: s4.dec.slice((i + 1) * C - 1, i * C),
+        set1: s4.value,
+        writing,
+        writeEn,
+        sweep: sweepPort,
+        forwarding: opts.forwarding ?? true,
+        matchName: 's6_match',
+      }).match;
+    }),
+  );
+
+  const s5 = pipeStage(m, 's5', omit(s4, 'dec', 'ins', 'value'));
+  const s6 = pipeStage(m, 's6', s5);
+  const hit = m.pipe(matches.reduce((a, b) => a.and(b)).and(s6.query), 1, 's7_hit', { reset: null });
+  const s7 = pipeStage(m, 's7', omit(s6, 'query'));
+  const rq = responseQueue(m, RESPONSE_QUEUE, s7.valid, [s7.tag, hit, s7.bad], io.outReady, { oneHotWrite: true });
+  occ.step(input.fire, rq.pop);
+
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  m.output('out_valid', rq.outValid, 'response available');
+  m.output('out_tag', rq.head[0]!, 'tag of the request');
+  m.output('out_hit', rq.head[1]!, 'all k cells non-zero (0 for insert, clear and refused inserts)');
+  m.output('out_bad', rq.head[2]!, 'insert refused: importance 0 or above MAX (nothing changed)');
+  return m.build();
+}
