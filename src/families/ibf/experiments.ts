@@ -16,6 +16,7 @@
  * The paper's streams: N = 100000 arrivals, 70 % duplicates, importances 1..50 (§6.1.2, §7),
  * linear (uniform) importances unless --ibf-distribution exponential.
  */
+import { UsageError } from '../../util/errors.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { deriveIbf } from './config.js';
 import { crossover, generateStream, measure, slope, type Arrival, type Distribution, type Metrics } from './metrics.js';
@@ -38,7 +39,7 @@ function streamOf(o: ExperimentOptions): Arrival[] {
   const N = Math.max(1000, Math.round(Number(o.params.ibfArrivals ?? '100000') * o.scale));
   const distribution = (o.params.ibfDistribution ?? 'linear') as Distribution;
   if (distribution !== 'linear' && distribution !== 'exponential')
-    throw new Error(`--ibf-distribution: 'linear' or 'exponential', got '${distribution}'`);
+    throw new UsageError(`--ibf-distribution: 'linear' or 'exponential', got '${distribution}'`);
   return generateStream({ N, Z, dupRate: 0.7, distribution, seed: o.seed });
 }
 
@@ -63,7 +64,10 @@ function runPipeline(insert: 'imp' | 'max', s: Sizes, stream: readonly Arrival[]
 
 const num = (o: ExperimentOptions, name: string, dflt: number): number => {
   const v = Number(o.params[name] ?? dflt);
-  if (!Number.isInteger(v) || v < 1) throw new Error(`option ${name}: a positive integer, got '${o.params[name]}'`);
+  if (!Number.isInteger(v) || v < 1) {
+    const flag = '--' + name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+    throw new UsageError(`${flag}: a positive integer, got '${o.params[name]}'`);
+  }
   return v;
 };
 
@@ -289,9 +293,13 @@ const VARIATIONS: Variation[] = [
         what: 'a larger k raises the FP rate of IBF5 (§6.4.3: about 0.8 % at k = 4, 2 % at k = 8)',
         ok: vs.slice(1).every((v, i) => r('IBF5', v).fpRate > r('IBF5', vs[i]!).fpRate),
       },
+      // §6.4.3's text has IBF1's FN falling with k (60 % to 40 %), but its own Table 4 has it rising
+      // at n = 16384 (37.89 to 38.15) and 262144 (16.43 to 19.99) and falling only at 65536. Here
+      // it rises: a query needs all k cells non-zero and every insert still clears p of them, so
+      // more cells per item means more chances that one of an item's cells was deleted.
       {
-        what: 'a larger k lowers the FN rate of IBF1 (§6.4.3: from 60 % to 40 %)',
-        ok: vs.slice(1).every((v, i) => r('IBF1', v).fnRate < r('IBF1', vs[i]!).fnRate),
+        what: "a larger k raises IBF1's FN rate (Table 4 at n = 16384 and 262144; §6.4.3's text says it falls, 60 % to 40 %)",
+        ok: vs.slice(1).every((v, i) => r('IBF1', v).fnRate > r('IBF1', vs[i]!).fnRate),
       },
     ],
   },

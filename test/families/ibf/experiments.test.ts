@@ -36,3 +36,20 @@ describe("ibf experiments: the paper's statements checked on the generated strea
     for (const e of ibfExperiments) for (const o of e.options ?? []) expect(o.flags).toMatch(/^--ibf-/);
   });
 });
+
+describe('ibf-* options', () => {
+  it('a bad value is refused naming its flag (UsageError, exit 2)', () => {
+    const def = ibfExperiments.find((e) => e.name === 'ibf-importance-k')!;
+    const go = (params: Record<string, string>) => () => def.run({ engine: 'model', seed: 1, scale: 0.1, params });
+    expect(go({ ibfN: '0' })).toThrow(/^--ibf-n: a positive integer, got '0'$/);
+    expect(go({ ibfDistribution: 'zipf' })).toThrow(/--ibf-distribution/);
+    let err: unknown;
+    try {
+      go({ ibfP: 'x' })();
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).message).toMatch(/^--ibf-p:/);
+    expect((err as { exitCode?: number }).exitCode).toBe(2);
+  });
+});
