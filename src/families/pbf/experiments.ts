@@ -26,6 +26,7 @@
  * 9.4 bits per pair (Table 3's range 2..6·10^7: 9.4..28.2), the default. Every filter uses
  * k_i = ⌈(m_i/d_i) ln 2⌉ hashes, at most k_max = 16 (§7).
  */
+import { UsageError } from '../../util/errors.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { betaOpt, filterFp, hashesFor, pbf2BestCaseBits, pbf2BestCaseFp, sbfProbes, sbfRangeFp } from './analysis.js';
 import { canonicalCover, keyBytes, LevelledModel, Pbf1Model } from './model.js';
@@ -413,16 +414,25 @@ export function runSetting(x: Setting, methods: readonly Method[] = METHODS): Re
 }
 
 function defaults(o: ExperimentOptions): Setting {
-  const num = (k: string, d: number): number => (o.params[k] !== undefined ? Number(o.params[k]) : d);
+  // Each option checked here, so a bad value is one line naming its flag (exit 2), not NaN charts.
+  const num = (k: string, flag: string, d: number, lo: number, hi: number, integer = true): number => {
+    if (o.params[k] === undefined) return d;
+    const v = Number(o.params[k]);
+    if (!Number.isFinite(v) || (integer && !Number.isInteger(v)) || v < lo || v > hi)
+      throw new UsageError(`${flag}: ${integer ? 'an integer' : 'a number'} in [${lo}, ${hi}], got '${o.params[k]}'`);
+    return v;
+  };
+  const kind = o.params.data ?? 'weblog';
+  if (kind !== 'weblog' && kind !== 'network') throw new UsageError(`--data: 'weblog' or 'network', got '${kind}'`);
   return {
-    kind: (o.params.data as StreamKind | undefined) ?? 'weblog',
-    T: num('horizon', DEFAULT_T),
+    kind,
+    T: num('horizon', '--horizon', DEFAULT_T, 64, 1 << 20),
     // --scale multiplies the queries (probe counts), not the stream: the paper's orderings turn on
     // the items per filter, and a third of the pairs leaves PBF-1's interval filters a few items each.
-    pairs: Math.round(num('pairs', DEFAULT_PAIRS)),
-    bitsPerPair: num('bitsPerPair', 9.4),
-    q: num('q', 128),
-    queries: Math.max(100, Math.round(num('queries', 1000) * o.scale)),
+    pairs: num('pairs', '--pairs', DEFAULT_PAIRS, 100, 10_000_000),
+    bitsPerPair: num('bitsPerPair', '--bits-per-pair', 9.4, 0.5, 1024, false),
+    q: 128,
+    queries: Math.max(100, Math.round(num('queries', '--queries', 1000, 1, 1_000_000) * o.scale)),
     seed: o.seed,
   };
 }

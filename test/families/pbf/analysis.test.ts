@@ -150,3 +150,23 @@ describe('pbf-* experiments (scaled down)', () => {
     for (let i = 1; i < edgar.points.length; i++) expect(edgar.points[i]!.y).toBeLessThan(edgar.points[i - 1]!.y);
   });
 });
+
+describe('pbf-* options', () => {
+  it('a bad value is refused naming its flag (UsageError, exit 2), before any work', () => {
+    const run = (params: Record<string, string>) => () =>
+      pbfExperiments.find((e) => e.name === 'pbf-q')!.run({ engine: 'model', seed: 1, scale: 1, params });
+    expect(run({ horizon: '0' })).toThrow(/--horizon: an integer/);
+    expect(run({ horizon: 'abc' })).toThrow(/--horizon/);
+    expect(run({ data: 'foo' })).toThrow(/--data: 'weblog' or 'network'/);
+    expect(run({ pairs: '-3' })).toThrow(/--pairs/);
+    expect(run({ queries: '0' })).toThrow(/--queries/);
+    expect(run({ bitsPerPair: '0' })).toThrow(/--bits-per-pair/);
+    let err: unknown;
+    try {
+      run({ data: 'foo' })();
+    } catch (e) {
+      err = e;
+    }
+    expect((err as { exitCode?: number }).exitCode).toBe(2);
+  });
+});
