@@ -85,28 +85,38 @@ export function registerExperimentCommands(p: Command): void {
   const all = withOptions(
     p.command('report').description('run every experiment (both cores) and gather them into one HTML page'),
   );
-  all.cmd.option('-o, --out <dir>', 'output directory', 'out/report').action(async (f: Flags) => {
-    const common = commonOptions(f);
-    makeDir(f.out, '--out'); // before minutes of experiments: a bad folder fails now
-    const bar = progress('report', names.length, 'experiments');
-    let n = 0;
-    // Experiments that run on the model only do so here whatever --engine says.
-    let results;
-    try {
-      results = await runInWorkers(names, common, contributedValues(f, all.keys), Math.min(2, os.cpus().length), (x) =>
-        bar.update(++n, x),
-      );
-    } finally {
-      bar.stop();
-    }
-    const pages: { r: (typeof results)[number]; svg: string }[] = [];
-    for (const r of results) {
-      await writeResult(r, f.out);
-      pages.push({ r, svg: await toSvg(r) });
-    }
-    const [index] = writeAll(f.out, { 'index.html': reportHtml(pages) }, '--out');
-    for (const r of results)
-      for (const c of r.checks ?? []) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${c.what}`);
-    console.log(`wrote ${index}`);
-  });
+  all.cmd
+    .option('-o, --out <dir>', 'output directory', 'out/report')
+    .option('--only <names>', 'comma-separated experiments to run (default: all)')
+    .action(async (f: Flags) => {
+      const common = commonOptions(f);
+      const chosen = typeof f.only === 'string' ? f.only.split(',').map((x) => x.trim()) : names;
+      for (const x of chosen)
+        if (!names.includes(x)) throw new UsageError(`--only: '${x}' is not one of ${names.join(', ')}`);
+      makeDir(f.out, '--out'); // before minutes of experiments: a bad folder fails now
+      const bar = progress('report', chosen.length, 'experiments');
+      let n = 0;
+      // Experiments that run on the model only do so here whatever --engine says.
+      let results;
+      try {
+        results = await runInWorkers(
+          chosen,
+          common,
+          contributedValues(f, all.keys),
+          Math.min(2, os.cpus().length),
+          (x) => bar.update(++n, x),
+        );
+      } finally {
+        bar.stop();
+      }
+      const pages: { r: (typeof results)[number]; svg: string }[] = [];
+      for (const r of results) {
+        await writeResult(r, f.out);
+        pages.push({ r, svg: await toSvg(r) });
+      }
+      const [index] = writeAll(f.out, { 'index.html': reportHtml(pages) }, '--out');
+      for (const r of results)
+        for (const c of r.checks ?? []) console.log(`${c.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${c.what}`);
+      console.log(`wrote ${index}`);
+    });
 }
