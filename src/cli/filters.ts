@@ -8,7 +8,7 @@ import type { DriveHooks } from '../families/types.js';
 import { EXIT, UsageError } from '../util/errors.js';
 import { progress } from './progress.js';
 import { inputFile, writeAll } from '../util/files.js';
-import { INTERFACES, ipFiles, type Interface } from '../ip/package.js';
+import { CONTROLS, INTERFACES, ipFiles, type Control, type Interface } from '../ip/package.js';
 import { formatComparison, type Comparison } from '../../sim/cosim/compare.js';
 import { verifyFilter } from '../../sim/verify/index.js';
 import { driveAsync, keysOf, type DriveResult } from '../../sim/verify/stream.js';
@@ -79,11 +79,19 @@ export function registerFilterCommands(p: Command): void {
     .argument('<config>', 'preset name or config JSON file')
     .requiredOption('-o, --out <dir>', 'output directory (required)')
     .option('--interface <i>', `${INTERFACES.join(' | ')}: the core's own ports, or an AXI4-Stream wrapper`, 'native')
-    .action((spec: string, o: { out: string; interface: string }) => {
+    .option(
+      '--control <c>',
+      `${CONTROLS.join(' | ')}: regs adds the control port (counters, freeze, register scan chain, block RAM access: snapshots)`,
+      'none',
+    )
+    .action((spec: string, o: { out: string; interface: string; control: string }) => {
       if (!INTERFACES.includes(o.interface as Interface))
         throw new UsageError(`--interface must be one of ${INTERFACES.join(', ')}`);
+      if (!CONTROLS.includes(o.control as Control))
+        throw new UsageError(`--control must be one of ${CONTROLS.join(', ')}`);
       const f = loadConfig(spec);
-      for (const file of writeAll(o.out, ipFiles(f, o.interface as Interface))) console.log(`wrote ${file}`);
+      for (const file of writeAll(o.out, ipFiles(f, o.interface as Interface, o.control as Control)))
+        console.log(`wrote ${file}`);
     });
 
   const simulate = p

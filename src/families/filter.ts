@@ -3,6 +3,7 @@
  * outside the family folders (CLI, verifier, bench, experiments, tests) can build, describe,
  * simulate and measure it without asking which family it is.
  */
+import { withControl } from '../control/port.js';
 import { bramBlocks, DEFAULT_TARGET } from '../device/index.js';
 import { manifestOf } from '../emit/manifest.js';
 import { emitVerilog } from '../emit/verilog.js';
@@ -22,6 +23,7 @@ import type {
 
 export class Filter<C extends FilterConfig = FilterConfig> {
   private built: Design | null = null;
+  private withCtl: Design | null = null;
   private proto: StreamProtocol | null = null;
 
   constructor(
@@ -38,6 +40,18 @@ export class Filter<C extends FilterConfig = FilterConfig> {
     return (this.built ??= this.mixer()
       ? withKeyMix(this.family.build(this.config), this.config.seed)
       : this.family.build(this.config));
+  }
+
+  /**
+   * The pipeline with the control port (src/control/port.ts: counters, freeze, a scan chain over
+   * every register, word access to every block RAM), built once.
+   */
+  controlDesign(): Design {
+    const p = this.protocol();
+    const insertOps = Object.entries(p.ops)
+      .filter(([op]) => p.semantics[op]?.inserts)
+      .map(([, code]) => code);
+    return (this.withCtl ??= withControl(this.design(), { insertOps }));
   }
 
   /** The key mix of the config (null: keys go to the hashes as they are). */

@@ -13,6 +13,8 @@ import { emitVerilog } from '../emit/verilog.js';
 import type { Filter } from '../families/filter.js';
 import type { Design } from '../ir/types.js';
 import { clockOf } from '../ir/types.js';
+import { manifestOf } from '../emit/manifest.js';
+import { UsageError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { axisManifest, buildAxis } from './axis.js';
 
@@ -152,10 +154,22 @@ export function folderReadme(d: Design, manifest: Record<string, unknown>, iface
 }
 
 /** Every file `generate` writes for a filter, by name. */
-export function ipFiles(f: Filter, iface: Interface = 'native'): Record<string, string> {
-  const d = iface === 'axis' ? buildAxis(f) : f.design();
-  const manifest = iface === 'axis' ? axisManifest(f, d) : f.manifest();
-  const description = `${f.family.title}: ${f.name} (${f.describe()})${iface === 'axis' ? ', AXI4-Stream' : ''}`;
+export type Control = 'none' | 'regs';
+export const CONTROLS: readonly Control[] = ['none', 'regs'];
+
+export function ipFiles(f: Filter, iface: Interface = 'native', control: Control = 'none'): Record<string, string> {
+  if (control === 'regs' && iface !== 'native')
+    throw new UsageError(
+      '--control regs: only with --interface native (the AXI4-Stream wrapper has no control port yet)',
+    );
+  const d = iface === 'axis' ? buildAxis(f) : control === 'regs' ? f.controlDesign() : f.design();
+  const manifest =
+    iface === 'axis'
+      ? axisManifest(f, d)
+      : control === 'regs'
+        ? { ...f.manifest(), ports: manifestOf(d).ports, control: d.meta.control }
+        : f.manifest();
+  const description = `${f.family.title}: ${f.name} (${f.describe()})${iface === 'axis' ? ', AXI4-Stream' : ''}${control === 'regs' ? ', control port' : ''}`;
   return {
     [`${d.name}.v`]: emitVerilog(d),
     [`${d.name}.manifest.json`]: JSON.stringify(manifest, null, 2) + '\n',

@@ -1,0 +1,369 @@
+/**
+ * The control port (`generate --control regs`): an IR pass that gives any built filter a simple
+ * register port beside its request/response streams — counters, a freeze, a scan chain over
+ * every register, and word access to every block RAM — so that the whole state can be read out
+ * (a snapshot) and written back (a restore), in hardware and in the simulators alike.
+ *
+ * Ports added (all synchronous to the clock; every `ctl_*` input is ignored while `ctl_freeze`
+ * is low, and `rst` must be low while frozen):
+ *   ctl_freeze            1: the pipeline stops — every register holds, the design's block RAM
+ *                         ports are off, in_ready and out_valid read 0 (no handshake completes),
+ *                         the counters stop. Takes effect at the first edge it is high; leaving
+ *                         it, the pipeline goes on from where it stopped, as if it had never been
+ *                         frozen (the block RAMs' read registers are held across the freeze).
+ *   ctl_scan              1 (frozen): the register chain shifts one 32-bit word; `ctl_scan_out`
+ *                         shows the word that leaves it next. The chain holds every register of
+ *                         the design and of this port's state (`meta.control.chain`, in order).
+ *   ctl_scan_load         with ctl_scan: the word entering the chain is ctl_wdata; otherwise the
+ *                         word that leaves it (a read-out of `words` shifts leaves it unchanged).
+ *   ctl_mem_sel, ctl_mem_addr, ctl_mem_chunk
+ *                         block RAM (`meta.control.memories` order), word address, 32-bit chunk
+ *   ctl_mem_rd            1 (frozen): read the word; ctl_mem_rdata shows the chunk next cycle
+ *   ctl_mem_stage         1 (frozen): ctl_wdata into chunk ctl_mem_chunk of the write buffer
+ *   ctl_mem_wr            1 (frozen): write the buffer (its low `width` bits) to the word
+ *   ctl_wdata[31:0]
+ *   outputs ctl_scan_out[31:0], ctl_mem_rdata[31:0], and 32-bit counters (wrapping, part of the
+ *   chain, so a restore restores them): ctl_requests (accepted requests), ctl_inserts (accepted
+ *   requests whose op inserts), ctl_responses, ctl_hits (responses with out_hit), ctl_stalls
+ *   (cycles with in_valid high and in_ready low, not frozen).
+ *
+ * Cost: a 2:1 mux in front of every register's input and of every block RAM port, the counters
+ * and the write buffer; `synth` measures it (README).
+ */
+import { captureLoc } from '../ir/srcloc.js';
+import { runPasses } from '../ir/passes/index.js';
+import type { Cell, Design, MemoryCell, Net, NetId, Port, RegCell, SrcLoc } from '../ir/types.js';
+
+export const CONTROL_WORD = 32;
+
+export interface ControlOptions {
+  /** in_op codes of the ops that insert (counted by ctl_inserts). */
+  insertOps: readonly number[];
+}
+
+export interface ChainEntry {
+  name: string;
+  width: number;
+}
+
+export interface ControlMemory {
+  name: string;
+  width: number;
+  depth: number;
+  chunks: number;
+}
+
+/** What a snapshot reader needs: the chain's layout and the memories, in port order. */
+export interface ControlMap {
+  chain: ChainEntry[];
+  /** Chain length in 32-bit words (the chain is padded to whole words). */
+  words: number;
+  memories: ControlMemory[];
+  counters: string[];
+}
+
+const clog2 = (n: number): number => Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
+
+/** A small editor over a design's nets and cells. */
+class Edit {
+  readonly nets: Net[];
+  readonly cells: Cell[];
+  constructor(
+    d: Design,
+    private readonly loc: SrcLoc,
+  ) {
+    this.nets = d.nets.map((n) => ({ ...n }));
+    this.cells = [...d.cells];
+  }
+  w(n: NetId): number {
+    return this.nets[n]!.width;
+  }
+  net(width: number, name: string, named = false): NetId {
+    const id = this.nets.length;
+    this.nets.push({ id, width, name, named, loc: this.loc, scope: ['ctl'] });
+    return id;
+  }
+  private add(c: Cell): void {
+    this.cells.push(c);
+  }
+  k(value: bigint | number, width: number): NetId {
+    const out = this.net(width, 'const');
+    this.add({ kind: 'const', out, value: BigInt(value) & ((1n << BigInt(width)) - 1n), loc: this.loc });
+    return out;
+  }
+  not(a: NetId): NetId {
+    const out = this.net(this.w(a), 'not');
+    this.add({ kind: 'not', a, out, loc: this.loc });
+    return out;
+  }
+  bit(op: 'and' | 'or', a: NetId, b: NetId): NetId {
+    const out = this.net(this.w(a), op);
+    this.add({ kind: 'bitwise', op, a, b, out, loc: this.loc });
+    return out;
+  }
+  and(...xs: NetId[]): NetId {
+    return xs.reduce((a, b) => this.bit('and', a, b));
+  }
+  or(...xs: NetId[]): NetId {
+    return xs.reduce((a, b) => this.bit('or', a, b));
+  }
+  eq(a: NetId, value: number): NetId {
+    const out = this.net(1, 'eq');
+    this.add({ kind: 'compare', op: 'eq', a, b: this.k(value, this.w(a)), out, loc: this.loc });
+    return out;
+  }
+  mux(sel: NetId, whenTrue: NetId, whenFalse: NetId): NetId {
+    const out = this.net(this.w(whenTrue), 'mux');
+    this.add({ kind: 'mux', sel, whenTrue, whenFalse, out, loc: this.loc });
+    return out;
+  }
+  slice(a: NetId, lo: number, width: number): NetId {
+    if (lo === 0 && width === this.w(a)) return a;
+    const out = this.net(width, 'slice');
+    this.add({ kind: 'slice', a, lo, out, loc: this.loc });
+    return out;
+  }
+  /** Low `width` bits of a, or a zero-extended to `width`. */
+  fit(a: NetId, width: number): NetId {
+    const wa = this.w(a);
+    if (wa === width) return a;
+    if (wa > width) return this.slice(a, 0, width);
+    return this.cat(this.k(0, width - wa), a);
+  }
+  /** {parts[0], parts[1], …}: parts[0] in the top bits. */
+  cat(...parts: NetId[]): NetId {
+    if (parts.length === 1) return parts[0]!;
+    const out = this.net(
+      parts.reduce((s, p) => s + this.w(p), 0),
+      'cat',
+    );
+    this.add({ kind: 'concat', parts, out, loc: this.loc });
+    return out;
+  }
+  inc(a: NetId): NetId {
+    const out = this.net(this.w(a), 'add');
+    this.add({ kind: 'arith', op: 'add', a, b: this.k(1, this.w(a)), out, loc: this.loc });
+    return out;
+  }
+  shr(a: NetId, amount: NetId): NetId {
+    const out = this.net(this.w(a), 'shr');
+    this.add({ kind: 'shift', op: 'shr', a, amount, out, loc: this.loc });
+    return out;
+  }
+  reg(out: NetId, d: NetId, en: NetId | null, resetValue = 0n, rst: NetId | null = null): void {
+    this.add({ kind: 'reg', d, out, en, rst, resetValue, loc: this.loc });
+  }
+  replace(i: number, c: Cell): void {
+    this.cells[i] = c;
+  }
+  /** Drive an existing net (one whose driver was moved) with a mux. */
+  muxInto(out: NetId, sel: NetId, whenTrue: NetId, whenFalse: NetId): void {
+    this.add({ kind: 'mux', sel, whenTrue, whenFalse, out, loc: this.loc });
+  }
+}
+
+function portNet(d: Design, dir: 'in' | 'out', name: string): NetId {
+  const p = (dir === 'in' ? d.inputs : d.outputs).find((x) => x.name === name);
+  if (!p) throw new Error(`control port: the design '${d.name}' has no ${dir}put '${name}'`);
+  return p.net;
+}
+
+/** The design with the control port (see the header), and its map in `meta.control`. */
+export function withControl(d: Design, o: ControlOptions): Design {
+  const loc = captureLoc();
+  const e = new Edit(d, loc);
+  const inputs: Port[] = [...d.inputs];
+  const outputs: Port[] = [...d.outputs];
+  const input = (name: string, width: number, doc: string): NetId => {
+    const n = e.net(width, name, true);
+    inputs.push({ name, net: n, doc });
+    return n;
+  };
+  const output = (name: string, net: NetId, doc: string): void => {
+    outputs.push({ name, net, doc });
+  };
+
+  const memories = d.cells.flatMap((c, i) => (c.kind === 'memory' ? [{ c, i }] : []));
+  const regs = d.cells.flatMap((c, i) => (c.kind === 'reg' ? [{ c, i }] : []));
+  const maxChunks = Math.max(1, ...memories.map((m) => Math.ceil(m.c.width / CONTROL_WORD)));
+  const addrBits = Math.max(1, ...memories.map((m) => e.w(m.c.rdAddr)));
+
+  const freeze = input(
+    'ctl_freeze',
+    1,
+    'control: 1 stops the pipeline (registers hold, block RAM ports off, no handshake)',
+  );
+  const scan = input('ctl_scan', 1, 'control (frozen): shift the register chain one 32-bit word');
+  const scanLoad = input('ctl_scan_load', 1, 'control: with ctl_scan, shift in ctl_wdata instead of the leaving word');
+  const memSel = input(
+    'ctl_mem_sel',
+    clog2(memories.length),
+    "control: block RAM, in the manifest's control.memories order",
+  );
+  const memAddr = input('ctl_mem_addr', addrBits, 'control: block RAM word address');
+  const memChunk = input('ctl_mem_chunk', clog2(maxChunks), 'control: 32-bit chunk of the word (chunk 0 = bits 31:0)');
+  const memRd = input('ctl_mem_rd', 1, 'control (frozen): read the word; ctl_mem_rdata has the chunk next cycle');
+  const memStage = input(
+    'ctl_mem_stage',
+    1,
+    'control (frozen): ctl_wdata into chunk ctl_mem_chunk of the write buffer',
+  );
+  const memWr = input('ctl_mem_wr', 1, 'control (frozen): write the buffer to the word');
+  const wdata = input('ctl_wdata', CONTROL_WORD, 'control: data for ctl_scan_load and ctl_mem_stage');
+  const live = e.not(freeze);
+  const shifting = e.and(freeze, scan);
+
+  // Handshakes: none completes while frozen; the counters see the unfrozen ones.
+  const inValid = portNet(d, 'in', 'in_valid');
+  const outReady = portNet(d, 'in', 'out_ready');
+  const inReadyPort = outputs.findIndex((p) => p.name === 'in_ready');
+  const outValidPort = outputs.findIndex((p) => p.name === 'out_valid');
+  if (inReadyPort < 0 || outValidPort < 0) throw new Error(`control port: '${d.name}' has no in_ready/out_valid`);
+  const inReady = outputs[inReadyPort]!.net;
+  const outValid = outputs[outValidPort]!.net;
+  for (const [idx, net] of [
+    [inReadyPort, inReady],
+    [outValidPort, outValid],
+  ] as const) {
+    const gated = e.and(net, live);
+    e.nets[net]!.name = `${outputs[idx]!.name}_core`;
+    outputs[idx] = { ...outputs[idx]!, net: gated, doc: `${outputs[idx]!.doc} (0 while ctl_freeze)` };
+  }
+
+  // Control-side state outside the chain: the memory write buffer and the read's select/chunk.
+  const bufChunks = Array.from({ length: maxChunks }, (_, j) => {
+    const r = e.net(CONTROL_WORD, `ctl_wbuf_${j}`, true);
+    e.reg(r, wdata, e.and(freeze, memStage, e.eq(memChunk, j)));
+    return r;
+  });
+  const wbuf = e.cat(...[...bufChunks].reverse());
+  const selQ = e.net(e.w(memSel), 'ctl_sel_q', true);
+  e.reg(selQ, memSel, null);
+  const chunkQ = e.net(e.w(memChunk), 'ctl_chunk_q', true);
+  e.reg(chunkQ, memChunk, null);
+
+  // Chain members: the design's registers, then the read holds, then the counters.
+  const chain: { net: NetId; name: string; set: (next: NetId) => void }[] = [];
+  const heldValid = e.net(1, 'ctl_held_valid', true);
+  const counterNames = ['requests', 'inserts', 'responses', 'hits', 'stalls'];
+  const counters = counterNames.map((n) => e.net(CONTROL_WORD, `ctl_${n}`, true));
+
+  const rdSel: NetId[] = [];
+  memories.forEach(({ c, i }, mi) => {
+    const sel = e.and(freeze, e.eq(memSel, mi));
+    const raw = e.net(c.width, `${c.name}_rd_raw`, true);
+    const held = e.net(c.width, `ctl_${c.name}_held`, true);
+    rdSel.push(raw);
+    const aw = e.w(c.rdAddr);
+    const addr = e.fit(memAddr, aw);
+    const mem: MemoryCell = {
+      ...c,
+      rdData: raw,
+      rdAddr: e.mux(freeze, addr, c.rdAddr),
+      rdEn: e.mux(freeze, e.and(sel, memRd), c.rdEn),
+      wrAddr: e.mux(freeze, e.fit(memAddr, e.w(c.wrAddr)), c.wrAddr),
+      wrEn: e.mux(freeze, e.and(sel, memWr), c.wrEn),
+      wrData: e.mux(freeze, e.fit(wbuf, c.width), c.wrData),
+      wrMask: c.wrMask === null ? null : e.mux(freeze, e.k(-1n, c.width), c.wrMask),
+    };
+    e.replace(i, mem);
+    // The design reads its held word until the first unfrozen cycle is over.
+    e.muxInto(c.rdData, heldValid, held, raw);
+    chain.push({
+      net: held,
+      name: `ctl_${c.name}_held`,
+      set: (next) => e.reg(held, e.mux(shifting, next, raw), e.or(shifting, e.and(freeze, e.not(heldValid)))),
+    });
+  });
+
+  const chainRegs: { net: NetId; name: string; set: (next: NetId) => void }[] = regs.map(({ c, i }) => ({
+    net: c.out,
+    name: e.nets[c.out]!.name,
+    set: (next: NetId) => {
+      const r: RegCell = {
+        ...c,
+        d: e.mux(shifting, next, c.d),
+        en: c.en === null ? e.or(shifting, live) : e.or(shifting, e.and(c.en, live)),
+      };
+      e.replace(i, r);
+    },
+  }));
+  chain.unshift(...chainRegs);
+  chain.push({
+    net: heldValid,
+    name: 'ctl_held_valid',
+    set: (next) => e.reg(heldValid, e.mux(shifting, next, freeze), null),
+  });
+  // Counters.
+  const rst = d.inputs.find((p) => p.name === 'rst')?.net ?? null;
+  const accepted = e.and(inValid, inReady, live);
+  const opNet = d.inputs.find((p) => p.name === 'in_op')?.net;
+  const inserting =
+    opNet === undefined || o.insertOps.length === 0
+      ? e.k(0, 1)
+      : e.and(accepted, e.or(...o.insertOps.map((code) => e.eq(opNet, code))));
+  const responded = e.and(outValid, outReady, live);
+  const hitNet = d.outputs.find((p) => p.name === 'out_hit')?.net;
+  const hit = hitNet === undefined ? e.k(0, 1) : e.and(responded, e.fit(hitNet, 1));
+  const stalled = e.and(inValid, e.not(inReady), live);
+  [accepted, inserting, responded, hit, stalled].forEach((cond, j) => {
+    const r = counters[j]!;
+    chain.push({
+      net: r,
+      name: `ctl_${counterNames[j]}`,
+      set: (next) => e.reg(r, e.mux(shifting, next, e.inc(r)), e.or(shifting, cond), 0n, rst),
+    });
+    output(`ctl_${counterNames[j]}`, r, `control: ${counterNames[j]} counter (32 bits, wraps)`);
+  });
+
+  // The chain: V = {chain[0], chain[1], …, pad}; a shift moves it one word toward the top.
+  const bits = chain.reduce((s, x) => s + e.w(x.net), 0);
+  const words = Math.max(1, Math.ceil(bits / CONTROL_WORD));
+  const padW = words * CONTROL_WORD - bits;
+  if (padW > 0) {
+    const pad = e.net(padW, 'ctl_chain_pad', true);
+    chain.push({ net: pad, name: 'ctl_chain_pad', set: (next) => e.reg(pad, next, shifting) });
+  }
+  const V = e.cat(...chain.map((x) => x.net));
+  const total = words * CONTROL_WORD;
+  const head = e.slice(V, total - CONTROL_WORD, CONTROL_WORD);
+  const S = e.cat(V, e.mux(scanLoad, wdata, head));
+  let top = total;
+  for (const x of chain) {
+    const w = e.w(x.net);
+    top -= w;
+    x.set(e.slice(S, top, w));
+  }
+  output('ctl_scan_out', head, 'control: the chain word the next ctl_scan shifts out');
+  const rdAll = rdSel.length === 0 ? e.k(0, CONTROL_WORD) : undefined;
+  let rdata = rdAll;
+  if (rdata === undefined) {
+    const width = maxChunks * CONTROL_WORD;
+    let word = e.fit(rdSel[0]!, width);
+    for (let mi = 1; mi < rdSel.length; mi++) word = e.mux(e.eq(selQ, mi), e.fit(rdSel[mi]!, width), word);
+    const shiftBy = e.cat(chunkQ, e.k(0, 5));
+    rdata = e.slice(e.shr(word, shiftBy), 0, CONTROL_WORD);
+  }
+  output('ctl_mem_rdata', rdata, 'control: the chunk read by ctl_mem_rd one cycle earlier');
+
+  const map: ControlMap = {
+    chain: chain.map((x) => ({ name: x.name, width: e.w(x.net) })),
+    words,
+    memories: memories.map(({ c }) => ({
+      name: c.name,
+      width: c.width,
+      depth: c.depth,
+      chunks: Math.ceil(c.width / CONTROL_WORD),
+    })),
+    counters: counterNames.map((n) => `ctl_${n}`),
+  };
+  return runPasses({
+    ...d,
+    name: `${d.name}_ctl`,
+    nets: e.nets,
+    cells: e.cells,
+    inputs,
+    outputs,
+    meta: { ...d.meta, control: map },
+  });
+}

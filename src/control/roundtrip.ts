@@ -1,0 +1,176 @@
+/**
+ * The snapshot round trip, as `bloomforge snapshot` and the tests run it, on the design with the
+ * control port: three compiled simulators driven by one random request stream (random op, key,
+ * fields, tag, in_valid and out_ready every cycle; aging and clear ops rare).
+ *   A runs to cycle `at`, is frozen, and its snapshot is taken through the port;
+ *   B starts fresh (power-up) and the snapshot is written into it through the port;
+ *   both are released and run the rest of the stream beside C, which never stops.
+ * Every cycle after `at`, every output of the core and every counter of A and of B must equal C's
+ * (before `at`, A's must too: the port is transparent while not frozen); at the end every block
+ * RAM word of A and B must equal C's. The inputs A and B saw, control sequences included, are
+ * kept as stimuli, so the same cycles can be replayed in Verilator and compared port by port.
+ */
+import { CompiledSim } from '../../sim/compiled.js';
+import type { Engine, Stimulus } from '../../sim/engine.js';
+import { keysOf } from '../../sim/verify/stream.js';
+import type { Filter } from '../families/filter.js';
+import { Rng } from '../util/rng.js';
+import { release, restoreSnapshot, takeSnapshot, type Snapshot } from './snapshot.js';
+
+/** An engine that records the inputs of every cycle it steps (a stimulus runTrace can replay). */
+export class Recorder implements Engine {
+  readonly name: string;
+  readonly rows: Stimulus = [];
+  private readonly cur = new Map<string, bigint>();
+  constructor(readonly inner: Engine) {
+    this.name = `recorded ${inner.name}`;
+  }
+  get design() {
+    return this.inner.design;
+  }
+  reset(): void {
+    this.inner.reset();
+    this.cur.clear();
+    this.rows.length = 0;
+  }
+  poke(name: string, value: bigint | number): void {
+    this.cur.set(name, BigInt(value));
+    this.inner.poke(name, value);
+  }
+  peek(name: string): bigint {
+    return this.inner.peek(name);
+  }
+  step(n = 1): void {
+    for (let i = 0; i < n; i++) {
+      this.rows.push(this.design.inputs.map((p) => this.cur.get(p.name) ?? 0n));
+      this.inner.step();
+    }
+  }
+  readMemory(name: string, addr: number): bigint {
+    return this.inner.readMemory(name, addr);
+  }
+}
+
+export interface RoundTripOptions {
+  /** Cycles of the request stream. */
+  cycles: number;
+  /** The cycle at which A is frozen and its snapshot taken. */
+  at: number;
+  seed: number;
+  /** Change the snapshot before it is restored (tests: a corrupted snapshot must be caught). */
+  tamper?: (s: Snapshot) => void;
+}
+
+export interface RoundTripMismatch {
+  cycle: number;
+  engine: 'A' | 'B';
+  port: string;
+  got: bigint;
+  want: bigint;
+}
+
+export interface RoundTripResult {
+  design: string;
+  snapshot: Snapshot;
+  /** Cycles the take and the restore spent frozen. */
+  takeCycles: number;
+  restoreCycles: number;
+  mismatches: RoundTripMismatch[];
+  mismatchCount: number;
+  memoryWords: number;
+  memoryMismatches: number;
+  requests: bigint;
+  /** What A and B saw, from power-up: replayable in Verilator (runTrace). */
+  stimulusA: Stimulus;
+  stimulusB: Stimulus;
+}
+
+export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
+  const d = f.controlDesign();
+  const p = f.protocol();
+  const A = new Recorder(new CompiledSim(d));
+  const B = new Recorder(new CompiledSim(d));
+  const C = new CompiledSim(d);
+  for (const e of [A, B, C]) e.reset();
+  const rng = new Rng(o.seed);
+  const ops = Object.entries(p.ops);
+  const common = ops.filter(([n]) => !p.semantics[n]?.clears && !p.semantics[n]?.ages).map(([, c]) => c);
+  const rare = ops.filter(([n]) => p.semantics[n]?.clears || p.semantics[n]?.ages).map(([, c]) => c);
+  const keys = 4 * keysOf(f);
+  const free = d.inputs.filter((q) => !q.name.startsWith('ctl_') && q.name !== 'rst');
+  const row = (): Map<string, bigint> => {
+    const r = new Map<string, bigint>();
+    for (const q of free) {
+      const w = d.nets[q.net]!.width;
+      let v = 0n;
+      for (let b = 0; b < w; b += 30) v |= BigInt(Math.floor(rng.float() * 2 ** Math.min(30, w - b))) << BigInt(b);
+      r.set(q.name, v);
+    }
+    r.set('in_valid', rng.float() < 0.8 ? 1n : 0n);
+    r.set('out_ready', rng.float() < 0.7 ? 1n : 0n);
+    const list = rare.length > 0 && rng.float() < 0.002 ? rare : common;
+    r.set('in_op', BigInt(list[Math.floor(rng.float() * list.length)]!));
+    r.set('in_key', BigInt(Math.floor(rng.float() * keys)));
+    return r;
+  };
+  const core = f.design().outputs.map((q) => q.name);
+  const watched = [...core, 'ctl_requests', 'ctl_inserts', 'ctl_responses', 'ctl_hits', 'ctl_stalls'];
+  const mismatches: RoundTripMismatch[] = [];
+  let mismatchCount = 0;
+  const compare = (x: Engine, engine: 'A' | 'B', cycle: number): void => {
+    for (const port of watched) {
+      const got = x.peek(port);
+      const want = C.peek(port);
+      if (got !== want && mismatchCount++ < 10) mismatches.push({ cycle, engine, port, got, want });
+    }
+  };
+  const apply = (e: Engine, r: Map<string, bigint>): void => {
+    for (const [k, v] of r) e.poke(k, v);
+  };
+  const state: { snap?: Snapshot; takeCycles: number; restoreCycles: number } = { takeCycles: 0, restoreCycles: 0 };
+  if (!Number.isInteger(o.at) || o.at < 0 || o.at >= o.cycles)
+    throw new Error(`roundTrip: at (${o.at}) must be a cycle below cycles (${o.cycles})`);
+  for (let t = 0; t < o.cycles; t++) {
+    if (t === o.at) {
+      const before = A.rows.length;
+      const snap = takeSnapshot(A);
+      const takeCycles = A.rows.length - before;
+      o.tamper?.(snap);
+      restoreSnapshot(B, snap);
+      release(A);
+      release(B);
+      Object.assign(state, { snap, takeCycles, restoreCycles: B.rows.length });
+    }
+    const r = row();
+    apply(A, r);
+    apply(C, r);
+    if (t >= o.at) apply(B, r);
+    compare(A, 'A', t);
+    if (t >= o.at) compare(B, 'B', t);
+    A.step();
+    C.step();
+    if (t >= o.at) B.step();
+  }
+  let memoryWords = 0;
+  let memoryMismatches = 0;
+  for (const m of d.cells)
+    if (m.kind === 'memory')
+      for (let a = 0; a < m.depth; a++) {
+        memoryWords++;
+        const want = C.readMemory(m.name, a);
+        if (A.readMemory(m.name, a) !== want || B.readMemory(m.name, a) !== want) memoryMismatches++;
+      }
+  return {
+    design: d.name,
+    snapshot: state.snap!,
+    takeCycles: state.takeCycles,
+    restoreCycles: state.restoreCycles,
+    mismatches,
+    mismatchCount,
+    memoryWords,
+    memoryMismatches,
+    requests: C.peek('ctl_requests'),
+    stimulusA: A.rows,
+    stimulusB: B.rows,
+  };
+}
