@@ -43,30 +43,35 @@ export function registerHwCommands(p: Command): void {
     .option('--target <t>', `one of ${TARGETS.join(', ')} (default: the config's target)`, targetArg)
     .option('--seeds <n>', 'nextpnr seeds (iCE40)', seedsArg, 3)
     .option('--fresh', 'rerun the tools instead of using cached results')
+    .option('--control <c>', 'none | regs: synthesize the design with the control port (generate --control)', 'none')
     .option('--json', 'print JSON')
-    .action(async (spec: string, o: { target?: Target; seeds: number; fresh?: boolean; json?: boolean }) => {
-      const f = loadConfig(spec);
-      try {
-        const bar = progress(`synth ${f.name}`, 1 + o.seeds, 'steps', o.json);
-        let r;
+    .action(
+      async (spec: string, o: { target?: Target; seeds: number; fresh?: boolean; control: string; json?: boolean }) => {
+        if (o.control !== 'none' && o.control !== 'regs') throw new UsageError('--control must be one of none, regs');
+        const f = loadConfig(spec);
+        const design = o.control === 'regs' ? f.controlDesign() : f.design();
         try {
-          r = await synthesize(f.design(), {
-            target: o.target ?? f.config.target,
-            seeds: o.seeds,
-            fresh: o.fresh,
-            onProgress: (done, total, step) => bar.update(done, step),
-          });
-        } finally {
-          bar.stop();
+          const bar = progress(`synth ${f.name}`, 1 + o.seeds, 'steps', o.json);
+          let r;
+          try {
+            r = await synthesize(design, {
+              target: o.target ?? f.config.target,
+              seeds: o.seeds,
+              fresh: o.fresh,
+              onProgress: (done, total, step) => bar.update(done, step),
+            });
+          } finally {
+            bar.stop();
+          }
+          const sources = r.criticalPath ? criticalPathSources(design, r.criticalPath) : null;
+          if (o.json) console.log(JSON.stringify({ ...r, criticalPathSources: sources }, null, 2));
+          else printSynth(r, design);
+        } catch (e) {
+          if (e instanceof DoesNotFitError) throw new UsageError(e.message);
+          throw e;
         }
-        const sources = r.criticalPath ? criticalPathSources(f.design(), r.criticalPath) : null;
-        if (o.json) console.log(JSON.stringify({ ...r, criticalPathSources: sources }, null, 2));
-        else printSynth(r, f.design());
-      } catch (e) {
-        if (e instanceof DoesNotFitError) throw new UsageError(e.message);
-        throw e;
-      }
-    });
+      },
+    );
 
   p.command('bench')
     .description('hardware vs software: ops/cycle, fmax, Mops/s, simulator vs Verilator, software ops/s')

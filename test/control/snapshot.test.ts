@@ -5,11 +5,14 @@
  * frozen; a corrupted snapshot is caught; the Verilog is lint-clean; a snapshot file that does
  * not fit the design is refused naming the field.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/resolve.js';
 import { roundTrip } from '../../src/control/roundtrip.js';
 import { checkSnapshot, controlMap } from '../../src/control/snapshot.js';
-import { lint } from '../helpers/tools.js';
+import { lint, tmpDir } from '../helpers/tools.js';
 
 // One preset per family (and the blocked and counting variants), one with a key mix.
 const PRESETS = [
@@ -94,5 +97,40 @@ describe('snapshot mid-stream, restore into a fresh simulator, continue', () => 
     expect(bad((s) => (s.registers[0]!.value = 'zz'))).toThrow(/field 'registers\[0\]\.value'/);
     expect(bad((s) => (s.memories[0]!.words = s.memories[0]!.words.slice(1)))).toThrow(/field 'memories\[0\]\.words'/);
     expect(bad((s) => (s.memories[0]!.words[3] = 'f'.repeat(64)))).toThrow(/field 'memories\[0\]\.words\[3\]'/);
+  });
+
+  it('bloomforge snapshot: the round trip from the command line, the snapshot file, errors with exit 2', async () => {
+    const dir = tmpDir('bf-snap-');
+    const file = path.join(dir, 'snap.json');
+    const bin = path.resolve('bin/bloomforge.mjs');
+    const ok = await execa(
+      process.execPath,
+      [bin, 'snapshot', 'tbf_k4_w256', '--cycles', '800', '--at', '300', '-o', file, '--json'],
+      {
+        reject: false,
+      },
+    );
+    expect(ok.exitCode, ok.stderr).toBe(0);
+    const out = JSON.parse(ok.stdout) as { mismatches: number; memoryMismatches: number; requests: number };
+    expect(out.mismatches).toBe(0);
+    expect(out.memoryMismatches).toBe(0);
+    expect(out.requests).toBeGreaterThan(100);
+    const d = loadConfig('tbf_k4_w256').controlDesign();
+    expect(() => checkSnapshot(JSON.parse(fs.readFileSync(file, 'utf8')), controlMap(d), d.name, file)).not.toThrow();
+    const bad = await execa(process.execPath, [bin, 'snapshot', 'tbf_k4_w256', '--cycles', '800', '--at', '900'], {
+      reject: false,
+    });
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.trim()).toBe('bloomforge: --at (900) must be below --cycles (800)');
+    const gen = await execa(
+      process.execPath,
+      [bin, 'generate', 'tbf_k4_w256', '--control', 'bus', '-o', path.join(dir, 'g')],
+      {
+        reject: false,
+      },
+    );
+    expect(gen.exitCode).toBe(2);
+    expect(gen.stderr).toMatch(/--control must be one of none, regs/);
+    expect(fs.existsSync(path.join(dir, 'g'))).toBe(false);
   });
 });
