@@ -68,6 +68,12 @@ export function registerHwCommands(p: Command): void {
           else printSynth(r, design);
         } catch (e) {
           if (e instanceof DoesNotFitError) throw new UsageError(e.message);
+          // A place-and-route failure is a result, said in one line (exit 1), not a stack trace.
+          if (e instanceof Error && /^nextpnr-ice40 failed/.test(e.message)) {
+            console.error(`bloomforge: ${e.message}`);
+            process.exitCode = 1;
+            return;
+          }
           throw e;
         }
       },

@@ -22,10 +22,15 @@
  *   ctl_mem_stage         1 (frozen): ctl_wdata into chunk ctl_mem_chunk of the write buffer
  *   ctl_mem_wr            1 (frozen): write the buffer (its low `width` bits) to the word
  *   ctl_wdata[31:0]
- *   outputs ctl_scan_out[31:0], ctl_mem_rdata[31:0], and 32-bit counters (wrapping, part of the
- *   chain, so a restore restores them): ctl_requests (accepted requests), ctl_inserts (accepted
- *   requests whose op inserts), ctl_responses, ctl_hits (responses with out_hit), ctl_stalls
- *   (cycles with in_valid high and in_ready low, not frozen).
+ *   ctl_rsel[2:0]         what ctl_rdata shows (a mux of registers, frozen or not):
+ *   ctl_rdata[31:0]         0 the chain word the next ctl_scan shifts out; 1 the 32-bit chunk
+ *                           read by ctl_mem_rd one cycle earlier; 2..6 the 32-bit counters
+ *                           (wrapping, part of the chain, so a restore restores them): requests
+ *                           (accepted), inserts (accepted requests whose op inserts), responses,
+ *                           hits (responses with out_hit), stalls (cycles with in_valid high and
+ *                           in_ready low, not frozen); 7 the chain length in words.
+ * One 32-bit read port rather than an output per register keeps the design within the I/O pins
+ * of the small parts (an HX8K has 206).
  *
  * Cost: a 2:1 mux in front of every register's input and of every block RAM port, the counters
  * and the write buffer; `synth` measures it (README).
@@ -59,7 +64,8 @@ export interface ControlMap {
   /** Chain length in 32-bit words (the chain is padded to whole words). */
   words: number;
   memories: ControlMemory[];
-  counters: string[];
+  /** The counters and the ctl_rsel value that shows each. */
+  counters: { name: string; rsel: number }[];
 }
 
 const clog2 = (n: number): number => Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
@@ -210,6 +216,7 @@ export function withControl(d: Design, o: ControlOptions): Design {
   );
   const memWr = input('ctl_mem_wr', 1, 'control (frozen): write the buffer to the word');
   const wdata = input('ctl_wdata', CONTROL_WORD, 'control: data for ctl_scan_load and ctl_mem_stage');
+  const rsel = input('ctl_rsel', 3, 'control: what ctl_rdata shows (see ctl_rdata)');
   const live = e.not(freeze);
   const shifting = e.and(freeze, scan);
 
@@ -313,7 +320,6 @@ export function withControl(d: Design, o: ControlOptions): Design {
       name: `ctl_${counterNames[j]}`,
       set: (next) => e.reg(r, e.mux(shifting, next, e.inc(r)), e.or(shifting, cond), 0n, rst),
     });
-    output(`ctl_${counterNames[j]}`, r, `control: ${counterNames[j]} counter (32 bits, wraps)`);
   });
 
   // The chain: V = {chain[0], chain[1], …, pad}; a shift moves it one word toward the top.
@@ -334,7 +340,7 @@ export function withControl(d: Design, o: ControlOptions): Design {
     top -= w;
     x.set(e.slice(S, top, w));
   }
-  output('ctl_scan_out', head, 'control: the chain word the next ctl_scan shifts out');
+
   const rdAll = rdSel.length === 0 ? e.k(0, CONTROL_WORD) : undefined;
   let rdata = rdAll;
   if (rdata === undefined) {
@@ -344,7 +350,14 @@ export function withControl(d: Design, o: ControlOptions): Design {
     const shiftBy = e.cat(chunkQ, e.k(0, 5));
     rdata = e.slice(e.shr(word, shiftBy), 0, CONTROL_WORD);
   }
-  output('ctl_mem_rdata', rdata, 'control: the chunk read by ctl_mem_rd one cycle earlier');
+  const sources = [head, rdata, ...counters, e.k(words, CONTROL_WORD)];
+  let out = sources[0]!;
+  for (let j = 1; j < sources.length; j++) out = e.mux(e.eq(rsel, j), sources[j]!, out);
+  output(
+    'ctl_rdata',
+    out,
+    'control: by ctl_rsel — 0 chain head word, 1 block RAM chunk, 2 requests, 3 inserts, 4 responses, 5 hits, 6 stalls, 7 chain words',
+  );
 
   const map: ControlMap = {
     chain: chain.map((x) => ({ name: x.name, width: e.w(x.net) })),
@@ -355,7 +368,7 @@ export function withControl(d: Design, o: ControlOptions): Design {
       depth: c.depth,
       chunks: Math.ceil(c.width / CONTROL_WORD),
     })),
-    counters: counterNames.map((n) => `ctl_${n}`),
+    counters: counterNames.map((n, j) => ({ name: `ctl_${n}`, rsel: 2 + j })),
   };
   return runPasses({
     ...d,

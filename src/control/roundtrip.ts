@@ -15,7 +15,7 @@ import type { Engine, Stimulus } from '../../sim/engine.js';
 import { keysOf } from '../../sim/verify/stream.js';
 import type { Filter } from '../families/filter.js';
 import { Rng } from '../util/rng.js';
-import { release, restoreSnapshot, takeSnapshot, type Snapshot } from './snapshot.js';
+import { controlMap, readCounter, release, restoreSnapshot, takeSnapshot, type Snapshot } from './snapshot.js';
 
 /** An engine that records the inputs of every cycle it steps (a stimulus runTrace can replay). */
 export class Recorder implements Engine {
@@ -114,15 +114,16 @@ export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
     return r;
   };
   const core = f.design().outputs.map((q) => q.name);
-  const watched = [...core, 'ctl_requests', 'ctl_inserts', 'ctl_responses', 'ctl_hits', 'ctl_stalls'];
+  const counters = controlMap(d).counters;
   const mismatches: RoundTripMismatch[] = [];
   let mismatchCount = 0;
   const compare = (x: Engine, engine: 'A' | 'B', cycle: number): void => {
-    for (const port of watched) {
-      const got = x.peek(port);
-      const want = C.peek(port);
+    const diff = (port: string, got: bigint, want: bigint): void => {
       if (got !== want && mismatchCount++ < 10) mismatches.push({ cycle, engine, port, got, want });
-    }
+    };
+    for (const port of core) diff(port, x.peek(port), C.peek(port));
+    // The counters through ctl_rdata (ctl_rsel is combinational; set back to 0 before the edge).
+    for (const c of counters) diff(c.name, readCounter(x, c.name), readCounter(C, c.name));
   };
   const apply = (e: Engine, r: Map<string, bigint>): void => {
     for (const [k, v] of r) e.poke(k, v);
@@ -169,7 +170,7 @@ export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
     mismatchCount,
     memoryWords,
     memoryMismatches,
-    requests: C.peek('ctl_requests'),
+    requests: readCounter(C, 'requests'),
     stimulusA: A.rows,
     stimulusB: B.rows,
   };

@@ -42,6 +42,7 @@ const CTL_INPUTS = [
   'ctl_mem_stage',
   'ctl_mem_wr',
   'ctl_wdata',
+  'ctl_rsel',
 ] as const;
 
 function idle(e: Engine): void {
@@ -49,6 +50,19 @@ function idle(e: Engine): void {
 }
 
 const MASK = (1n << BigInt(CONTROL_WORD)) - 1n;
+
+/** ctl_rsel values (src/control/port.ts). */
+export const RSEL = { chain: 0, memory: 1, chainWords: 7 } as const;
+
+/** A counter's value through ctl_rdata (any time, frozen or not; combinational from ctl_rsel). */
+export function readCounter(e: Engine, name: string): bigint {
+  const c = controlMap(e.design).counters.find((x) => x.name === name || x.name === `ctl_${name}`);
+  if (!c) throw new Error(`no counter '${name}'`);
+  e.poke('ctl_rsel', c.rsel);
+  const v = e.peek('ctl_rdata');
+  e.poke('ctl_rsel', 0);
+  return v;
+}
 
 /** Freeze the design and read its whole state (see the header). */
 export function takeSnapshot(e: Engine): Snapshot {
@@ -60,7 +74,7 @@ export function takeSnapshot(e: Engine): Snapshot {
   let V = 0n;
   e.poke('ctl_scan', 1);
   for (let i = 0; i < map.words; i++) {
-    V = (V << BigInt(CONTROL_WORD)) | e.peek('ctl_scan_out');
+    V = (V << BigInt(CONTROL_WORD)) | e.peek('ctl_rdata');
     e.step();
   }
   e.poke('ctl_scan', 0);
@@ -71,6 +85,7 @@ export function takeSnapshot(e: Engine): Snapshot {
     const value = (V >> BigInt(top)) & ((1n << BigInt(x.width)) - 1n);
     return { name: x.name, width: x.width, value: value.toString(16) };
   });
+  e.poke('ctl_rsel', RSEL.memory);
   const memories = map.memories.map((m, sel) => {
     e.poke('ctl_mem_sel', sel);
     const words: string[] = [];
@@ -81,7 +96,7 @@ export function takeSnapshot(e: Engine): Snapshot {
         e.poke('ctl_mem_chunk', c);
         e.poke('ctl_mem_rd', 1);
         e.step();
-        w |= (e.peek('ctl_mem_rdata') & MASK) << BigInt(c * CONTROL_WORD);
+        w |= (e.peek('ctl_rdata') & MASK) << BigInt(c * CONTROL_WORD);
       }
       words.push((w & ((1n << BigInt(m.width)) - 1n)).toString(16));
     }

@@ -170,7 +170,9 @@ async function placeAndRoute(
           all: true,
         });
         if (r.exitCode !== 0) {
-          const fit = /Unable to place cell|not enough|exceeds|too many/i.exec(r.all ?? '');
+          const fit = /Unable to place cell|Unable to find a placement location|not enough|exceeds|too many/i.exec(
+            r.all ?? '',
+          );
           throw new Error(
             `nextpnr-ice40 failed (seed ${seed})${fit ? ' — the design does not fit' : ''}: ${
               (r.all ?? '')
