@@ -25,7 +25,8 @@
  *   ctl_rsel[2:0]         what ctl_rdata shows (a mux of registers, frozen or not):
  *   ctl_rdata[31:0]         0 the chain word the next ctl_scan shifts out; 1 the 32-bit chunk
  *                           read by ctl_mem_rd one cycle earlier; 2..6 the 32-bit counters
- *                           (wrapping, part of the chain, so a restore restores them): requests
+ *                           (wrapping, one cycle behind the events they count, part of the
+ *                           chain, so a restore restores them): requests
  *                           (accepted), inserts (accepted requests whose op inserts), responses,
  *                           hits (responses with out_hit), stalls (cycles with in_valid high and
  *                           in_ready low, not frozen); 7 the chain length in words.
@@ -162,6 +163,10 @@ class Edit {
   replace(i: number, c: Cell): void {
     this.cells[i] = c;
   }
+  /** out = a + b (an existing net). */
+  addArith(out: NetId, a: NetId, b: NetId): void {
+    this.add({ kind: 'arith', op: 'add', a, b, out, loc: this.loc });
+  }
   /** Drive an existing net (one whose driver was moved) with a mux. */
   muxInto(out: NetId, sel: NetId, whenTrue: NetId, whenFalse: NetId): void {
     this.add({ kind: 'mux', sel, whenTrue, whenFalse, out, loc: this.loc });
@@ -253,7 +258,6 @@ export function withControl(d: Design, o: ControlOptions): Design {
   const chain: { net: NetId; name: string; set: (next: NetId) => void }[] = [];
   const heldValid = e.net(1, 'ctl_held_valid', true);
   const counterNames = ['requests', 'inserts', 'responses', 'hits', 'stalls'];
-  const counters = counterNames.map((n) => e.net(CONTROL_WORD, `ctl_${n}`, true));
 
   const rdSel: NetId[] = [];
   memories.forEach(({ c, i }, mi) => {
@@ -313,13 +317,39 @@ export function withControl(d: Design, o: ControlOptions): Design {
   const hitNet = d.outputs.find((p) => p.name === 'out_hit')?.net;
   const hit = hitNet === undefined ? e.k(0, 1) : e.and(responded, e.fit(hitNet, 1));
   const stalled = e.and(inValid, e.not(inReady), live);
-  [accepted, inserting, responded, hit, stalled].forEach((cond, j) => {
-    const r = counters[j]!;
-    chain.push({
-      net: r,
-      name: `ctl_${counterNames[j]}`,
-      set: (next) => e.reg(r, e.mux(shifting, next, e.inc(r)), e.or(shifting, cond), 0n, rst),
-    });
+  // Each counter is pipelined off the pipeline's paths: the event is registered (ev), counted into
+  // a 16-bit low half the cycle after, and the low half's wrap is registered (cy) and counted into
+  // the high half the cycle after that; the read value is {hi + cy, lo}, one cycle behind the
+  // events. Every one of these registers holds while frozen and is in the chain.
+  const H = CONTROL_WORD / 2;
+  const counterReads = [accepted, inserting, responded, hit, stalled].map((cond, j) => {
+    const n = counterNames[j]!;
+    const ev = e.net(1, `ctl_${n}_ev`, true);
+    const lo = e.net(H, `ctl_${n}_lo`, true);
+    const cy = e.net(1, `ctl_${n}_cy`, true);
+    const hi = e.net(H, `ctl_${n}_hi`, true);
+    const liveOr = e.or(shifting, live);
+    chain.push(
+      { net: ev, name: `ctl_${n}_ev`, set: (next) => e.reg(ev, e.mux(shifting, next, cond), liveOr, 0n, rst) },
+      {
+        net: lo,
+        name: `ctl_${n}_lo`,
+        set: (next) => e.reg(lo, e.mux(shifting, next, e.inc(lo)), e.or(shifting, e.and(live, ev)), 0n, rst),
+      },
+      {
+        net: cy,
+        name: `ctl_${n}_cy`,
+        set: (next) => e.reg(cy, e.mux(shifting, next, e.and(ev, e.eq(lo, 2 ** H - 1))), liveOr, 0n, rst),
+      },
+      {
+        net: hi,
+        name: `ctl_${n}_hi`,
+        set: (next) => e.reg(hi, e.mux(shifting, next, e.inc(hi)), e.or(shifting, e.and(live, cy)), 0n, rst),
+      },
+    );
+    const hiNow = e.net(H, `ctl_${n}_hi_now`);
+    e.addArith(hiNow, hi, e.fit(cy, H));
+    return e.cat(hiNow, lo);
   });
 
   // The chain: V = {chain[0], chain[1], …, pad}; a shift moves it one word toward the top.
@@ -350,7 +380,7 @@ export function withControl(d: Design, o: ControlOptions): Design {
     const shiftBy = e.cat(chunkQ, e.k(0, 5));
     rdata = e.slice(e.shr(word, shiftBy), 0, CONTROL_WORD);
   }
-  const sources = [head, rdata, ...counters, e.k(words, CONTROL_WORD)];
+  const sources = [head, rdata, ...counterReads, e.k(words, CONTROL_WORD)];
   let out = sources[0]!;
   for (let j = 1; j < sources.length; j++) out = e.mux(e.eq(rsel, j), sources[j]!, out);
   output(

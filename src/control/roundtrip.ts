@@ -14,6 +14,7 @@ import { CompiledSim } from '../../sim/compiled.js';
 import type { Engine, Stimulus } from '../../sim/engine.js';
 import { keysOf } from '../../sim/verify/stream.js';
 import type { Filter } from '../families/filter.js';
+import type { MemoryCheck, ResponseFields, SnapshotView, StreamModel, StreamRequest } from '../families/types.js';
 import { Rng } from '../util/rng.js';
 import { controlMap, readCounter, release, restoreSnapshot, takeSnapshot, type Snapshot } from './snapshot.js';
 
@@ -175,3 +176,160 @@ export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
     stimulusB: B.rows,
   };
 }
+
+export interface ModelRoundTripResult {
+  /** Requests answered before and after the snapshot. */
+  before: number;
+  after: number;
+  /** Responses that differ from the model's answer (before: the fresh model; after: the loaded one). */
+  mismatches: string[];
+  mismatchCount: number;
+  /** The loaded model's memories against the snapshot's block RAM words. */
+  memory: MemoryCheck;
+  /** Answers where the loaded model and the original model (never stopped) differ. */
+  modelDivergences: number;
+  /** Aging events (shifts, wraps) of the original model before the snapshot, of the loaded one after. */
+  agingBefore: number;
+  agingAfter: number;
+}
+
+/** A snapshot as a family loader reads it. */
+export function snapshotView(s: Snapshot): SnapshotView {
+  const regs = new Map(s.registers.map((r) => [r.name, BigInt('0x' + r.value)]));
+  const mems = new Map(s.memories.map((m) => [m.name, m.words]));
+  return {
+    reg(name) {
+      const v = regs.get(name);
+      if (v === undefined) throw new Error(`snapshot: no register '${name}'`);
+      return v;
+    },
+    read(memory, addr) {
+      const w = mems.get(memory)?.[addr];
+      if (w === undefined) throw new Error(`snapshot: no word ${memory}[${addr}]`);
+      return BigInt('0x' + w);
+    },
+  };
+}
+
+/**
+ * The snapshot into the reference model: membership requests (one offered every cycle, out_ready
+ * high four cycles in five) answered by the model; after `before` of them the stream stops, the
+ * pipeline drains and its background work finishes (the protocol's maxStallCycles), the snapshot is
+ * taken through the port and loaded into a new model (the family's `fromSnapshot`); the design is
+ * released and `after` more requests are answered by the loaded model — and by the original one,
+ * which must agree.
+ */
+export function modelRoundTrip(
+  f: Filter,
+  o: { before: number; after: number; seed: number; tamper?: (s: Snapshot) => void },
+): ModelRoundTripResult {
+  const d = f.controlDesign();
+  const p = f.protocol();
+  const sim = new CompiledSim(d);
+  sim.reset();
+  const rng = new Rng(o.seed);
+  const membership = Object.keys(p.ops).filter(
+    (n) =>
+      (p.semantics[n]?.queries || p.semantics[n]?.inserts) &&
+      !p.semantics[n]?.clears &&
+      !p.semantics[n]?.ages &&
+      !p.semantics[n]?.removes,
+  );
+  const keys = 4 * keysOf(f);
+  const tagMask = 2 ** f.config.tagBits - 1;
+  let original = f.model();
+  let model: StreamModel = original;
+  const expected: { tag: number; want: ResponseFields; also: ResponseFields | null }[] = [];
+  const mismatches: string[] = [];
+  let mismatchCount = 0;
+  let modelDivergences = 0;
+  let sent = 0;
+  let loaded = false;
+  let pending: StreamRequest | null = null;
+  const next = (): StreamRequest => {
+    const op = membership[Math.floor(rng.float() * membership.length)]!;
+    return {
+      op,
+      key: BigInt(Math.floor(rng.float() * keys)),
+      tag: sent & tagMask,
+      fields: f.family.requestFields?.(f.config, rng) ?? {},
+    };
+  };
+  const cycle = (offer: boolean): void => {
+    if (offer && pending === null) pending = next();
+    const req = offer ? pending : null;
+    sim.poke('in_valid', req ? 1 : 0);
+    if (req) {
+      sim.poke('in_op', p.ops[req.op]!);
+      sim.poke('in_key', req.key);
+      sim.poke('in_tag', req.tag);
+      for (const fd of p.request) sim.poke(fd.port, req.fields[fd.name] ?? 0n);
+    }
+    const ready = rng.float() < 0.8;
+    sim.poke('out_ready', ready ? 1 : 0);
+    if (ready && sim.peek('out_valid') === 1n) {
+      const e = expected.shift();
+      const tag = Number(sim.peek('out_tag'));
+      if (!e) {
+        if (mismatchCount++ < 10) mismatches.push(`response with tag ${tag} to no request`);
+      } else {
+        const got = Object.fromEntries(p.response.map((fd) => [fd.name, sim.peek(fd.port)]));
+        const bad = tag !== e.tag || p.response.some((fd) => got[fd.name] !== (e.want[fd.name] ?? 0n));
+        if (bad && mismatchCount++ < 10)
+          mismatches.push(
+            `${loaded ? 'after' : 'before'} the snapshot, tag ${e.tag}: got tag ${tag} ${JSON.stringify(got, big)}, model ${JSON.stringify(e.want, big)}`,
+          );
+        if (e.also && p.response.some((fd) => (e.also![fd.name] ?? 0n) !== (e.want[fd.name] ?? 0n))) modelDivergences++;
+      }
+    }
+    if (req && sim.peek('in_ready') === 1n) {
+      const want = model.apply(req);
+      const also = loaded ? original.apply(req) : null;
+      expected.push({ tag: req.tag, want, also });
+      sent++;
+      pending = null;
+    }
+    sim.step();
+  };
+  const limit = (n: number): number => 50 * n + 100 * p.maxStallCycles;
+  for (let t = 0; sent < o.before; t++) {
+    if (t > limit(o.before)) throw new Error(`modelRoundTrip: ${f.name} stopped accepting requests`);
+    cycle(true);
+  }
+  for (let t = 0; expected.length > 0; t++) {
+    if (t > limit(1)) throw new Error(`modelRoundTrip: ${f.name} did not drain`);
+    cycle(false);
+  }
+  for (let t = 0; t < p.maxStallCycles + p.latency; t++) cycle(false);
+  const snap = takeSnapshot(sim);
+  release(sim);
+  const agingBefore = original.agingEvents();
+  o.tamper?.(snap);
+  const view = snapshotView(snap);
+  const fromSnap = f.modelFromSnapshot(view);
+  if (!fromSnap) throw new Error(`${f.family.id}: no model loader for snapshots (fromSnapshot)`);
+  const memory = fromSnap.compareMemories((m, a) => view.read(m, a));
+  model = fromSnap;
+  loaded = true;
+  const total = o.before + o.after;
+  for (let t = 0; sent < total; t++) {
+    if (t > limit(o.after)) throw new Error(`modelRoundTrip: ${f.name} stopped accepting requests`);
+    cycle(true);
+  }
+  for (let t = 0; expected.length > 0; t++) {
+    if (t > limit(1)) throw new Error(`modelRoundTrip: ${f.name} did not drain`);
+    cycle(false);
+  }
+  return {
+    before: o.before,
+    after: o.after,
+    mismatches,
+    mismatchCount,
+    memory,
+    modelDivergences,
+    agingBefore,
+    agingAfter: fromSnap.agingEvents(),
+  };
+}
+
+const big = (_: string, v: unknown): unknown => (typeof v === 'bigint' ? `0x${v.toString(16)}` : v);

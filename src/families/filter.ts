@@ -16,6 +16,7 @@ import type {
   Analysis,
   FilterConfig,
   FilterFamily,
+  SnapshotView,
   SoftwareFilter,
   StreamModel,
   StreamProtocol,
@@ -66,6 +67,22 @@ export class Filter<C extends FilterConfig = FilterConfig> {
   /** A fresh reference model in its initial state (keys mixed as the hardware mixes them). */
   model(): StreamModel {
     const inner = this.family.model(this.config);
+    const mix = this.mixer();
+    if (!mix) return inner;
+    return {
+      apply: (req) => inner.apply({ ...req, key: mix(req.key) }),
+      agingEvents: () => inner.agingEvents(),
+      compareMemories: (read) => inner.compareMemories(read),
+    };
+  }
+
+  /**
+   * The reference model loaded from a control-port snapshot (null when the family has no loader),
+   * keys mixed as `model()` mixes them.
+   */
+  modelFromSnapshot(view: SnapshotView): StreamModel | null {
+    if (!this.family.fromSnapshot) return null;
+    const inner = this.family.fromSnapshot(this.config, view);
     const mix = this.mixer();
     if (!mix) return inner;
     return {

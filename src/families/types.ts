@@ -107,6 +107,12 @@ export interface MemoryCheck {
 }
 
 /** The reference model as the stream verifier drives it. */
+/** A snapshot as a family's model loader reads it. */
+export interface SnapshotView {
+  reg(name: string): bigint;
+  read(memory: string, addr: number): bigint;
+}
+
 export interface StreamModel {
   /** Executes one accepted request and returns the response the hardware must give. */
   apply(req: StreamRequest): ResponseFields;
@@ -315,6 +321,13 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
   build(c: C): Design;
   protocol(c: C): StreamProtocol;
   model(c: C): StreamModel;
+  /**
+   * The reference model in the state a control-port snapshot holds (src/control/): registers by
+   * chain name, block RAM words by memory and address. Taken with the pipeline drained (no request
+   * in flight) and its background work done; families without one cannot load snapshots into the
+   * model yet (the hardware can always be restored).
+   */
+  fromSnapshot?(c: C, s: SnapshotView): StreamModel;
   /** Op weights of `verify`'s random stream. */
   verifyMix: Readonly<Record<string, number>>;
   /** Random values of the request fields for a verification stream. */

@@ -10,7 +10,7 @@ import { apbfParameters } from './params.js';
 import { apbfPlanner } from './planner.js';
 import { buildApbf } from './rtl.js';
 import { sampleApbf } from './sampler.js';
-import { apbfProtocol, apbfSoftware, ApbfStreamModel } from './stream.js';
+import { apbfFromSnapshot, apbfProtocol, apbfSoftware, ApbfStreamModel } from './stream.js';
 import { apbfAnalysis } from './summary.js';
 import { table2, table3, table4 } from './tables.js';
 import type { ApbfDerived } from './types.js';
@@ -27,6 +27,7 @@ export const apbfFamily: FilterFamily<ApbfDerived> = {
   build: (c) => buildApbf(c),
   protocol: apbfProtocol,
   model: (c) => new ApbfStreamModel(c),
+  fromSnapshot: apbfFromSnapshot,
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, tick: 0.004, clear: 0.0002 },
   window: (c) => c.window,
   slack: (c) => c.slack,

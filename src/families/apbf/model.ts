@@ -379,6 +379,17 @@ export class ApbfModel {
     return Array.from({ length: this.p.k + this.p.l }, (_, i) => this.pos(i));
   }
 
+  /** Set word `addr` (W bits) of column `part` of `bank` (the inverse of `word`: snapshot loading). */
+  setWord(bank: number, part: number, addr: number, wordBits: number, value: bigint): void {
+    const col = this.columns[bank]![part]!;
+    for (let i = 0; i < wordBits; i++) {
+      const x = addr * wordBits + i;
+      const bit = 1 << (x & 31);
+      if ((value >> BigInt(i)) & 1n) col[x >>> 5]! |= bit;
+      else col[x >>> 5]! &= ~bit;
+    }
+  }
+
   /** Word `addr` (W bits) of column `part` of `bank`, as the hardware stores it. */
   word(bank: number, part: number, addr: number, wordBits: number): bigint {
     const col = this.columns[bank]![part]!;

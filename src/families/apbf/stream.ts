@@ -5,7 +5,14 @@
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import { answer, compareWords, MEMBERSHIP_SEMANTICS, membershipHandlers, wordsSoftware } from '../streamKit.js';
-import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import type {
+  MemoryCheck,
+  SnapshotView,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+  StreamRequest,
+} from '../types.js';
 import { compileApbf } from './fast.js';
 import { ApbfModel } from './model.js';
 import { LATENCY, OP, RESPONSE_QUEUE } from './params.js';
@@ -64,6 +71,33 @@ export class ApbfStreamModel implements StreamModel {
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareApbfMemories(this.c, this.model, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline, background clears done): the
+ * live banks' bits from the block RAMs; the base index from `write_mask` (the k newest segments'
+ * banks, base..base+k−1 mod P: base is where the run of ones starts); the generation count from
+ * `gen_count` (the count of the model, 0..g: g means the next insert shifts). Banks outside the
+ * window are empty to the model (a spare being cleared is logically empty: the hardware finishes
+ * the clear before the bank comes back). The model's `inserted` (the paper's n, not kept in
+ * hardware) starts at 0.
+ */
+export function apbfFromSnapshot(c: ApbfDerived, s: SnapshotView): ApbfStreamModel {
+  const sm = new ApbfStreamModel(c);
+  const m = sm.model;
+  const P = m.layout.banks;
+  const write = s.reg('write_mask');
+  const bit = (b: number): boolean => ((write >> BigInt(((b % P) + P) % P)) & 1n) === 1n;
+  const starts = Array.from({ length: P }, (_, b) => b).filter((b) => bit(b) && !bit(b - 1));
+  if (starts.length !== 1)
+    throw new Error(`apbf snapshot: write_mask 0x${write.toString(16)} is not one run of k banks`);
+  m.base = starts[0]!;
+  m.count = Number(s.reg('gen_count'));
+  for (const bank of m.liveBanks())
+    for (let j = 0; j < c.bitsPerBlock; j++)
+      for (let a = 0; a < c.columnDepth; a++)
+        m.setWord(bank, j, a, c.wordBits, s.read(memoryName(bank, j, c.bitsPerBlock), a));
+  return sm;
 }
 
 /**
