@@ -237,7 +237,7 @@ export function modelRoundTrip(
   );
   const keys = 4 * keysOf(f);
   const tagMask = 2 ** f.config.tagBits - 1;
-  let original = f.model();
+  const original = f.model();
   let model: StreamModel = original;
   const expected: { tag: number; want: ResponseFields; also: ResponseFields | null }[] = [];
   const mismatches: string[] = [];
