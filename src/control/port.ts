@@ -22,14 +22,17 @@
  *   ctl_mem_stage         1 (frozen): ctl_wdata into chunk ctl_mem_chunk of the write buffer
  *   ctl_mem_wr            1 (frozen): write the buffer (its low `width` bits) to the word
  *   ctl_wdata[31:0]
- *   ctl_rsel[2:0]         what ctl_rdata shows (a mux of registers, frozen or not):
+ *   ctl_rsel[3:0]         what ctl_rdata shows (a mux of registers, frozen or not):
  *   ctl_rdata[31:0]         0 the chain word the next ctl_scan shifts out; 1 the 32-bit chunk
  *                           read by ctl_mem_rd one cycle earlier; 2..6 the 32-bit counters
  *                           (wrapping, one cycle behind the events they count, part of the
  *                           chain, so a restore restores them): requests
  *                           (accepted), inserts (accepted requests whose op inserts), responses,
  *                           hits (responses with out_hit), stalls (cycles with in_valid high and
- *                           in_ready low, not frozen); 7 the chain length in words.
+ *                           in_ready low, not frozen); 7 the chain length in words; 8 aging
+ *                           events (the family's pulse: shifts, wraps) counted the same way; 9
+ *                           the family's occupancy estimate (a register, e.g. the APBF's inserts
+ *                           into the newest generation); 0 where a family names none.
  * One 32-bit read port rather than an output per register keeps the design within the I/O pins
  * of the small parts (an HX8K has 206).
  *
@@ -45,6 +48,10 @@ export const CONTROL_WORD = 32;
 export interface ControlOptions {
   /** in_op codes of the ops that insert (counted by ctl_inserts). */
   insertOps: readonly number[];
+  /** A 1-bit register of the design that pulses once per aging event (counted by ctl_events). */
+  events?: string;
+  /** A register of the design that estimates occupancy (shown by ctl_rsel 9). */
+  occupancy?: string;
 }
 
 export interface ChainEntry {
@@ -67,6 +74,8 @@ export interface ControlMap {
   memories: ControlMemory[];
   /** The counters and the ctl_rsel value that shows each. */
   counters: { name: string; rsel: number }[];
+  /** The register ctl_rsel 9 shows (null: none, reads 0). */
+  occupancy: string | null;
 }
 
 const clog2 = (n: number): number => Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
@@ -221,7 +230,7 @@ export function withControl(d: Design, o: ControlOptions): Design {
   );
   const memWr = input('ctl_mem_wr', 1, 'control (frozen): write the buffer to the word');
   const wdata = input('ctl_wdata', CONTROL_WORD, 'control: data for ctl_scan_load and ctl_mem_stage');
-  const rsel = input('ctl_rsel', 3, 'control: what ctl_rdata shows (see ctl_rdata)');
+  const rsel = input('ctl_rsel', 4, 'control: what ctl_rdata shows (see ctl_rdata)');
   const live = e.not(freeze);
   const shifting = e.and(freeze, scan);
 
@@ -257,7 +266,7 @@ export function withControl(d: Design, o: ControlOptions): Design {
   // Chain members: the design's registers, then the read holds, then the counters.
   const chain: { net: NetId; name: string; set: (next: NetId) => void }[] = [];
   const heldValid = e.net(1, 'ctl_held_valid', true);
-  const counterNames = ['requests', 'inserts', 'responses', 'hits', 'stalls'];
+  const counterNames = ['requests', 'inserts', 'responses', 'hits', 'stalls', 'events'];
 
   const rdSel: NetId[] = [];
   memories.forEach(({ c, i }, mi) => {
@@ -317,12 +326,22 @@ export function withControl(d: Design, o: ControlOptions): Design {
   const hitNet = d.outputs.find((p) => p.name === 'out_hit')?.net;
   const hit = hitNet === undefined ? e.k(0, 1) : e.and(responded, e.fit(hitNet, 1));
   const stalled = e.and(inValid, e.not(inReady), live);
+  const named = (name: string | undefined, what: string): NetId | null => {
+    if (name === undefined) return null;
+    const n = e.nets.findIndex((x) => x.name === name);
+    if (n < 0) throw new Error(`control port: ${what} register '${name}' is not in design '${d.name}'`);
+    return n;
+  };
+  const eventNet = named(o.events, 'events');
+  const occupancyNet = named(o.occupancy, 'occupancy');
+  // A register pulse: counted when it is high in an unfrozen cycle.
+  const events = eventNet === null ? e.k(0, 1) : e.and(e.fit(eventNet, 1), live);
   // Each counter is pipelined off the pipeline's paths: the event is registered (ev), counted into
   // a 16-bit low half the cycle after, and the low half's wrap is registered (cy) and counted into
   // the high half the cycle after that; the read value is {hi + cy, lo}, one cycle behind the
   // events. Every one of these registers holds while frozen and is in the chain.
   const H = CONTROL_WORD / 2;
-  const counterReads = [accepted, inserting, responded, hit, stalled].map((cond, j) => {
+  const counterReads = [accepted, inserting, responded, hit, stalled, events].map((cond, j) => {
     const n = counterNames[j]!;
     const ev = e.net(1, `ctl_${n}_ev`, true);
     const lo = e.net(H, `ctl_${n}_lo`, true);
@@ -380,13 +399,14 @@ export function withControl(d: Design, o: ControlOptions): Design {
     const shiftBy = e.cat(chunkQ, e.k(0, 5));
     rdata = e.slice(e.shr(word, shiftBy), 0, CONTROL_WORD);
   }
-  const sources = [head, rdata, ...counterReads, e.k(words, CONTROL_WORD)];
+  const occupancy = occupancyNet === null ? e.k(0, CONTROL_WORD) : e.fit(occupancyNet, CONTROL_WORD);
+  const sources = [head, rdata, ...counterReads.slice(0, 5), e.k(words, CONTROL_WORD), counterReads[5]!, occupancy];
   let out = sources[0]!;
   for (let j = 1; j < sources.length; j++) out = e.mux(e.eq(rsel, j), sources[j]!, out);
   output(
     'ctl_rdata',
     out,
-    'control: by ctl_rsel — 0 chain head word, 1 block RAM chunk, 2 requests, 3 inserts, 4 responses, 5 hits, 6 stalls, 7 chain words',
+    'control: by ctl_rsel — 0 chain head word, 1 block RAM chunk, 2 requests, 3 inserts, 4 responses, 5 hits, 6 stalls, 7 chain words, 8 aging events, 9 occupancy estimate',
   );
 
   const map: ControlMap = {
@@ -398,7 +418,8 @@ export function withControl(d: Design, o: ControlOptions): Design {
       depth: c.depth,
       chunks: Math.ceil(c.width / CONTROL_WORD),
     })),
-    counters: counterNames.map((n, j) => ({ name: `ctl_${n}`, rsel: 2 + j })),
+    counters: counterNames.map((n, j) => ({ name: `ctl_${n}`, rsel: j < 5 ? 2 + j : 8 })),
+    occupancy: o.occupancy ?? null,
   };
   return runPasses({
     ...d,

@@ -191,6 +191,10 @@ export interface ModelRoundTripResult {
   /** Aging events (shifts, wraps) of the original model before the snapshot, of the loaded one after. */
   agingBefore: number;
   agingAfter: number;
+  /** The hardware's counters at the end (ctl_rdata), and the requests sent. */
+  counted: { events: bigint; requests: bigint; sent: number };
+  /** Aging events of the original model over the whole stream (= the hardware's event count). */
+  modelEvents: number;
 }
 
 /** A snapshot as a family loader reads it. */
@@ -329,6 +333,12 @@ export function modelRoundTrip(
     modelDivergences,
     agingBefore,
     agingAfter: fromSnap.agingEvents(),
+    // The counters lag the events by a cycle: read them after a few idle cycles.
+    counted: (() => {
+      for (let t = 0; t < 4; t++) cycle(false);
+      return { events: readCounter(sim, 'events'), requests: readCounter(sim, 'requests'), sent };
+    })(),
+    modelEvents: original.agingEvents(),
   };
 }
 

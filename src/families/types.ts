@@ -328,6 +328,11 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
    * model yet (the hardware can always be restored).
    */
   fromSnapshot?(c: C, s: SnapshotView): StreamModel;
+  /**
+   * What the control port shows of this family (src/control/port.ts): a 1-bit register pulsing
+   * once per aging event, and a register estimating occupancy.
+   */
+  control?: { events?: string; occupancy?: string; occupancyDoc?: string };
   /** Op weights of `verify`'s random stream. */
   verifyMix: Readonly<Record<string, number>>;
   /** Random values of the request fields for a verification stream. */

@@ -146,6 +146,9 @@ describe('snapshot into the reference model (APBF, APBBF)', () => {
       // The stream crossed shifts before and after: the base index and the spares matter.
       expect(r.agingBefore).toBeGreaterThan(0);
       expect(r.agingAfter).toBeGreaterThan(0);
+      // The port's counters: every request, and every shift (= the model's aging events).
+      expect(r.counted.requests).toBe(BigInt(r.counted.sent));
+      expect(r.counted.events).toBe(BigInt(r.modelEvents));
     });
   }
 

@@ -28,6 +28,11 @@ export const apbfFamily: FilterFamily<ApbfDerived> = {
   protocol: apbfProtocol,
   model: (c) => new ApbfStreamModel(c),
   fromSnapshot: apbfFromSnapshot,
+  control: {
+    events: 'shift_q_p1',
+    occupancy: 'gen_count',
+    occupancyDoc: 'inserts into the newest generation (0..g): its fill is about 1 − e^(−count·k/m) per slice',
+  },
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, tick: 0.004, clear: 0.0002 },
   window: (c) => c.window,
   slack: (c) => c.slack,
