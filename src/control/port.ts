@@ -48,8 +48,11 @@ export const CONTROL_WORD = 32;
 export interface ControlOptions {
   /** in_op codes of the ops that insert (counted by ctl_inserts). */
   insertOps: readonly number[];
-  /** A 1-bit register of the design that pulses once per aging event (counted by ctl_events). */
-  events?: string;
+  /**
+   * Aging events (counted by ctl_events): a 1-bit register of the design that pulses once per
+   * event, or a register's transition (from one value to another at an edge it is enabled).
+   */
+  events?: string | { reg: string; from: number; to: number };
   /** A register of the design that estimates occupancy (shown by ctl_rsel 9). */
   occupancy?: string;
 }
@@ -332,7 +335,15 @@ export function withControl(d: Design, o: ControlOptions): Design {
     if (n < 0) throw new Error(`control port: ${what} register '${name}' is not in design '${d.name}'`);
     return n;
   };
-  const eventNet = named(o.events, 'events');
+  let eventNet: NetId | null = null;
+  if (typeof o.events === 'string') eventNet = named(o.events, 'events');
+  else if (o.events) {
+    const q = named(o.events.reg, 'events')!;
+    const r = d.cells.find((c): c is RegCell => c.kind === 'reg' && c.out === q);
+    if (!r) throw new Error(`control port: events: '${o.events.reg}' is not a register of '${d.name}'`);
+    const en = r.en === null ? e.k(1, 1) : r.en;
+    eventNet = e.and(en, e.eq(q, o.events.from), e.eq(r.d, o.events.to));
+  }
   const occupancyNet = named(o.occupancy, 'occupancy');
   // A register pulse: counted when it is high in an unfrozen cycle.
   const events = eventNet === null ? e.k(0, 1) : e.and(e.fit(eventNet, 1), live);

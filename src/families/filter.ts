@@ -52,7 +52,7 @@ export class Filter<C extends FilterConfig = FilterConfig> {
     const insertOps = Object.entries(p.ops)
       .filter(([op]) => p.semantics[op]?.inserts)
       .map(([, code]) => code);
-    return (this.withCtl ??= withControl(this.design(), { insertOps, ...this.family.control }));
+    return (this.withCtl ??= withControl(this.design(), { insertOps, ...this.family.control?.(this.config) }));
   }
 
   /** The key mix of the config (null: keys go to the hashes as they are). */

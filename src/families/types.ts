@@ -332,7 +332,7 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
    * What the control port shows of this family (src/control/port.ts): a 1-bit register pulsing
    * once per aging event, and a register estimating occupancy.
    */
-  control?: { events?: string; occupancy?: string; occupancyDoc?: string };
+  control?(c: C): { events?: string | { reg: string; from: number; to: number }; occupancy?: string };
   /** Op weights of `verify`'s random stream. */
   verifyMix: Readonly<Record<string, number>>;
   /** Random values of the request fields for a verification stream. */

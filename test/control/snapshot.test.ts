@@ -135,18 +135,25 @@ describe('snapshot mid-stream, restore into a fresh simulator, continue', () => 
   });
 });
 
-describe('snapshot into the reference model (APBF, APBBF)', () => {
-  for (const name of ['apbf_k4_l3', 'apbbf_k2_l3_b512_4', 'apbf_k4_l3_mix']) {
+describe('snapshot into the reference model (APBF, APBBF, TBF, BTBF)', () => {
+  for (const name of [
+    'apbf_k4_l3',
+    'apbbf_k2_l3_b512_4',
+    'apbf_k4_l3_mix',
+    'tbf_k4_w256',
+    'btbf_k4_w512_b16',
+    'btbf_k3_w256_b8_decision',
+  ]) {
     it(`${name}: drained, snapshot through the port, loaded into a model that answers the rest: 0 mismatches`, () => {
       const r = modelRoundTrip(loadConfig(name), { before: 4000, after: 4000, seed: 9 });
       expect(r.mismatches).toEqual([]);
       expect(r.memory.count, r.memory.mismatches.join('\n')).toBe(0);
       expect(r.memory.checked).toBeGreaterThan(0);
       expect(r.modelDivergences).toBe(0);
-      // The stream crossed shifts before and after: the base index and the spares matter.
+      // The stream crossed shifts (wraps of T+) before and after: the base index, the spares, T+ matter.
       expect(r.agingBefore).toBeGreaterThan(0);
       expect(r.agingAfter).toBeGreaterThan(0);
-      // The port's counters: every request, and every shift (= the model's aging events).
+      // The port's counters: every request, and every shift or wrap (= the model's aging events).
       expect(r.counted.requests).toBe(BigInt(r.counted.sent));
       expect(r.counted.events).toBe(BigInt(r.modelEvents));
     });
@@ -169,10 +176,23 @@ describe('snapshot into the reference model (APBF, APBBF)', () => {
     expect(r.mismatchCount + r.memory.count).toBeGreaterThan(0);
   });
 
+  it('a wrong T+ in a TBF snapshot is caught', () => {
+    const r = modelRoundTrip(loadConfig('tbf_k4_w256'), {
+      before: 4000,
+      after: 2000,
+      seed: 9,
+      tamper: (s) => {
+        const t = s.registers.find((x) => x.name === 'tplus')!;
+        t.value = (BigInt('0x' + t.value) ^ 2n).toString(16);
+      },
+    });
+    expect(r.mismatchCount).toBeGreaterThan(0);
+  });
+
   it('families without a loader say so (the hardware restore works for every family)', () => {
-    expect(loadConfig('tbf_k4_w256').family.fromSnapshot).toBeUndefined();
-    expect(() => modelRoundTrip(loadConfig('tbf_k4_w256'), { before: 50, after: 50, seed: 1 })).toThrow(
-      /tbf: no model loader for snapshots/,
+    expect(loadConfig('stable_d2_k3').family.fromSnapshot).toBeUndefined();
+    expect(() => modelRoundTrip(loadConfig('stable_d2_k3'), { before: 50, after: 50, seed: 1 })).toThrow(
+      /stable: no model loader for snapshots/,
     );
   });
 });

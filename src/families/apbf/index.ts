@@ -28,11 +28,8 @@ export const apbfFamily: FilterFamily<ApbfDerived> = {
   protocol: apbfProtocol,
   model: (c) => new ApbfStreamModel(c),
   fromSnapshot: apbfFromSnapshot,
-  control: {
-    events: 'shift_q_p1',
-    occupancy: 'gen_count',
-    occupancyDoc: 'inserts into the newest generation (0..g): its fill is about 1 − e^(−count·k/m) per slice',
-  },
+  // The control port's aging events (shifts) and occupancy estimate (inserts into the newest generation, 0..g).
+  control: () => ({ events: 'shift_q_p1', occupancy: 'gen_count' }),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, tick: 0.004, clear: 0.0002 },
   window: (c) => c.window,
   slack: (c) => c.slack,

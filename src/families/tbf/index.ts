@@ -9,7 +9,7 @@ import { tbfParameters } from './params.js';
 import { tbfPlanner } from './planner.js';
 import { buildTbf } from './rtl.js';
 import { sampleTbf } from './sampler.js';
-import { tbfProtocol, tbfRequestFields, tbfSimulate, tbfSoftware, TbfStreamModel } from './stream.js';
+import { tbfFromSnapshot, tbfProtocol, tbfRequestFields, tbfSimulate, tbfSoftware, TbfStreamModel } from './stream.js';
 import { tbfAnalysis } from './summary.js';
 import type { TbfDerived } from './types.js';
 
@@ -26,6 +26,9 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   build: (c) => buildTbf(c),
   protocol: tbfProtocol,
   model: (c) => new TbfStreamModel(c),
+  fromSnapshot: tbfFromSnapshot,
+  // The control port's aging events: wraps of T+ (from TΩ to 0).
+  control: (c) => ({ events: { reg: 'tplus', from: c.tOmega, to: 0 } }),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   requestFields: tbfRequestFields,
   window: (c) => c.window,

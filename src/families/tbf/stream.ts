@@ -14,6 +14,7 @@ import type {
   PortField,
   SimulateExtension,
   SoftwareFilter,
+  SnapshotView,
   StreamModel,
   StreamProtocol,
   StreamRequest,
@@ -134,6 +135,36 @@ export class TbfStreamModel implements StreamModel {
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareTbfTimers(this.c, this.model.timers, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline): each timer from its bank's
+ * timer word (value and live bit) and mark word, as `compareTbfTimers` reads them (live bit ≠ mark:
+ * the value; equal: expired, tEps); T+ from `tplus`, the block count from `bcnt` (BTBF; 0 for the
+ * TBF), the expiry scan's position from `scan_ptr`. The wrap count (the model's aging events)
+ * starts at 0.
+ */
+export function tbfFromSnapshot(c: TbfDerived, s: SnapshotView): TbfStreamModel {
+  const sm = new TbfStreamModel(c);
+  const m = sm.model;
+  const t = c.timersPerWord;
+  const lw = c.timerBits + 1;
+  for (let j = 0; j < c.k; j++)
+    for (let a = 0; a < c.wordsPerBank; a++) {
+      const wa = s.read(tbfMemoryName(j, 'timers'), a);
+      const wm = s.read(tbfMemoryName(j, 'marks'), a);
+      for (let i = 0; i < t; i++) {
+        const lane = (wa >> BigInt(i * lw)) & ((1n << BigInt(lw)) - 1n);
+        const T = Number(lane & ((1n << BigInt(c.timerBits)) - 1n));
+        const la = Number(lane >> BigInt(c.timerBits));
+        const ls = Number((wm >> BigInt(i)) & 1n);
+        m.timers[j * c.timersPerBank + a * t + i] = la !== ls ? T : c.tEps;
+      }
+    }
+  m.tPlus = Number(s.reg('tplus'));
+  m.b = c.blockSize > 1 ? Number(s.reg('bcnt')) : 0;
+  m.scanPtr = Number(s.reg('scan_ptr'));
+  return sm;
 }
 
 /** Random request fields for verification: every prior class, any penalty ratio. */
