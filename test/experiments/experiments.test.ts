@@ -33,8 +33,11 @@ describe('experiments', () => {
       const zeros = r.logY && r.series.some((s) => s.kind === 'measured' && s.points.some((p) => p.y <= 0));
       expect(svg.includes('measured 0 (drawn at the axis floor)')).toBe(!!zeros);
       expect((svg.match(/<path /g) ?? []).length).toBeGreaterThanOrEqual(r.series.length);
-      // The §6 comparison measures penalties; every other experiment draws an analytic curve too.
-      if (!name.startsWith('dautrich-')) expect(r.series.some((s) => s.kind === 'analytic')).toBe(true);
+      // The §6 comparison measures penalties, and Boraskar gives the IBF's schemes no formulas (§7
+      // leaves a Markov analysis as future work: the ibf-* experiments compare measured schemes);
+      // every other experiment draws an analytic curve too.
+      if (!name.startsWith('dautrich-') && !name.startsWith('ibf-'))
+        expect(r.series.some((s) => s.kind === 'analytic')).toBe(true);
     });
   }
 

@@ -36,7 +36,11 @@ interface Sizes {
 }
 
 function streamOf(o: ExperimentOptions): Arrival[] {
-  const N = Math.max(1000, Math.round(Number(o.params.ibfArrivals ?? '100000') * o.scale));
+  // The arrivals are the paper's N (§6.1.2: 100 000), part of the setting its statements hold in:
+  // --ibf-arrivals changes it, --scale does not (a half-length stream leaves n = 262 144 nearly
+  // empty, and Table 3's orderings there are ties at 0).
+  const N = num(o, 'ibfArrivals', 100_000);
+  if (N < 1000) throw new UsageError(`--ibf-arrivals: at least 1000, got '${o.params.ibfArrivals}'`);
   const distribution = (o.params.ibfDistribution ?? 'linear') as Distribution;
   if (distribution !== 'linear' && distribution !== 'exponential')
     throw new UsageError(`--ibf-distribution: 'linear' or 'exponential', got '${distribution}'`);
