@@ -1,13 +1,33 @@
 /** `bloomforge fuzz`: random configs of every family, verified three ways; failures shrunk and kept. */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { FAMILIES } from '../families/index.js';
-import { caseFile, fuzz, summaryLine } from '../fuzz/index.js';
+import { caseFile, fuzz, summaryLine, type FuzzOptions } from '../fuzz/index.js';
 import { REPO_ROOT } from '../tools/index.js';
 import { writeAll } from '../util/files.js';
+import { UsageError } from '../util/errors.js';
 import { intArg } from './args.js';
 import { progress } from './progress.js';
+
+/** The `--log` file: opened before the campaign (a bad path fails at once), one line per config, synced. */
+function openLog(file: string): { write: NonNullable<FuzzOptions['onResult']>; close: () => void } {
+  const target = path.resolve(file);
+  let fd: number;
+  try {
+    fd = fs.openSync(target, 'a');
+  } catch (e) {
+    throw new UsageError(`--log: cannot open '${target}': ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  return {
+    write: (index, run, outcome, seconds) => {
+      const line = { index, filter: run.config.filter, config: run.config, ...outcome, seconds: +seconds.toFixed(2) };
+      fs.writeSync(fd, `${JSON.stringify(line)}\n`);
+    },
+    close: () => fs.closeSync(fd),
+  };
+}
 
 function familiesArg(v: string): string[] {
   const ids = v.split(',').filter((x) => x !== '');
@@ -28,6 +48,7 @@ interface FuzzCliOptions {
   shrink: boolean;
   cases: string | false;
   json?: boolean;
+  log?: string;
 }
 
 export function registerFuzzCommand(p: Command): void {
@@ -49,7 +70,9 @@ export function registerFuzzCommand(p: Command): void {
     .option('--cases <dir>', 'where failures are written', path.join(REPO_ROOT, 'test', 'fuzz-cases'))
     .option('--no-cases', 'write no regression cases')
     .option('--json', 'print JSON')
+    .option('--log <file>', 'append one JSON line per config (index, family, outcome, seconds) as the campaign runs')
     .action(async (o: FuzzCliOptions) => {
+      const log = o.log === undefined ? undefined : openLog(o.log);
       const bar = progress('fuzz', o.configs, 'configs', o.json);
       let r;
       try {
@@ -62,9 +85,11 @@ export function registerFuzzCommand(p: Command): void {
           icarus: !!o.icarus,
           shrink: o.shrink,
           onProgress: (done, step) => bar.update(done, step),
+          ...(log ? { onResult: log.write } : {}),
         });
       } finally {
         bar.stop();
+        log?.close();
       }
       const files = Object.fromEntries(r.cases.map((c) => caseFile(c)).map((f) => [f.name, f.text]));
       const written = o.cases !== false && r.cases.length > 0 ? writeAll(o.cases, files, '--cases') : [];

@@ -51,6 +51,8 @@ export interface FuzzOptions {
   /** Shrink failures (default true). */
   shrink?: boolean;
   onProgress?: (done: number, step: string) => void;
+  /** Called after each config with its run and outcome (a failure's outcome is the one found, before shrinking). */
+  onResult?: (index: number, run: FuzzRun, outcome: Outcome, seconds: number) => void;
 }
 
 export interface FuzzResult {
@@ -254,7 +256,9 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
     };
     o.onProgress?.(i, `${family.id}`);
     result.configs++;
+    const t0 = performance.now();
     const out = await runOnce(run, rtl);
+    o.onResult?.(i, run, out, (performance.now() - t0) / 1000);
     if (out.kind === 'refused') {
       result.rejected++;
       result.rejectedBy[out.field] = (result.rejectedBy[out.field] ?? 0) + 1;
