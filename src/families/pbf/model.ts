@@ -106,20 +106,24 @@ export class PairHashes {
   }
 }
 
-/** One Bloom filter of k slices of s bits over (cell, key) pairs; counts distinct items inserted. */
+/**
+ * One Bloom filter of k slices of s bits over (cell, key) pairs. Its hash functions are those of
+ * height `saltHeight` (its own height, except for a root level grown from another: it keeps the
+ * functions of the filter it was cloned from, which is what makes the clone exact).
+ */
 export class LevelFilter {
   readonly bits: Uint8Array;
-  /** Inserts that set at least one new bit (a lower bound of distinct items; exact counts come from the stream). */
   constructor(
     readonly spec: LevelSpec,
     readonly hashes: PairHashes,
+    readonly saltHeight = spec.height,
   ) {
     this.bits = new Uint8Array(Math.max(0, spec.k * spec.sliceBits));
   }
 
   private index(j: number, kb: Uint8Array, cell: number): number {
     const s = this.spec.sliceBits;
-    return j * s + (this.hashes.hash(this.spec.height, j, kb, cell) % s);
+    return j * s + (this.hashes.hash(this.saltHeight, j, kb, cell) % s);
   }
 
   insert(kb: Uint8Array, cell: number): void {
@@ -176,10 +180,39 @@ export function coverAtLevel(s: number, e: number, h: number): { left: number | 
 /** Why a request is refused (a response flag in hardware, an error in the model's checked API). */
 export type RequestError = 'time went backwards' | 'query start after end' | 'time beyond the horizon';
 
+/** Options of a levelled model. */
+export interface LevelledOptions {
+  seed: number;
+  keyBits: number;
+  /** D: times are 0 .. 2^D − 1 (a growing model: the depth it starts with). */
+  timeBits: number;
+  /** Times at or beyond it are refused (a growing model: 2^hashTimeBits). */
+  horizon: number;
+  /** Width of the cell field the hashes read (default timeBits; a growing model needs room for later depths). */
+  hashTimeBits?: number;
+  /** PBF-2 only: add root levels as time passes 2^D (Algorithm 4, see `grow`) instead of refusing. */
+  grow?: boolean;
+}
+
 /**
  * A persistent filter made of levels (SBF: the level of height 0 only; PBF-2: heights 0..D).
  * Inserts must come in non-decreasing time (streaming, §4: "time advances"); `check*` say why a
  * request is refused, and the refused request changes nothing.
+ *
+ * Streaming growth (PBF-2, §4.2 "Dynamic case", Algorithm 4), with `grow`: an insert at t ≥ 2^D
+ * first adds root levels until t < 2^D. Heights here are fixed granularities (height h: cells of
+ * 2^h instants), so the levels already there keep their meaning — Algorithm 4's renumbering
+ * (b_i → b_{i+1} with g unchanged) is the identity in this indexing — and each growth adds the
+ * level of height D + 1, whose one cell so far, [0, 2^{D+1}), holds exactly the keys of [0, 2^D):
+ * the pairs (x, 0) of the old root (height D, one cell). So the new root is a copy of the old
+ * root's bits, hashed with the old root's functions: exact, the same bits as a filter that had
+ * the level from the start with those functions (a test checks it bit for bit).
+ * Algorithm 4 as printed clones the paper's level 0, which has two cells (g_0 = 2^{L_c − 1} over
+ * [1, 2^{L_c}]: pairs (x, 1) and (x, 2)), into a level whose cell 1 is now the whole old range: a
+ * key seen only in the old second half is then missed by a query whose cover takes the new
+ * level's cell 1 (a false negative, against Theorem 5.3), and found by one that takes cell 2 (a
+ * range it was never in). The paper's levels lack the one-cell root this model keeps (height D);
+ * with it, the clone is right. A test runs the printed form and shows the false negatives.
  */
 export class LevelledModel {
   readonly hashes: PairHashes;
@@ -192,16 +225,57 @@ export class LevelledModel {
   lastProbes = 0;
   /** Inserts that moved time forward (the family's "aging events"). */
   timeSteps = 0;
+  /** D now: times 0 .. 2^D − 1 are in range (grows with `grow`). */
+  depth: number;
+  /** Root levels added by streaming growth. */
+  growths = 0;
 
   constructor(
     readonly variant: 'sbf' | 'pbf2',
     specs: readonly LevelSpec[],
-    readonly o: { seed: number; keyBits: number; timeBits: number; horizon: number },
+    readonly o: LevelledOptions,
   ) {
-    this.hashes = new PairHashes(o.seed, o.keyBits, o.timeBits);
+    if (o.grow && variant !== 'pbf2') throw new Error('pbf model: streaming growth is PBF-2 only');
+    this.depth = o.timeBits;
+    this.hashes = new PairHashes(o.seed, o.keyBits, o.hashTimeBits ?? o.timeBits);
     this.levels = specs.map((sp) => new LevelFilter(sp, this.hashes));
     this.byHeight = Array.from({ length: o.timeBits + 1 }, () => null);
     for (const l of this.levels) this.byHeight[l.spec.height] = l;
+    if (o.grow && !this.byHeight[o.timeBits])
+      throw new Error(`pbf model: streaming growth needs the root level (height ${o.timeBits})`);
+  }
+
+  /**
+   * A PBF-2 that grows from one level (T = 1, the root of height 0) as time passes, every level
+   * of `k` slices of `sliceBits` bits (the equal split per level), hashes over 32-bit cells.
+   */
+  static growing(o: {
+    seed: number;
+    keyBits: number;
+    k: number;
+    sliceBits: number;
+    hashTimeBits?: number;
+  }): LevelledModel {
+    const hashTimeBits = o.hashTimeBits ?? 32;
+    return new LevelledModel('pbf2', [{ height: 0, k: o.k, sliceBits: o.sliceBits }], {
+      seed: o.seed,
+      keyBits: o.keyBits,
+      timeBits: 0,
+      horizon: 2 ** hashTimeBits,
+      hashTimeBits,
+      grow: true,
+    });
+  }
+
+  /** Adds the root of height D + 1: a copy of the root of height D, with its hash functions (see the class). */
+  grow(): void {
+    const root = this.byHeight[this.depth]!;
+    const next = new LevelFilter({ ...root.spec, height: this.depth + 1 }, this.hashes, root.saltHeight);
+    next.bits.set(root.bits);
+    this.levels.push(next);
+    this.byHeight.push(next);
+    this.depth++;
+    this.growths++;
   }
 
   checkInsert(t: number): RequestError | null {
@@ -217,6 +291,7 @@ export class LevelledModel {
   insert(key: bigint | Uint8Array, t: number): RequestError | null {
     const err = this.checkInsert(t);
     if (err) return err;
+    if (this.o.grow) while (t >= 2 ** this.depth) this.grow();
     const kb = key instanceof Uint8Array ? key : keyBytes(key, this.o.keyBits);
     for (const l of this.levels) l.insert(kb, Math.floor(t / 2 ** l.spec.height));
     if (t > this.now) this.timeSteps++;
@@ -240,11 +315,16 @@ export class LevelledModel {
     if (this.checkQuery(s, e)) return false;
     const kb = key instanceof Uint8Array ? key : keyBytes(key, this.o.keyBits);
     let hit = false;
+    // A growing filter has seen no time at or past 2^D: the rest of the range holds nothing.
+    if (this.o.grow) {
+      if (s >= 2 ** this.depth) return false;
+      e = Math.min(e, 2 ** this.depth - 1);
+    }
     if (this.variant === 'sbf') {
       for (let t = s; t <= e && !(hit && shortCircuit); t++) hit = this.probe(0, kb, t) || hit;
       return hit;
     }
-    for (const iv of canonicalCover(s, e, this.o.timeBits)) {
+    for (const iv of canonicalCover(s, e, this.depth)) {
       hit = this.probe(iv.height, kb, iv.cell) || hit;
       if (hit && shortCircuit) break;
     }
@@ -254,7 +334,7 @@ export class LevelledModel {
   /** The §4.2 prose reading (AND over the cover's probes): kept only to test that it has false negatives. */
   queryProseAnd(key: bigint | Uint8Array, s: number, e: number): boolean {
     const kb = key instanceof Uint8Array ? key : keyBytes(key, this.o.keyBits);
-    return canonicalCover(s, e, this.o.timeBits).every((iv) => this.probe(iv.height, kb, iv.cell));
+    return canonicalCover(s, e, this.depth).every((iv) => this.probe(iv.height, kb, iv.cell));
   }
 
   clear(): void {

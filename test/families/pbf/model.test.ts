@@ -3,10 +3,18 @@
  * equals Algorithm 3's recursion and has at most two intervals per level (§5.2), the examples of
  * Fig. 3 (PBF-1 covers) and Fig. 5 (PBF-2's mapping, Eq. 7), no false negatives (Theorems 5.1,
  * 5.3), Eq. 8's OR against the §4.2 prose's AND, PBF-1's streaming growth by OR (§4.1), and the
- * refused requests (time going backwards, s > e).
+ * refused requests (time going backwards, s > e), PBF-2's streaming growth (Algorithm 4) exact
+ * with the one-cell root and with false negatives as printed.
  */
 import { describe, expect, it } from 'vitest';
-import { canonicalCover, coverAtLevel, keyBytes, LevelledModel, Pbf1Model } from '../../../src/families/pbf/model.js';
+import {
+  canonicalCover,
+  coverAtLevel,
+  keyBytes,
+  LevelFilter,
+  LevelledModel,
+  Pbf1Model,
+} from '../../../src/families/pbf/model.js';
 import type { LevelSpec } from '../../../src/families/pbf/types.js';
 import { Rng } from '../../../src/util/rng.js';
 
@@ -192,5 +200,107 @@ describe('refused requests and PBF-1 growth', () => {
         parents++;
       }
     expect(parents).toBe(15);
+  });
+});
+
+describe('PBF-2 streaming growth (§4.2 "Dynamic case", Algorithm 4)', () => {
+  const int = (rng: Rng, n: number): number => Math.floor(rng.float() * n);
+  /** Random inserts at non-decreasing times 0 .. 600, several keys per time, some times skipped. */
+  function stream(seed: number): { key: bigint; t: number }[] {
+    const rng = new Rng(seed);
+    const out: { key: bigint; t: number }[] = [];
+    for (let t = 0; t < 600; t += int(rng, 3)) for (let i = int(rng, 3); i > 0; i--) out.push({ key: rng.bits(32), t });
+    return out;
+  }
+
+  it('grows one root level per doubling of time, and holds the same bits as the filter of the final depth built from the start', () => {
+    const grown = LevelledModel.growing({ seed: 9, keyBits: 32, k: 3, sliceBits: 256 });
+    expect(grown.depth).toBe(0);
+    const ins = stream(3);
+    for (const { key, t } of ins) expect(grown.insert(key, t)).toBeNull();
+    const D = Math.ceil(Math.log2(ins.at(-1)!.t + 1));
+    expect(grown.depth).toBe(D);
+    expect(grown.growths).toBe(D);
+    expect(grown.levels.map((l) => l.spec.height)).toEqual(Array.from({ length: D + 1 }, (_, h) => h));
+    // The filter of depth D from the start, every level hashed as the grown one's (height 0's
+    // functions: each root was cloned from the one before).
+    const fixed = new LevelledModel(
+      'pbf2',
+      Array.from({ length: D + 1 }, (_, h) => ({ height: h, k: 3, sliceBits: 256 })),
+      { seed: 9, keyBits: 32, timeBits: D, horizon: 2 ** D, hashTimeBits: 32 },
+    );
+    for (let h = 0; h <= D; h++) {
+      const l = new LevelFilter(fixed.byHeight[h]!.spec, fixed.hashes, grown.byHeight[h]!.saltHeight);
+      fixed.byHeight[h] = l;
+      fixed.levels[h] = l;
+    }
+    for (const { key, t } of ins) fixed.insert(key, t);
+    for (let h = 0; h <= D; h++) expect(grown.byHeight[h]!.bits).toEqual(fixed.byHeight[h]!.bits);
+    // And so the same answer to every query, with no false negative.
+    const rng = new Rng(4);
+    for (const { key, t } of ins) {
+      const s = Math.max(0, t - int(rng, 40));
+      const e = t + int(rng, 40);
+      expect(grown.query(key, s, e)).toBe(true);
+      expect(fixed.query(key, s, Math.min(e, 2 ** D - 1))).toBe(true);
+      const k2 = rng.bits(32);
+      expect(grown.query(k2, s, e)).toBe(fixed.query(k2, s, Math.min(e, 2 ** D - 1)));
+    }
+    // A range past every insert holds nothing; a growing filter takes any time up to 2^32 − 1.
+    expect(grown.query(ins[0]!.key, 2 ** D, 2 ** 32 - 1)).toBe(false);
+    expect(grown.insert(1n, 2 ** 20)).toBeNull();
+    expect(grown.depth).toBe(21);
+    expect(grown.insert(1n, 2 ** 32)).toBe('time beyond the horizon');
+  });
+
+  it('Algorithm 4 as printed (clone of the two-cell level 0) has false negatives; the one-cell-root growth has none', () => {
+    // The paper's form, 1-based times: levels b_0 .. b_{L-1}, g_i = 2^{L-1-i}, pair (a, ⌈t/g_i⌉),
+    // no level for the whole range [1, 2^L]; on t > 2^L shift every level down and clone b_1 into b_0.
+    const hashes = new LevelledModel('pbf2', [{ height: 0, k: 3, sliceBits: 4096 }], {
+      seed: 2,
+      keyBits: 32,
+      timeBits: 0,
+      horizon: 1,
+      hashTimeBits: 32,
+    }).hashes;
+    let b: LevelFilter[] = [new LevelFilter({ height: 0, k: 3, sliceBits: 4096 }, hashes)];
+    const insertPaper = (kb: Uint8Array, t: number): void => {
+      if (t > 2 ** b.length) {
+        const clone = new LevelFilter({ ...b[0]!.spec, height: b.length }, hashes, b[0]!.saltHeight);
+        clone.bits.set(b[0]!.bits);
+        b = [clone, ...b];
+      }
+      b.forEach((l, i) => l.insert(kb, Math.ceil(t / 2 ** (b.length - 1 - i))));
+    };
+    /** Algorithm 3's cover on [1, 2^L], the whole range (no level holds it) split into level 0's two cells. */
+    const queryPaper = (kb: Uint8Array, s: number, e: number): boolean => {
+      const L = b.length;
+      const cover = canonicalCover(s - 1, e - 1, L).flatMap((iv) =>
+        iv.height === L ? [0, 1].map((c) => ({ height: L - 1, cell: c })) : [iv],
+      );
+      return cover.some((iv) => b[L - 1 - iv.height]!.probe(kb, iv.cell + 1));
+    };
+    const ours = LevelledModel.growing({ seed: 2, keyBits: 32, k: 3, sliceBits: 4096 });
+    const keys = Array.from({ length: 32 }, (_, i) => keyBytes(BigInt(1000 + 7919 * i), 32));
+    for (let t = 1; t <= 32; t++) {
+      insertPaper(keys[t - 1]!, t);
+      ours.insert(keys[t - 1]!, t - 1);
+    }
+    let fnPaper = 0;
+    let fnOurs = 0;
+    let ranges = 0;
+    for (let t = 1; t <= 32; t++)
+      for (let s = 1; s <= t; s++)
+        for (let e = t; e <= 32; e++) {
+          ranges++;
+          if (!queryPaper(keys[t - 1]!, s, e)) fnPaper++;
+          if (!ours.query(keys[t - 1]!, s - 1, e - 1)) fnOurs++;
+        }
+    expect(ranges).toBe(5984);
+    expect(fnOurs).toBe(0);
+    // Keys of a cloned level's second cell: e.g. the key of t = 2 (pair (x, 2) at g = 1) is not
+    // at cell 1 of the grown level of g = 2, which the cover of [1, 2] probes.
+    expect(queryPaper(keys[1]!, 1, 2)).toBe(false);
+    expect(fnPaper).toBeGreaterThan(100);
   });
 });
