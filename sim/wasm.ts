@@ -25,6 +25,7 @@ import { combOrder } from '../src/ir/topo.js';
 import { assertNever, type Cell, type Design, type MemoryCell, type NetId, type RegCell } from '../src/ir/types.js';
 import { concatSlices, h3Lookups, words, wordMask, type Layout } from './codegen.js';
 import type { Lift, LiftPlan } from './lift.js';
+import { section, sleb, str, uleb, WASM_HEADER } from '../src/util/wasmBytes.js';
 
 /** Byte offsets of the arrays in the simulator's WebAssembly.Memory. */
 export interface WasmPlan {
@@ -70,32 +71,6 @@ export function planMemory(d: Design, L: Layout, block: number): WasmPlan {
 
 // ---------------------------------------------------------------------------------------------
 // Binary encoding (the subset used: one imported memory, one function of i32 locals).
-
-const uleb = (n: number): number[] => {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n !== 0) b |= 0x80;
-    out.push(b);
-  } while (n !== 0);
-  return out;
-};
-const sleb = (x: number): number[] => {
-  let n = x | 0;
-  const out: number[] = [];
-  for (;;) {
-    const b = n & 0x7f;
-    n >>= 7;
-    if ((n === 0 && (b & 0x40) === 0) || (n === -1 && (b & 0x40) !== 0)) {
-      out.push(b);
-      return out;
-    }
-    out.push(b | 0x80);
-  }
-};
-const str = (s: string): number[] => [...uleb(s.length), ...Buffer.from(s, 'utf8')];
-const section = (id: number, body: number[]): number[] => [id, ...uleb(body.length), ...body];
 
 const OP = {
   block: 0x02,
@@ -316,7 +291,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
 
   const body = f.body();
   const mod = [
-    ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+    ...WASM_HEADER,
     ...section(1, [1, 0x60, 2, I32, I32, 1, I32]),
     ...section(2, [1, ...str('env'), ...str('mem'), 0x02, 0x00, ...uleb(plan.pages)]),
     ...section(3, [1, 0]),

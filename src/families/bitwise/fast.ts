@@ -1,38 +1,132 @@
 /**
- * A compiled software bitwise Bloom filter: the reference model's operations (./model.ts)
- * generated as JavaScript specialised to one config — every size a literal, the H3 byte tables of
- * every bank of every level combined into one table (H3 is linear, so one pass over the key bytes
- * yields every bank's counter index), the indexes packed into 32-bit words as many as fit (XOR is
- * bitwise, so packed tables XOR to packed indexes: fewer table reads per key byte), the counters
- * of all banks in one typed array of the narrowest element that holds the widest counter, the
- * carry decision unrolled level by level on the levels' minima (a level is full iff its minimum
- * is the maximum; an insert reads a level only when the add reaches it). No allocation per op. Counts and counters equal the reference
- * model's (tested); it exists for speed (the software side of `bench`).
+ * The compiled software bitwise Bloom filter (the software side of `bench`): the reference
+ * model's operations (./model.ts) generated for one config as a WebAssembly module, equal to the
+ * model answer for answer and counter for counter (tested). The keys are placed in the module's
+ * memory once (`keySpace`); an op takes a key's index.
  *
- * Supported while Σ w_i ≤ 53 (a count is an exact double); `compileBitwise` returns null otherwise.
+ * Memory: the combined H3 tables, the counters, the keys.
+ * - Tables: H3 is linear over GF(2), so the index of every bank of every level is the XOR of
+ *   one table row per 4-bit chunk of the key; a row holds all banks' contributions, packed into
+ *   32-bit words (first fit) and padded to whole 128-bit vectors, so a chunk costs one `v128`
+ *   load and XOR per 4 words. Nibbles, not bytes: 16 rows per chunk keep the tables at a few KB
+ *   (byte tables are 16× larger and pushed the counters out of the L1 cache; measured no faster).
+ * - Counters: each level's in the narrowest unsigned element that holds its width.
+ * - The add (the first level whose minimum is below its maximum is incremented, saturating per
+ *   counter, and the full levels below it are zeroed; all full: dropped) branches per level, and
+ *   writes only the levels it changes. A branch-free form that computes the level as 0/1 values
+ *   and writes every counter was slower: an op is bound by instructions, and most adds stop at
+ *   the first level.
+ * A minimum is a `select` (a conditional move). Counts are exact while Σ w_i ≤ 53 (f64 sums of the
+ * levels' minima when the count may not fit 31 bits); `compileBitwise` returns null otherwise.
  */
-import { h3Matrix, h3Tables } from '../../ir/h3.js';
+import { h3Matrix } from '../../ir/h3.js';
+import { section, sleb, str, uleb, WASM_HEADER } from '../../util/wasmBytes.js';
 import { hashSalt } from './model.js';
 import type { BitwiseParams } from './types.js';
 
 export interface FastBitwise {
-  /** The count of the key at keys[off..] (little-endian 32-bit words). */
-  count(keys: Uint32Array, off: number): number;
-  /** Adds the key; false when the add was dropped (every level at its maximum). */
-  insert(keys: Uint32Array, off: number): boolean;
-  /** The count before the add, then the add. */
-  testAndInsert(keys: Uint32Array, off: number): number;
+  /** Room for `n` keys in the module's memory, as 32-bit words: key i at [i·keyWords, (i+1)·keyWords). */
+  keySpace(n: number): Uint32Array;
+  /** The count of key i. */
+  count(i: number): number;
+  /** Adds key i; false when the add was dropped (every level at its maximum). */
+  insert(i: number): boolean;
+  /** The count of key i before the add, then the add. */
+  testAndInsert(i: number): number;
   clear(): void;
-  /** Every bank's counters, flat: bank j of level i starts at `bankBase[i][j]`. */
-  readonly counters: Uint8Array | Uint16Array | Uint32Array;
+  /** Every bank's counters, flat (bank j of level i from `bankBase[i][j]`): a copy. */
+  counters(): Uint8Array | Uint16Array | Uint32Array;
   readonly bankBase: number[][];
+  readonly keyWords: number;
+}
+
+const I32 = 0x7f;
+const F64 = 0x7c;
+const V128 = 0x7b;
+const VOID = 0x40;
+const OP = {
+  block: 0x02,
+  if: 0x04,
+  end: 0x0b,
+  br: 0x0c,
+  select: 0x1b,
+  get: 0x20,
+  set: 0x21,
+  load: 0x28,
+  load8: 0x2d,
+  load16: 0x2f,
+  store: 0x36,
+  store8: 0x3a,
+  store16: 0x3b,
+  const: 0x41,
+  f64const: 0x44,
+  ne: 0x47,
+  ltU: 0x49,
+  add: 0x6a,
+  mul: 0x6c,
+  and: 0x71,
+  shl: 0x74,
+  shrU: 0x76,
+  f64add: 0xa0,
+  f64mul: 0xa2,
+  f64fromU32: 0xb8,
+} as const;
+/** SIMD (0xfd-prefixed): v128.load, v128.xor, i32x4.extract_lane. */
+const SIMD = { load: [0xfd, 0x00], xor: [0xfd, 0x51], extract: [0xfd, 0x1b] } as const;
+/** Load, store and alignment (log2 bytes) of a counter element of 1, 2 or 4 bytes. */
+const ELEM = {
+  1: { ld: OP.load8, st: OP.store8, align: 0 },
+  2: { ld: OP.load16, st: OP.store16, align: 1 },
+  4: { ld: OP.load, st: OP.store, align: 2 },
+} as const;
+/** Key bits per table chunk. */
+const CHUNK = 4;
+
+/** One function's body: locals after the parameter (the key index). */
+class Body {
+  readonly code: number[] = [];
+  private readonly types: number[] = [];
+  local(type: number = I32): number {
+    this.types.push(type);
+    return this.types.length;
+  }
+  op(...b: number[]): this {
+    for (const x of b) this.code.push(x);
+    return this;
+  }
+  get(l: number): this {
+    return this.op(OP.get, ...uleb(l));
+  }
+  set(l: number): this {
+    return this.op(OP.set, ...uleb(l));
+  }
+  k(c: number): this {
+    return this.op(OP.const, ...sleb(c));
+  }
+  bytes(): number[] {
+    const runs: [number, number][] = [];
+    for (const t of this.types) {
+      const last = runs.at(-1);
+      if (last && last[1] === t) last[0]++;
+      else runs.push([1, t]);
+    }
+    const b = [...uleb(runs.length), ...runs.flatMap(([n, t]) => [...uleb(n), t]), ...this.code, OP.end];
+    return [...uleb(b.length), ...b];
+  }
+}
+
+function parity(x: number): number {
+  let n = 0;
+  for (let v = x; v !== 0; v &= v - 1) n ^= 1;
+  return n;
 }
 
 export function compileBitwise(p: BitwiseParams): FastBitwise | null {
   const levels = p.levels;
-  if (levels.reduce((s, L) => s + L.width, 0) > 53) return null;
-  const keyBytes = Math.ceil(p.keyBits / 8);
+  const countBits = levels.reduce((s, L) => s + L.width, 0);
+  if (countBits > 53) return null;
   const keyWords = Math.ceil(p.keyBits / 32);
+  // Banks in level order; bank v's counters at flat index base (the model's layout).
   const banks: { level: number; bank: number; base: number }[] = [];
   const bankBase: number[][] = [];
   let total = 0;
@@ -44,112 +138,222 @@ export function compileBitwise(p: BitwiseParams): FastBitwise | null {
       total += L.bankCells;
     }
   });
-  // Bank v's index is bits [shift[v], shift[v] + indexBits) of packed word word[v] (first fit).
+  const ofLevel = (i: number): number[] => banks.flatMap((b, v) => (b.level === i ? [v] : []));
+  // Bank v's index: bits [shift[v], shift[v] + indexBits) of packed word word[v] (first fit).
   const word: number[] = [];
   const shift: number[] = [];
   const used: number[] = [];
-  banks.forEach((b) => {
+  for (const b of banks) {
     const bits = levels[b.level]!.indexBits;
     let w = used.findIndex((u) => u + bits <= 32);
     if (w < 0) w = used.push(0) - 1;
     word.push(w);
     shift.push(used[w]!);
     used[w] = used[w]! + bits;
-  });
-  const V = used.length;
-  const comb = new Uint32Array(keyBytes * 256 * V);
-  banks.forEach((b, v) => {
-    const L = levels[b.level]!;
-    const t = h3Tables(h3Matrix(p.seed, hashSalt(b.level, b.bank), p.keyBits, L.indexBits), p.keyBits);
-    const w = word[v]!;
-    for (let e = 0; e < keyBytes * 256; e++) comb[e * V + w] = (comb[e * V + w]! ^ (t[e]! << shift[v]!)) >>> 0;
-  });
-  const maxWidth = Math.max(...levels.map((L) => L.width));
-  const counters =
-    maxWidth <= 8 ? new Uint8Array(total) : maxWidth <= 16 ? new Uint16Array(total) : new Uint32Array(total);
-  const lines: string[] = [];
-  const e = (s: string): void => void lines.push(s);
-  const ofLevel = (i: number): number[] => banks.flatMap((b, v) => (b.level === i ? [v] : []));
-  // Level i's counter values c<v> and their minimum m<i> (x's count at the level, MS).
-  const levelLoad = (i: number): void => {
-    const vs = ofLevel(i);
-    for (const v of vs) e(`const c${v} = cnt[p${v}];`);
-    e(`const m${i} = ${vs.length === 1 ? `c${vs[0]}` : `Math.min(${vs.map((v) => `c${v}`).join(', ')})`};`);
-  };
-  // Counter positions p<v> of the key at keys[off..]; with `eager` every level's values too.
-  const load = (eager: boolean): void => {
-    for (let i = 0; i < keyWords; i++) e(`const k${i} = keys[off + ${i}];`);
-    for (let w = 0; w < V; w++) e(`let a${w} = 0;`);
-    for (let i = 0; i < keyBytes; i++) {
-      e(`{ const x = (${i * 256} + ((k${i >> 2} >>> ${(i & 3) * 8}) & 255)) * ${V};`);
-      for (let w = 0; w < V; w++) e(`a${w} ^= comb[x + ${w}];`);
-      e('}');
+  }
+  const Q = Math.ceil(used.length / 4);
+  const stride = 4 * Q;
+  const chunks = Math.ceil(p.keyBits / CHUNK);
+  const E = 2 ** CHUNK;
+  // Byte offsets: tables, then each bank's counters, then the keys.
+  const elem = levels.map((L) => (L.width <= 8 ? 1 : L.width <= 16 ? 2 : 4) as 1 | 2 | 4);
+  const bankAt: number[] = [];
+  let at = chunks * E * stride * 4;
+  const countersAt = at;
+  for (const b of banks) {
+    bankAt.push(at);
+    at = Math.ceil((at + levels[b.level]!.bankCells * elem[b.level]!) / 4) * 4;
+  }
+  const keysAt = Math.ceil(at / 16) * 16;
+  const f64Count = countBits > 31;
+
+  interface Loaded {
+    addr: number[];
+    c: number[];
+    m: number[];
+  }
+  /** Key i's counters (c), their byte offsets in their banks (addr) and each level's minimum (m). */
+  const loadKey = (b: Body): Loaded => {
+    const kw = Array.from({ length: keyWords }, () => b.local());
+    const base = b.local();
+    b.get(0)
+      .k(keyWords * 4)
+      .op(OP.mul)
+      .set(base);
+    kw.forEach((l, i) =>
+      b
+        .get(base)
+        .op(OP.load, 2, ...uleb(keysAt + 4 * i))
+        .set(l),
+    );
+    const acc = Array.from({ length: Q }, () => b.local(V128));
+    const x = b.local();
+    const perWord = 32 / CHUNK;
+    for (let ch = 0; ch < chunks; ch++) {
+      // Row (ch, value) at (ch·E + value)·stride·4.
+      b.get(kw[Math.floor(ch / perWord)]!);
+      if (ch % perWord !== 0) b.k((ch % perWord) * CHUNK).op(OP.shrU);
+      b.k(E - 1)
+        .op(OP.and)
+        .k(stride * 4)
+        .op(OP.mul)
+        .set(x);
+      for (let q = 0; q < Q; q++) {
+        if (ch > 0) b.get(acc[q]!);
+        b.get(x).op(...SIMD.load, 4, ...uleb(ch * E * stride * 4 + q * 16));
+        if (ch > 0) b.op(...SIMD.xor);
+        b.set(acc[q]!);
+      }
     }
-    banks.forEach((b, v) => {
-      const bits = levels[b.level]!.indexBits;
-      const a = `a${word[v]}`;
-      const idx =
-        bits === 32
-          ? `(${a} >>> 0)`
-          : shift[v] === 0
-            ? `(${a} & ${2 ** bits - 1})`
-            : `((${a} >>> ${shift[v]}) & ${2 ** bits - 1})`;
-      e(`const p${v} = ${b.base} + ${idx};`);
+    const a = used.map((_, w) => {
+      const l = b.local();
+      b.get(acc[w >> 2]!)
+        .op(...SIMD.extract, w & 3)
+        .set(l);
+      return l;
     });
-    if (eager) levels.forEach((_, i) => levelLoad(i));
+    const addr = banks.map(() => b.local());
+    const c = banks.map(() => b.local());
+    banks.forEach((bk, v) => {
+      const bits = levels[bk.level]!.indexBits;
+      const e = elem[bk.level]!;
+      b.get(a[word[v]!]!);
+      if (shift[v]! !== 0) b.k(shift[v]!).op(OP.shrU);
+      if (shift[v]! + bits < 32) b.k(2 ** bits - 1).op(OP.and);
+      if (e > 1) b.k(Math.log2(e)).op(OP.shl);
+      b.set(addr[v]!);
+      b.get(addr[v]!)
+        .op(ELEM[e].ld, ELEM[e].align, ...uleb(bankAt[v]!))
+        .set(c[v]!);
+    });
+    const m = levels.map((_, i) => {
+      const vs = ofLevel(i);
+      const l = b.local();
+      b.get(c[vs[0]!]!).set(l);
+      // l = c < l ? c : l
+      for (const v of vs.slice(1)) b.get(c[v]!).get(l).get(c[v]!).get(l).op(OP.ltU, OP.select).set(l);
+      return l;
+    });
+    return { addr, c, m };
   };
-  const countExpr = (): string =>
-    levels.map((L, i) => (L.offset === 0 ? `m${i}` : `m${i} * ${2 ** L.offset}`)).join(' + ');
-  // The add, level by level: the first level i whose minimum is below the maximum is incremented
-  // (saturating per counter) and every level below it — all its counters at the maximum — zeroed
-  // (the carry); with every level at its maximum the add is dropped. Lazy: a level's counters are
-  // read only when the add reaches it (all are read already when `loaded`).
-  const addCode = (loaded: boolean): void => {
+
+  /** Pushes Σ m_i · 2^offset_i (i32, or f64 when the count may not fit 31 bits). */
+  const pushCount = (b: Body, m: number[]): void =>
     levels.forEach((L, i) => {
-      if (!loaded) levelLoad(i);
-      e(`if (m${i} !== ${L.max}) {`);
-      for (let j = 0; j < i; j++) for (const v of ofLevel(j)) e(`  cnt[p${v}] = 0;`);
-      for (const v of ofLevel(i)) e(`  if (c${v} < ${L.max}) cnt[p${v}] = c${v} + 1;`);
-      e('  return ADDED;');
-      e('}');
+      b.get(m[i]!);
+      if (f64Count) {
+        b.op(OP.f64fromU32);
+        if (L.offset !== 0) b.op(OP.f64const, ...new Uint8Array(new Float64Array([2 ** L.offset]).buffer), OP.f64mul);
+        if (i > 0) b.op(OP.f64add);
+      } else {
+        if (L.offset !== 0) b.k(L.offset).op(OP.shl);
+        if (i > 0) b.op(OP.add);
+      }
     });
-    e('return DROPPED;');
+
+  /** The add (see the header); local `added` ends 1 (added) or 0 (dropped). */
+  const add = (b: Body, k: Loaded, added: number): void => {
+    b.k(0).set(added);
+    b.op(OP.block, VOID);
+    levels.forEach((L, i) => {
+      b.get(k.m[i]!).k(L.max).op(OP.ne, OP.if, VOID);
+      for (let j = 0; j < i; j++)
+        for (const v of ofLevel(j))
+          b.get(k.addr[v]!)
+            .k(0)
+            .op(ELEM[elem[j]!].st, ELEM[elem[j]!].align, ...uleb(bankAt[v]!));
+      // c + (c < max): saturating.
+      for (const v of ofLevel(i))
+        b.get(k.addr[v]!)
+          .get(k.c[v]!)
+          .get(k.c[v]!)
+          .k(L.max)
+          .op(OP.ltU, OP.add, ELEM[elem[i]!].st, ELEM[elem[i]!].align, ...uleb(bankAt[v]!));
+      b.k(1).set(added).op(OP.br, 1, OP.end);
+    });
+    b.op(OP.end);
   };
-  const mk = (
-    eager: boolean,
-    body: () => void,
-    added: string,
-    dropped: string,
-  ): ((keys: Uint32Array, off: number) => unknown) => {
-    lines.length = 0;
-    load(eager);
-    body();
-    const src = lines
-      .join('\n')
-      .replaceAll('return ADDED;', `return ${added};`)
-      .replaceAll('return DROPPED;', `return ${dropped};`);
-    return new Function('cnt', 'comb', `'use strict'; return function (keys, off) {\n${src}\n};`)(counters, comb) as (
-      keys: Uint32Array,
-      off: number,
-    ) => unknown;
+
+  const count = new Body();
+  pushCount(count, loadKey(count).m);
+  const insert = new Body();
+  {
+    const added = insert.local();
+    add(insert, loadKey(insert), added);
+    insert.get(added);
+  }
+  const tai = new Body();
+  {
+    const k = loadKey(tai);
+    const added = tai.local();
+    add(tai, k, added);
+    pushCount(tai, k.m);
+  }
+  const fns = [
+    { name: 'count', type: 0, body: count },
+    { name: 'insert', type: 1, body: insert },
+    { name: 'testAndInsert', type: 0, body: tai },
+  ];
+  const pages = (n: number): number => Math.ceil((keysAt + n * keyWords * 4) / 65536);
+  const bytes = new Uint8Array([
+    ...WASM_HEADER,
+    // Types: (i32) -> count (i32 or f64); (i32) -> i32.
+    ...section(1, [2, 0x60, 1, I32, 1, f64Count ? F64 : I32, 0x60, 1, I32, 1, I32]),
+    ...section(2, [1, ...str('env'), ...str('mem'), 0x02, 0x00, ...uleb(pages(0))]),
+    ...section(3, [fns.length, ...fns.map((f) => f.type)]),
+    ...section(7, [fns.length, ...fns.flatMap((f, i) => [...str(f.name), 0x00, i])]),
+    ...section(10, [fns.length, ...fns.flatMap((f) => f.body.bytes())]),
+  ]);
+  const memory = new WebAssembly.Memory({ initial: pages(0) });
+  const ex = new WebAssembly.Instance(new WebAssembly.Module(bytes), { env: { mem: memory } }).exports as Record<
+    string,
+    (i: number) => number
+  >;
+  // The tables: row (ch, value) XORs, for each bank, the H3 rows' bits at key bits ch·CHUNK … selected by value.
+  const table = new Uint32Array(memory.buffer, 0, chunks * E * stride);
+  banks.forEach((bk, v) => {
+    const rows = h3Matrix(p.seed, hashSalt(bk.level, bk.bank), p.keyBits, levels[bk.level]!.indexBits);
+    for (let ch = 0; ch < chunks; ch++) {
+      const nib = rows.map((r) => Number((r >> BigInt(ch * CHUNK)) & BigInt(E - 1)));
+      for (let value = 0; value < E; value++) {
+        let h = 0;
+        nib.forEach((n, bit) => (h |= parity(n & value) << bit));
+        const e = (ch * E + value) * stride + word[v]!;
+        table[e] = (table[e]! ^ (h << shift[v]!)) >>> 0;
+      }
+    }
+  });
+  const counters = (): Uint8Array | Uint16Array | Uint32Array => {
+    const wide = Math.max(...elem);
+    const out = wide === 1 ? new Uint8Array(total) : wide === 2 ? new Uint16Array(total) : new Uint32Array(total);
+    const dv = new DataView(memory.buffer);
+    banks.forEach((bk, v) => {
+      const e = elem[bk.level]!;
+      for (let x = 0; x < levels[bk.level]!.bankCells; x++)
+        out[bk.base + x] =
+          e === 1
+            ? dv.getUint8(bankAt[v]! + x)
+            : e === 2
+              ? dv.getUint16(bankAt[v]! + 2 * x, true)
+              : dv.getUint32(bankAt[v]! + 4 * x, true);
+    });
+    return out;
   };
-  const count = mk(true, () => e(`return ${countExpr()};`), '', '');
-  const insert = mk(false, () => addCode(false), 'true', 'false');
-  const testAndInsert = mk(
-    true,
-    () => {
-      e(`const before = ${countExpr()};`);
-      addCode(true);
-    },
-    'before',
-    'before',
-  );
+  const cnt = ex.count!;
+  const ins = ex.insert!;
+  const tia = ex.testAndInsert!;
   return {
-    count: count as (keys: Uint32Array, off: number) => number,
-    insert: insert as (keys: Uint32Array, off: number) => boolean,
-    testAndInsert: testAndInsert as (keys: Uint32Array, off: number) => number,
-    clear: () => counters.fill(0),
+    keySpace(n: number): Uint32Array {
+      const more = pages(n) - memory.buffer.byteLength / 65536;
+      if (more > 0) memory.grow(more);
+      return new Uint32Array(memory.buffer, keysAt, n * keyWords);
+    },
+    count: f64Count ? cnt : (i) => cnt(i) >>> 0,
+    insert: (i) => ins(i) !== 0,
+    testAndInsert: f64Count ? tia : (i) => tia(i) >>> 0,
+    clear: () => new Uint8Array(memory.buffer, countersAt, keysAt - countersAt).fill(0),
     counters,
     bankBase,
+    keyWords,
   };
 }

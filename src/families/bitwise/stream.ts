@@ -96,11 +96,10 @@ export class BitwiseStreamModel implements StreamModel {
 }
 
 /**
- * The software filter: the compiled filter (./fast.ts) where it applies (Σ w_i ≤ 53, so a count is
- * an exact double), else the reference model; keys handed over as 32-bit words.
+ * The software filter: the compiled filter (./fast.ts, WebAssembly) where it applies (Σ w_i ≤ 53,
+ * so a count is an exact double), else the reference model; keys placed in its memory as 32-bit words.
  */
 export function bitwiseSoftware(c: BitwiseDerived): SoftwareFilter {
-  const kw = Math.ceil(c.keyBits / 32);
   let cached: { keys: readonly bigint[]; words: Uint32Array } | null = null;
   const wordsOf = (keys: readonly bigint[]): Uint32Array => {
     if (cached?.keys !== keys) cached = { keys, words: keyWords(keys, c.keyBits) };
@@ -113,11 +112,11 @@ export function bitwiseSoftware(c: BitwiseDerived): SoftwareFilter {
     fresh(keys) {
       const f = compileBitwise(c);
       if (f) {
-        const words = wordsOf(keys);
+        f.keySpace(keys.length).set(wordsOf(keys));
         return {
-          insert: (i) => f.insert(words, i * kw),
-          query: (i) => f.count(words, i * kw),
-          testAndInsert: (i) => f.testAndInsert(words, i * kw),
+          insert: (i) => f.insert(i),
+          query: (i) => f.count(i),
+          testAndInsert: (i) => f.testAndInsert(i),
         };
       }
       const m = new BitwiseModel(c);
