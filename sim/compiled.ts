@@ -107,7 +107,10 @@ export class CompiledSim implements Engine {
     const plan = planMemory(design, this.layout, BATCH);
     const wasm =
       this.engine === 'wasm'
-        ? generateWasm(design, this.layout, plan, { poison: this.poison, lift: planLifts(design) })
+        ? generateWasm(design, this.layout, plan, {
+            poison: this.poison,
+            lift: planLifts(design),
+          })
         : null;
     const dump = process.env.BLOOMFORGE_DUMP_JS;
     if (dump) {

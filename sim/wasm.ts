@@ -13,16 +13,31 @@
  * the JavaScript `run`: cycle c reads its input row from the stimulus staging area, stores the
  * outputs (pre-edge) into the output staging area when `writeOut` is non-zero, then applies the
  * clock edge (memories read then written, registers committed together, synchronous resets).
- * Every net word is an i32 local; the state (register outputs, memory read data) is loaded from
- * V before the loop and stored back after it. The word format is sim/codegen.ts's: ceil(W/32)
- * little-endian words, bits above W clear.
+ * Every combinational net word is an i32 local. The state (register outputs, memory read data)
+ * is not: it lives in two copies of V, the current one (read) and the next one (written), which
+ * trade places at each clock edge. A state word read more than once in a cycle is loaded into a
+ * local at the top of the cycle, one read once is loaded where it is read, and each next value is
+ * stored where it is computed. Loop-carried locals for the state, as this loop first had, live
+ * across the whole loop, and the register allocator kept most of them in stack slots and moved
+ * them every cycle (on APBF (4, 3) 1166 of the loop's 2313 x86 instructions were moves to or from
+ * the stack, sim/bench/profile.sh); with the state in memory the same design runs about twice as
+ * fast. After the loop the state is copied back to V if it ended in the other copy. The word
+ * format is sim/codegen.ts's: ceil(W/32) little-endian words, bits above W clear.
  *
  * All arrays the simulator shares with its JavaScript functions (V, the memories, the H3
  * tables, the staging areas) live in one WebAssembly.Memory at the offsets of `WasmPlan`, so
  * `settle`, `peek` and `readMemory` see what `run` wrote.
  */
 import { combOrder } from '../src/ir/topo.js';
-import { assertNever, type Cell, type Design, type MemoryCell, type NetId, type RegCell } from '../src/ir/types.js';
+import {
+  assertNever,
+  cellInputs,
+  type Cell,
+  type Design,
+  type MemoryCell,
+  type NetId,
+  type RegCell,
+} from '../src/ir/types.js';
 import { concatSlices, h3Lookups, words, wordMask, type Layout } from './codegen.js';
 import type { Lift, LiftPlan } from './lift.js';
 import { section, sleb, str, uleb, WASM_HEADER } from '../src/util/wasmBytes.js';
@@ -31,6 +46,8 @@ import { section, sleb, str, uleb, WASM_HEADER } from '../src/util/wasmBytes.js'
 export interface WasmPlan {
   /** V: every net's words (layout.size). */
   v: number;
+  /** A second V (layout.size words): the next state while `run` loops (see generateWasm). */
+  v2: number;
   /** One region per memory (depth * words(width) words). */
   mems: number[];
   /** One region per H3 table. */
@@ -57,6 +74,7 @@ export function planMemory(d: Design, L: Layout, block: number): WasmPlan {
     return o;
   };
   const v = take(L.size);
+  const v2 = take(L.size);
   const mems = L.memories.map((m) => take(m.depth * words(m.width)));
   const tables = L.tables.map((t) => take(t.length));
   const scratch = new Map<Cell, number>();
@@ -66,7 +84,7 @@ export function planMemory(d: Design, L: Layout, block: number): WasmPlan {
   }
   const stim = take(block * L.inputWords);
   const out = take(block * L.outputWords);
-  return { v, mems, tables, scratch, stim, out, pages: Math.ceil(at / PAGE) };
+  return { v, v2, mems, tables, scratch, stim, out, pages: Math.ceil(at / PAGE) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -173,9 +191,15 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     }
     return l;
   };
+  // The state (register outputs, memory read data) lives in memory, in two V areas: read from the
+  // current one, each next value stored into the other where it is computed, the two swapped at
+  // the clock edge (see the header).
+  const isState = new Set<NetId>();
   const val = (n: NetId, i: number): Ex => {
     const c = consts.get(`${n}_${i}`);
-    return c !== undefined ? K(c) : f.get(localOf(n, i));
+    if (c !== undefined) return K(c);
+    if (isState.has(n) && !stateLocal.has(n)) return load(f.get(cur), (L.offset[n]! + i) * 4);
+    return f.get(localOf(n, i));
   };
   const def = (n: NetId, i: number, e: Ex): void => f.set(localOf(n, i), e);
   /** Bits [lo, lo+len) of net n, len <= 32. */
@@ -217,6 +241,22 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const stateNets = d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
   const iw = L.inputWords;
   const ow = L.outputWords;
+  for (const n of stateNets) isState.add(n);
+  // State read more than once a cycle: loaded into a local at the top of the cycle (a load per
+  // read costs more than keeping it); read once: loaded where it is read.
+  const stateLocal = new Set<NetId>();
+  {
+    const reads = new Map<NetId, number>();
+    const count = (n: NetId | null): void => {
+      if (n !== null && isState.has(n)) reads.set(n, (reads.get(n) ?? 0) + 1);
+    };
+    for (const c of d.cells) for (const n of cellInputs(c)) count(n);
+    for (const r of regs) if (r.en !== null) count(r.out);
+    for (const p of d.outputs) count(p.net);
+    for (const [n, k] of reads) if (k > 1) stateLocal.add(n);
+  }
+  const cur = f.local();
+  const nxt = f.local();
   const cyc = f.local();
   const ib = f.local();
   const ob = f.local();
@@ -224,14 +264,18 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const N = 0;
   const WRITE_OUT = 1;
 
-  // Prologue: the state from V.
-  for (const n of stateNets) for (let i = 0; i < nw(n); i++) def(n, i, load(K(0), plan.v + (L.offset[n]! + i) * 4));
+  // Prologue: the state is in V.
+  f.set(cur, K(plan.v));
+  f.set(nxt, K(plan.v2));
   f.set(cyc, f.get(N));
   f.set(ib, K(0));
   f.set(ob, K(0));
   f.set(collisions, K(0));
   f.emit(OP.block, VOID, OP.loop, VOID);
   f.emit(...f.get(cyc), OP.eqz, OP.brIf, 1);
+
+  // State read more than once this cycle.
+  for (const n of stateLocal) for (let i = 0; i < nw(n); i++) def(n, i, load(f.get(cur), (L.offset[n]! + i) * 4));
 
   // Inputs.
   d.inputs.forEach((p, k) => {
@@ -249,11 +293,9 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   });
   f.emit(OP.end);
 
-  // Clock edge. Next values go to fresh locals first; the commit copies them (SSA values for
-  // the compiler, so the copies cost nothing).
-  const commit: [number, number][] = [];
-  L.memories.forEach((m, k) => genMemory(m, k, commit));
-  const resets = new Map<NetId, { pre: number; assign: [number, number][] }>();
+  // Clock edge: every next value stored into the next V.
+  L.memories.forEach((m, k) => genMemory(m, k));
+  const resets = new Map<NetId, { pre: number; assign: { net: NetId; i: number; rv: number }[] }>();
   for (const r of regs) {
     if (r.rst !== null && !resets.has(r.rst)) {
       const pre = f.local();
@@ -263,30 +305,34 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     for (let i = 0; i < nw(r.out); i++) {
       let e = val(r.d, i);
       if (r.en !== null) e = sel(val(r.en, 0), e, val(r.out, i));
-      const t = f.local();
-      f.set(t, e);
-      commit.push([localOf(r.out, i), t]);
+      f.emit(...store(f.get(nxt), e, (L.offset[r.out]! + i) * 4));
       if (r.rst !== null) {
         const rv = Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn) | 0;
-        resets.get(r.rst)!.assign.push([localOf(r.out, i), rv]);
+        resets.get(r.rst)!.assign.push({ net: r.out, i, rv });
       }
     }
   }
-  for (const [slot, t] of commit) f.set(slot, f.get(t));
-  // Synchronous resets after the commit: one test per reset net (rarely taken).
+  // Synchronous resets after the edge: one test per reset net (rarely taken).
   for (const { pre, assign } of resets.values()) {
     f.emit(...f.get(pre), OP.if, VOID);
-    for (const [slot, rv] of assign) f.set(slot, K(rv));
+    for (const a of assign) f.emit(...store(f.get(nxt), K(a.rv), (L.offset[a.net]! + a.i) * 4));
     f.emit(OP.end);
   }
+  const swap = f.local();
+  f.set(swap, f.get(cur));
+  f.set(cur, f.get(nxt));
+  f.set(nxt, f.get(swap));
   f.set(ib, bin(OP.add, f.get(ib), K(iw * 4)));
   f.set(ob, bin(OP.add, f.get(ob), K(ow * 4)));
   f.set(cyc, bin(OP.sub, f.get(cyc), K(1)));
   f.emit(OP.br, 0, OP.end, OP.end);
 
-  // Epilogue: the state back to V.
+  // Epilogue: the state back to V (from the V that holds it).
   for (const n of stateNets)
-    for (let i = 0; i < nw(n); i++) f.emit(...store(K(0), val(n, i), plan.v + (L.offset[n]! + i) * 4));
+    for (let i = 0; i < nw(n); i++) {
+      const off = (L.offset[n]! + i) * 4;
+      f.emit(...store(K(0), load(f.get(cur), off), plan.v + off));
+    }
   f.emit(...f.get(collisions));
 
   const body = f.body();
@@ -455,7 +501,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   }
 
   /** Memory k's edge: read the old word(s) into fresh locals, then write. */
-  function genMemory(m: MemoryCell, k: number, commitTo: [number, number][]): void {
+  function genMemory(m: MemoryCell, k: number): void {
     const ww = words(m.width);
     const base = plan.mems[k]!;
     const stride = ww * 4;
@@ -473,11 +519,9 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
       f.set(collisions, bin(OP.add, f.get(collisions), f.get(coll)));
     }
     for (let i = 0; i < ww; i++) {
-      const t = f.local();
       let e = load(addr(m.rdAddr), base + i * 4);
       if (undef && opts.poison) e = xor(e, and(K(wordMask(m.width, i) | 0), bin(OP.sub, K(0), f.get(coll))));
-      f.set(t, sel(val(m.rdEn, 0), e, val(m.rdData, i)));
-      commitTo.push([localOf(m.rdData, i), t]);
+      f.emit(...store(f.get(nxt), sel(val(m.rdEn, 0), e, val(m.rdData, i)), (L.offset[m.rdData]! + i) * 4));
     }
     const merged = (i: number, old: Ex): Ex => {
       const data = val(m.wrData, i);
