@@ -11,7 +11,8 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/resolve.js';
 import { modelRoundTrip, roundTrip } from '../../src/control/roundtrip.js';
-import { checkSnapshot, controlMap, type Snapshot } from '../../src/control/snapshot.js';
+import { checkSnapshot, controlMap, readOccupancy, type Snapshot } from '../../src/control/snapshot.js';
+import { CompiledSim } from '../../sim/compiled.js';
 import { FAMILIES } from '../../src/families/index.js';
 import { lint, tmpDir } from '../helpers/tools.js';
 
@@ -74,7 +75,7 @@ describe('snapshot mid-stream, restore into a fresh simulator, continue', () => 
   });
 
   it('the control design is lint-clean (verilator --lint-only -Wall) and named <core>_ctl', async () => {
-    for (const name of ['apbf_k4_l3', 'ibf_imp_k4_m4', 'pbf2_t256_k3_2k']) {
+    for (const name of ['apbf_k4_l3', 'ibf_imp_k4_m4', 'pbf2_t256_k3_2k', 'counting_k4_w4', 'btbf_k4_w512_b16']) {
       const d = loadConfig(name).controlDesign();
       expect(d.name).toBe(`${name}_ctl`);
       const r = await lint(d);
@@ -269,4 +270,47 @@ describe('snapshot into the reference model (every family)', () => {
       expect(r.mismatchCount + r.memoryAtEnd.count + (occ !== r.counted.occupancy ? 1 : 0)).toBeGreaterThan(0);
     });
   }
+});
+
+describe("the port's occupancy count (inserts − removes since the last clear)", () => {
+  it('counts up and down across the 16-bit halves (carry and borrow), wraps below 0, and a clear sets it to 0', () => {
+    const f = loadConfig('counting_k4_w4');
+    const p = f.protocol();
+    const sim = new CompiledSim(f.controlDesign());
+    sim.reset();
+    sim.poke('out_ready', 1);
+    let key = 0n;
+    const send = (op: string): void => {
+      sim.poke('in_valid', 1);
+      sim.poke('in_op', p.ops[op]!);
+      sim.poke('in_key', key++);
+      for (let t = 0; sim.peek('in_ready') !== 1n; t++) {
+        expect(t, `${op} not accepted`).toBeLessThan(5000);
+        sim.step();
+      }
+      sim.step();
+      sim.poke('in_valid', 0);
+    };
+    const settle = (): bigint => {
+      sim.step(8);
+      return readOccupancy(sim);
+    };
+    expect(settle()).toBe(0n);
+    for (let i = 0; i < 5; i++) send('insert');
+    send('testAndInsert');
+    send('query');
+    send('remove');
+    expect(settle()).toBe(5n);
+    send('clear');
+    expect(settle()).toBe(0n);
+    send('remove'); // below 0: the high half borrows
+    expect(settle()).toBe(0xffffffffn);
+    send('remove');
+    expect(settle()).toBe(0xfffffffen);
+    send('insert');
+    send('insert'); // back to 0: the low half carries into the high half
+    expect(settle()).toBe(0n);
+    send('insert');
+    expect(settle()).toBe(1n);
+  });
 });
