@@ -14,6 +14,7 @@ import { CompiledSim } from '../../sim/compiled.js';
 import type { Engine, Stimulus } from '../../sim/engine.js';
 import { keysOf } from '../../sim/verify/stream.js';
 import type { Filter } from '../families/filter.js';
+import { AxisCoreView, buildAxis } from '../ip/axis.js';
 import type { MemoryCheck, ResponseFields, SnapshotView, StreamModel, StreamRequest } from '../families/types.js';
 import { Rng } from '../util/rng.js';
 import {
@@ -68,6 +69,12 @@ export interface RoundTripOptions {
   seed: number;
   /** Change the snapshot before it is restored (tests: a corrupted snapshot must be caught). */
   tamper?: (s: Snapshot) => void;
+  /**
+   * Run A, B and C as the AXI4-Stream wrapper with the control port (`--interface axis --control
+   * regs`), driven through the core's port names (AxisCoreView); the stimuli are then the core
+   * view's, not the wrapper's.
+   */
+  axis?: boolean;
 }
 
 export interface RoundTripMismatch {
@@ -97,9 +104,11 @@ export interface RoundTripResult {
 export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
   const d = f.controlDesign();
   const p = f.protocol();
-  const A = new Recorder(new CompiledSim(d));
-  const B = new Recorder(new CompiledSim(d));
-  const C = new CompiledSim(d);
+  const wrapped = o.axis ? buildAxis(f, { control: true }) : null;
+  const engine = (): Engine => (wrapped ? new AxisCoreView(f, new CompiledSim(wrapped)) : new CompiledSim(d));
+  const A = new Recorder(engine());
+  const B = new Recorder(engine());
+  const C = engine();
   for (const e of [A, B, C]) e.reset();
   const rng = new Rng(o.seed);
   const ops = Object.entries(p.ops);
@@ -171,7 +180,7 @@ export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
         if (A.readMemory(m.name, a) !== want || B.readMemory(m.name, a) !== want) memoryMismatches++;
       }
   return {
-    design: d.name,
+    design: wrapped ? wrapped.name : d.name,
     snapshot: state.snap!,
     takeCycles: state.takeCycles,
     restoreCycles: state.restoreCycles,
