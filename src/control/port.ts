@@ -48,14 +48,28 @@ export const CONTROL_WORD = 32;
 export interface ControlOptions {
   /** in_op codes of the ops that insert (counted by ctl_inserts). */
   insertOps: readonly number[];
+  /** in_op codes of the ops that remove (multisets) and of those that clear: the occupancy count's. */
+  removeOps?: readonly number[];
+  clearOps?: readonly number[];
   /**
    * Aging events (counted by ctl_events): a 1-bit register of the design that pulses once per
-   * event, or a register's transition (from one value to another at an edge it is enabled).
+   * event, a register's transition (from one value to another at an edge it is enabled), or every
+   * edge at which a register is enabled and its next value is above its value (unsigned: `rises`).
    */
-  events?: string | { reg: string; from: number; to: number };
-  /** A register of the design that estimates occupancy (shown by ctl_rsel 9). */
-  occupancy?: string;
+  events?: ControlEvents;
+  /** What ctl_rsel 9 shows (see ControlOccupancy). */
+  occupancy?: ControlOccupancy;
 }
+
+export type ControlEvents = string | { reg: string; from: number; to: number } | { reg: string; rises: true };
+
+/**
+ * An occupancy estimate: a register of the design, or registers concatenated (the first in the top
+ * bits: {tplus, bcnt} = tplus·B + bcnt), or `{ count: 'inserts' }`: a counter this port adds
+ * (`ctl_occupancy`) of the accepted inserting requests minus the accepted removing ones since the
+ * last accepted clear (or reset), 32-bit two's complement, one cycle behind like the counters.
+ */
+export type ControlOccupancy = string | readonly string[] | { count: 'inserts' };
 
 export interface ChainEntry {
   name: string;
@@ -77,7 +91,10 @@ export interface ControlMap {
   memories: ControlMemory[];
   /** The counters and the ctl_rsel value that shows each. */
   counters: { name: string; rsel: number }[];
-  /** The register ctl_rsel 9 shows (null: none, reads 0). */
+  /**
+   * What ctl_rsel 9 shows (null: none, reads 0): the register, the registers concatenated
+   * ('tplus,bcnt'), or 'ctl_occupancy' (the port's count of inserts − removes since the last clear).
+   */
   occupancy: string | null;
 }
 
@@ -131,6 +148,16 @@ class Edit {
     this.add({ kind: 'compare', op: 'eq', a, b: this.k(value, this.w(a)), out, loc: this.loc });
     return out;
   }
+  cmp(op: 'ugt', a: NetId, b: NetId): NetId {
+    const out = this.net(1, op);
+    this.add({ kind: 'compare', op, a, b, out, loc: this.loc });
+    return out;
+  }
+  dec(a: NetId): NetId {
+    const out = this.net(this.w(a), 'sub');
+    this.add({ kind: 'arith', op: 'sub', a, b: this.k(1, this.w(a)), out, loc: this.loc });
+    return out;
+  }
   mux(sel: NetId, whenTrue: NetId, whenFalse: NetId): NetId {
     const out = this.net(this.w(whenTrue), 'mux');
     this.add({ kind: 'mux', sel, whenTrue, whenFalse, out, loc: this.loc });
@@ -178,6 +205,10 @@ class Edit {
   /** out = a + b (an existing net). */
   addArith(out: NetId, a: NetId, b: NetId): void {
     this.add({ kind: 'arith', op: 'add', a, b, out, loc: this.loc });
+  }
+  /** out = a − b (an existing net). */
+  subArith(out: NetId, a: NetId, b: NetId): void {
+    this.add({ kind: 'arith', op: 'sub', a, b, out, loc: this.loc });
   }
   /** Drive an existing net (one whose driver was moved) with a mux. */
   muxInto(out: NetId, sel: NetId, whenTrue: NetId, whenFalse: NetId): void {
@@ -342,9 +373,16 @@ export function withControl(d: Design, o: ControlOptions): Design {
     const r = d.cells.find((c): c is RegCell => c.kind === 'reg' && c.out === q);
     if (!r) throw new Error(`control port: events: '${o.events.reg}' is not a register of '${d.name}'`);
     const en = r.en === null ? e.k(1, 1) : r.en;
-    eventNet = e.and(en, e.eq(q, o.events.from), e.eq(r.d, o.events.to));
+    eventNet =
+      'rises' in o.events ? e.and(en, e.cmp('ugt', r.d, q)) : e.and(en, e.eq(q, o.events.from), e.eq(r.d, o.events.to));
   }
-  const occupancyNet = named(o.occupancy, 'occupancy');
+  const occ = o.occupancy;
+  const occupancyNet =
+    occ === undefined || (typeof occ === 'object' && 'count' in occ)
+      ? null
+      : typeof occ === 'string'
+        ? named(occ, 'occupancy')
+        : e.cat(...occ.map((n) => named(n, 'occupancy')!));
   // A register pulse: counted when it is high in an unfrozen cycle.
   const events = eventNet === null ? e.k(0, 1) : e.and(e.fit(eventNet, 1), live);
   // Each counter is pipelined off the pipeline's paths: the event is registered (ev), counted into
@@ -382,6 +420,75 @@ export function withControl(d: Design, o: ControlOptions): Design {
     return e.cat(hiNow, lo);
   });
 
+  // The occupancy count ({ count: 'inserts' }): built like the counters (registered events, 16-bit
+  // halves, the high half's step registered), counting up on inserts and down on removes, and
+  // back to 0 on a clear; the read value is {hi + up − down, lo}.
+  let occupancyCount: NetId | null = null;
+  if (typeof occ === 'object' && 'count' in occ) {
+    const ops = (codes: readonly number[] | undefined): NetId =>
+      opNet === undefined || !codes || codes.length === 0
+        ? e.k(0, 1)
+        : e.and(accepted, e.or(...codes.map((code) => e.eq(opNet, code))));
+    const liveOr = e.or(shifting, live);
+    const reg = (name: string, width: number, next: (self: NetId) => NetId, en: (self: NetId) => NetId): NetId => {
+      const q = e.net(width, `ctl_occupancy_${name}`, true);
+      chain.push({
+        net: q,
+        name: `ctl_occupancy_${name}`,
+        set: (shiftIn) => e.reg(q, e.mux(shifting, shiftIn, next(q)), e.or(shifting, en(q)), 0n, rst),
+      });
+      return q;
+    };
+    const up = reg(
+      'up',
+      1,
+      () => ops(o.insertOps),
+      () => liveOr,
+    );
+    const down = reg(
+      'down',
+      1,
+      () => ops(o.removeOps),
+      () => liveOr,
+    );
+    const clr = reg(
+      'clr',
+      1,
+      () => ops(o.clearOps),
+      () => liveOr,
+    );
+    const zeroH = e.k(0, H);
+    const lo = reg(
+      'lo',
+      H,
+      (q) => e.mux(clr, zeroH, e.mux(up, e.inc(q), e.dec(q))),
+      () => e.and(live, e.or(clr, up, down)),
+    );
+    const cyUp = reg(
+      'cy_up',
+      1,
+      () => e.and(up, e.not(clr), e.eq(lo, 2 ** H - 1)),
+      () => liveOr,
+    );
+    const cyDown = reg(
+      'cy_down',
+      1,
+      () => e.and(down, e.not(clr), e.eq(lo, 0)),
+      () => liveOr,
+    );
+    const hi = reg(
+      'hi',
+      H,
+      (q) => e.mux(clr, zeroH, e.mux(cyUp, e.inc(q), e.dec(q))),
+      () => e.and(live, e.or(clr, cyUp, cyDown)),
+    );
+    const hiUp = e.net(H, 'ctl_occupancy_hi_up');
+    e.addArith(hiUp, hi, e.fit(cyUp, H));
+    const hiNow = e.net(H, 'ctl_occupancy_hi_now');
+    e.subArith(hiNow, hiUp, e.fit(cyDown, H));
+    occupancyCount = e.cat(hiNow, lo);
+  }
+
   // The chain: V = {chain[0], chain[1], …, pad}; a shift moves it one word toward the top.
   const bits = chain.reduce((s, x) => s + e.w(x.net), 0);
   const words = Math.max(1, Math.ceil(bits / CONTROL_WORD));
@@ -410,7 +517,8 @@ export function withControl(d: Design, o: ControlOptions): Design {
     const shiftBy = e.cat(chunkQ, e.k(0, 5));
     rdata = e.slice(e.shr(word, shiftBy), 0, CONTROL_WORD);
   }
-  const occupancy = occupancyNet === null ? e.k(0, CONTROL_WORD) : e.fit(occupancyNet, CONTROL_WORD);
+  const occupancy =
+    occupancyCount ?? (occupancyNet === null ? e.k(0, CONTROL_WORD) : e.fit(occupancyNet, CONTROL_WORD));
   const sources = [head, rdata, ...counterReads.slice(0, 5), e.k(words, CONTROL_WORD), counterReads[5]!, occupancy];
   let out = sources[0]!;
   for (let j = 1; j < sources.length; j++) out = e.mux(e.eq(rsel, j), sources[j]!, out);
@@ -430,7 +538,8 @@ export function withControl(d: Design, o: ControlOptions): Design {
       chunks: Math.ceil(c.width / CONTROL_WORD),
     })),
     counters: counterNames.map((n, j) => ({ name: `ctl_${n}`, rsel: j < 5 ? 2 + j : 8 })),
-    occupancy: o.occupancy ?? null,
+    occupancy:
+      occ === undefined ? null : typeof occ === 'string' ? occ : 'count' in occ ? 'ctl_occupancy' : occ.join(','),
   };
   return runPasses({
     ...d,

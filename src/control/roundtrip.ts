@@ -14,9 +14,18 @@ import { CompiledSim } from '../../sim/compiled.js';
 import type { Engine, Stimulus } from '../../sim/engine.js';
 import { keysOf } from '../../sim/verify/stream.js';
 import type { Filter } from '../families/filter.js';
+import { AxisCoreView, buildAxis } from '../ip/axis.js';
 import type { MemoryCheck, ResponseFields, SnapshotView, StreamModel, StreamRequest } from '../families/types.js';
 import { Rng } from '../util/rng.js';
-import { controlMap, readCounter, release, restoreSnapshot, takeSnapshot, type Snapshot } from './snapshot.js';
+import {
+  controlMap,
+  readCounter,
+  readOccupancy,
+  release,
+  restoreSnapshot,
+  takeSnapshot,
+  type Snapshot,
+} from './snapshot.js';
 
 /** An engine that records the inputs of every cycle it steps (a stimulus runTrace can replay). */
 export class Recorder implements Engine {
@@ -60,6 +69,12 @@ export interface RoundTripOptions {
   seed: number;
   /** Change the snapshot before it is restored (tests: a corrupted snapshot must be caught). */
   tamper?: (s: Snapshot) => void;
+  /**
+   * Run A, B and C as the AXI4-Stream wrapper with the control port (`--interface axis --control
+   * regs`), driven through the core's port names (AxisCoreView); the stimuli are then the core
+   * view's, not the wrapper's.
+   */
+  axis?: boolean;
 }
 
 export interface RoundTripMismatch {
@@ -89,9 +104,11 @@ export interface RoundTripResult {
 export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
   const d = f.controlDesign();
   const p = f.protocol();
-  const A = new Recorder(new CompiledSim(d));
-  const B = new Recorder(new CompiledSim(d));
-  const C = new CompiledSim(d);
+  const wrapped = o.axis ? buildAxis(f, { control: true }) : null;
+  const engine = (): Engine => (wrapped ? new AxisCoreView(f, new CompiledSim(wrapped)) : new CompiledSim(d));
+  const A = new Recorder(engine());
+  const B = new Recorder(engine());
+  const C = engine();
   for (const e of [A, B, C]) e.reset();
   const rng = new Rng(o.seed);
   const ops = Object.entries(p.ops);
@@ -163,7 +180,7 @@ export function roundTrip(f: Filter, o: RoundTripOptions): RoundTripResult {
         if (A.readMemory(m.name, a) !== want || B.readMemory(m.name, a) !== want) memoryMismatches++;
       }
   return {
-    design: d.name,
+    design: wrapped ? wrapped.name : d.name,
     snapshot: state.snap!,
     takeCycles: state.takeCycles,
     restoreCycles: state.restoreCycles,
@@ -186,15 +203,29 @@ export interface ModelRoundTripResult {
   mismatchCount: number;
   /** The loaded model's memories against the snapshot's block RAM words. */
   memory: MemoryCheck;
+  /**
+   * The loaded model's memories against the design's block RAMs at the end (drained, background
+   * work done): the state the loaded model reached equals the hardware's, not only its answers.
+   */
+  memoryAtEnd: MemoryCheck;
   /** Answers where the loaded model and the original model (never stopped) differ. */
   modelDivergences: number;
   /** Aging events (shifts, wraps) of the original model before the snapshot, of the loaded one after. */
   agingBefore: number;
   agingAfter: number;
-  /** The hardware's counters at the end (ctl_rdata), and the requests sent. */
-  counted: { events: bigint; requests: bigint; sent: number };
+  /** The hardware's counters and occupancy estimate at the end (ctl_rdata), and the requests sent. */
+  counted: { events: bigint; requests: bigint; occupancy: bigint; sent: number };
   /** Aging events of the original model over the whole stream (= the hardware's event count). */
   modelEvents: number;
+  /**
+   * The occupancy estimate (StreamModel.occupancy; null where a model has none) of the original
+   * model and of the loaded one, at the snapshot and at the end (the hardware's is
+   * `counted.occupancy`).
+   */
+  occupancy: {
+    atSnapshot: { original: number | null; loaded: number | null };
+    atEnd: { original: number | null; loaded: number | null };
+  };
 }
 
 /** A snapshot as a family loader reads it. */
@@ -211,6 +242,18 @@ export function snapshotView(s: Snapshot): SnapshotView {
       const w = mems.get(memory)?.[addr];
       if (w === undefined) throw new Error(`snapshot: no word ${memory}[${addr}]`);
       return BigInt('0x' + w);
+    },
+    counter(name) {
+      const r = (x: string): bigint => this.reg(`ctl_${name}_${x}`);
+      const H = 16n;
+      const M = (1n << 32n) - 1n;
+      if (name === 'occupancy') {
+        if (r('clr') === 1n) return 0n;
+        const hi = (r('hi') + r('cy_up') - r('cy_down')) & ((1n << H) - 1n);
+        return (((hi << H) | r('lo')) + r('up') - r('down')) & M;
+      }
+      const hi = (r('hi') + r('cy')) & ((1n << H) - 1n);
+      return (((hi << H) | r('lo')) + r('ev')) & M;
     },
   };
 }
@@ -308,11 +351,13 @@ export function modelRoundTrip(
   const snap = takeSnapshot(sim);
   release(sim);
   const agingBefore = original.agingEvents();
+  const occupancyAtSnapshot = original.occupancy?.() ?? null;
   o.tamper?.(snap);
   const view = snapshotView(snap);
   const fromSnap = f.modelFromSnapshot(view);
   if (!fromSnap) throw new Error(`${f.family.id}: no model loader for snapshots (fromSnapshot)`);
   const memory = fromSnap.compareMemories((m, a) => view.read(m, a));
+  const loadedAtSnapshot = fromSnap.occupancy?.() ?? null;
   model = fromSnap;
   loaded = true;
   const total = o.before + o.after;
@@ -324,21 +369,33 @@ export function modelRoundTrip(
     if (t > limit(1)) throw new Error(`modelRoundTrip: ${f.name} did not drain`);
     cycle(false);
   }
+  for (let t = 0; t < p.maxStallCycles + p.latency; t++) cycle(false);
+  const memoryAtEnd = fromSnap.compareMemories((m, a) => sim.readMemory(m, a));
   return {
     before: o.before,
     after: o.after,
     mismatches,
     mismatchCount,
     memory,
+    memoryAtEnd,
     modelDivergences,
     agingBefore,
     agingAfter: fromSnap.agingEvents(),
     // The counters lag the events by a cycle: read them after a few idle cycles.
     counted: (() => {
       for (let t = 0; t < 4; t++) cycle(false);
-      return { events: readCounter(sim, 'events'), requests: readCounter(sim, 'requests'), sent };
+      return {
+        events: readCounter(sim, 'events'),
+        requests: readCounter(sim, 'requests'),
+        occupancy: readOccupancy(sim),
+        sent,
+      };
     })(),
     modelEvents: original.agingEvents(),
+    occupancy: {
+      atSnapshot: { original: occupancyAtSnapshot, loaded: loadedAtSnapshot },
+      atEnd: { original: original.occupancy?.() ?? null, loaded: fromSnap.occupancy?.() ?? null },
+    },
   };
 }
 

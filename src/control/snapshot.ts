@@ -52,13 +52,21 @@ function idle(e: Engine): void {
 const MASK = (1n << BigInt(CONTROL_WORD)) - 1n;
 
 /** ctl_rsel values (src/control/port.ts). */
-export const RSEL = { chain: 0, memory: 1, chainWords: 7 } as const;
+export const RSEL = { chain: 0, memory: 1, chainWords: 7, occupancy: 9 } as const;
 
 /** A counter's value through ctl_rdata (any time, frozen or not; combinational from ctl_rsel). */
 export function readCounter(e: Engine, name: string): bigint {
   const c = controlMap(e.design).counters.find((x) => x.name === name || x.name === `ctl_${name}`);
   if (!c) throw new Error(`no counter '${name}'`);
   e.poke('ctl_rsel', c.rsel);
+  const v = e.peek('ctl_rdata');
+  e.poke('ctl_rsel', 0);
+  return v;
+}
+
+/** The occupancy estimate through ctl_rdata (ctl_rsel 9; 0 where the family names none). */
+export function readOccupancy(e: Engine): bigint {
+  e.poke('ctl_rsel', RSEL.occupancy);
   const v = e.peek('ctl_rdata');
   e.poke('ctl_rsel', 0);
   return v;

@@ -49,10 +49,16 @@ export class Filter<C extends FilterConfig = FilterConfig> {
    */
   controlDesign(): Design {
     const p = this.protocol();
-    const insertOps = Object.entries(p.ops)
-      .filter(([op]) => p.semantics[op]?.inserts)
-      .map(([, code]) => code);
-    return (this.withCtl ??= withControl(this.design(), { insertOps, ...this.family.control?.(this.config) }));
+    const codes = (what: 'inserts' | 'removes' | 'clears'): number[] =>
+      Object.entries(p.ops)
+        .filter(([op]) => p.semantics[op]?.[what])
+        .map(([, code]) => code);
+    return (this.withCtl ??= withControl(this.design(), {
+      insertOps: codes('inserts'),
+      removeOps: codes('removes'),
+      clearOps: codes('clears'),
+      ...this.family.control?.(this.config),
+    }));
   }
 
   /** The key mix of the config (null: keys go to the hashes as they are). */
@@ -72,6 +78,7 @@ export class Filter<C extends FilterConfig = FilterConfig> {
     return {
       apply: (req) => inner.apply({ ...req, key: mix(req.key) }),
       agingEvents: () => inner.agingEvents(),
+      ...(inner.occupancy ? { occupancy: () => inner.occupancy!() } : {}),
       compareMemories: (read) => inner.compareMemories(read),
     };
   }
@@ -88,6 +95,7 @@ export class Filter<C extends FilterConfig = FilterConfig> {
     return {
       apply: (req) => inner.apply({ ...req, key: mix(req.key) }),
       agingEvents: () => inner.agingEvents(),
+      ...(inner.occupancy ? { occupancy: () => inner.occupancy!() } : {}),
       compareMemories: (read) => inner.compareMemories(read),
     };
   }

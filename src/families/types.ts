@@ -111,6 +111,11 @@ export interface MemoryCheck {
 export interface SnapshotView {
   reg(name: string): bigint;
   read(memory: string, addr: number): bigint;
+  /**
+   * A control-port counter's value in the snapshot ('requests', …, 'events', 'occupancy'): its
+   * halves, pending step and pending event added up as the running design would count them.
+   */
+  counter(name: string): bigint;
 }
 
 export interface StreamModel {
@@ -118,6 +123,11 @@ export interface StreamModel {
   apply(req: StreamRequest): ResponseFields;
   /** Aging events so far (generation shifts, wraps of T+); 0 for filters that do not age. */
   agingEvents(): number;
+  /**
+   * The occupancy estimate the control port shows (FilterFamily.control), in the model's terms;
+   * absent where the family names none.
+   */
+  occupancy?(): number;
   /** Compares the design's memories (read through `read`) with the model's state. */
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck;
 }
@@ -329,10 +339,16 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
    */
   fromSnapshot?(c: C, s: SnapshotView): StreamModel;
   /**
-   * What the control port shows of this family (src/control/port.ts): a 1-bit register pulsing
-   * once per aging event, and a register estimating occupancy.
+   * What the control port shows of this family (src/control/port.ts): its aging events (a 1-bit
+   * register pulsing once per event, a register's transition from one value to another, or every
+   * rise of a register) and an occupancy estimate (a register, registers concatenated — the first
+   * in the top bits — or the port's own count of inserts − removes since the last clear). The
+   * model's `agingEvents` and `occupancy` give the same numbers.
    */
-  control?(c: C): { events?: string | { reg: string; from: number; to: number }; occupancy?: string };
+  control?(c: C): {
+    events?: string | { reg: string; from: number; to: number } | { reg: string; rises: true };
+    occupancy?: string | readonly string[] | { count: 'inserts' };
+  };
   /** Op weights of `verify`'s random stream. */
   verifyMix: Readonly<Record<string, number>>;
   /** Random values of the request fields for a verification stream. */

@@ -12,10 +12,18 @@
  *   s_axis_tuser: the op code, then the tag, then the family's request fields;
  *   m_axis_tdata: the response fields in protocol order (hit first), padded to whole bytes;
  *   m_axis_tuser: the tag.
+ *
+ * With the control port (`--interface axis --control regs`) the core is the control design
+ * (src/control/port.ts) and its `ctl_*` ports are the wrapper's, unchanged (names, widths,
+ * meaning: every ctl_* input, and ctl_rdata); the module is `<name>_ctl_axis`, its manifest's
+ * `control` is the core's control map, and snapshots are the same as the native control design's
+ * (register and block RAM names are the core's). `AxisCoreView` drives the wrapper through the
+ * core's port names, so the snapshot code and its round trip run on it unchanged.
  */
 import { ModuleBuilder, type Sig } from '../dsl/module.js';
+import type { Engine } from '../../sim/engine.js';
 import type { Filter } from '../families/filter.js';
-import type { Design } from '../ir/types.js';
+import { mask, type Design } from '../ir/types.js';
 
 export interface AxisSlot {
   /** What the bits hold: 'key', 'op', 'tag', or a request/response field name. */
@@ -73,15 +81,15 @@ export function axisLayout(f: Filter): AxisLayout {
 }
 
 /** The wrapper's module name. */
-export function axisName(f: Filter): string {
-  return `${f.name}_axis`;
+export function axisName(f: Filter, control = false): string {
+  return `${f.name}${control ? '_ctl' : ''}_axis`;
 }
 
-/** The AXI4-Stream wrapper: ports as above, the core inlined. */
-export function buildAxis(f: Filter): Design {
+/** The AXI4-Stream wrapper: ports as above, the core (with the control port when asked) inlined. */
+export function buildAxis(f: Filter, o: { control?: boolean } = {}): Design {
   const L = axisLayout(f);
-  const core = f.design();
-  const m = new ModuleBuilder(axisName(f), { clock: 'aclk' });
+  const core = o.control ? f.controlDesign() : f.design();
+  const m = new ModuleBuilder(axisName(f, o.control), { clock: 'aclk' });
   const aresetn = m.input('aresetn', 1, 'synchronous reset, active low');
   const sValid = m.input('s_axis_tvalid', 1, 'request valid');
   const sData = m.input('s_axis_tdata', L.widths.sTdata, 'request data: the key (see the manifest)');
@@ -96,6 +104,8 @@ export function buildAxis(f: Filter): Design {
   for (const s of L.sTdata) inputs[s.port] = slot(sData, s);
   for (const s of L.sTuser) inputs[s.port] = slot(sUser, s);
   if (core.inputs.some((p) => p.name === 'rst')) inputs.rst = aresetn.not();
+  for (const p of core.inputs)
+    if (p.name.startsWith('ctl_')) inputs[p.name] = m.input(p.name, core.nets[p.net]!.width, p.doc ?? p.name);
   const out = m.instance('core', core, inputs);
   m.output('s_axis_tready', out.in_ready!, 'request accepted when s_axis_tvalid and s_axis_tready');
   m.output('m_axis_tvalid', out.out_valid!, 'response valid');
@@ -107,8 +117,79 @@ export function buildAxis(f: Filter): Design {
   };
   m.output('m_axis_tdata', packed(L.mTdata, L.widths.mTdata), 'response data: the response fields (see the manifest)');
   m.output('m_axis_tuser', packed(L.mTuser, L.widths.mTuser), "response sideband: the request's tag");
-  Object.assign(m.meta, { ...f.parameters(), interface: 'axi4-stream', core: core.name });
+  for (const p of core.outputs) if (p.name.startsWith('ctl_')) m.output(p.name, out[p.name]!, p.doc ?? p.name);
+  Object.assign(m.meta, {
+    ...f.parameters(),
+    interface: 'axi4-stream',
+    core: core.name,
+    ...(o.control ? { control: core.meta.control } : {}),
+  });
   return m.build();
+}
+
+/**
+ * An engine of the wrapper seen through the core's ports (in_valid, in_key, in_op, in_tag, the
+ * request fields, out_ready, rst; in_ready, out_valid, out_tag, the response fields; ctl_* as they
+ * are; block RAMs by the core's names): the round trips of src/control/ drive it as they drive the
+ * core, and every value crosses the wrapper's packing on the way.
+ */
+export class AxisCoreView implements Engine {
+  readonly name: string;
+  readonly design: Design;
+  private readonly L: AxisLayout;
+  private readonly held = new Map<string, bigint>();
+
+  constructor(
+    f: Filter,
+    readonly inner: Engine,
+  ) {
+    this.name = `${inner.name} (core ports)`;
+    this.design = inner.design.meta.control ? f.controlDesign() : f.design();
+    this.L = axisLayout(f);
+  }
+
+  reset(): void {
+    this.inner.reset();
+    this.held.clear();
+    this.inner.poke('aresetn', 1);
+  }
+
+  private pack(slots: AxisSlot[]): bigint {
+    return slots.reduce((v, s) => v | (((this.held.get(s.port) ?? 0n) & mask(s.width)) << BigInt(s.lsb)), 0n);
+  }
+
+  poke(name: string, value: bigint | number): void {
+    const v = BigInt(value);
+    if (name.startsWith('ctl_')) return this.inner.poke(name, v);
+    if (name === 'rst') return this.inner.poke('aresetn', v === 0n ? 1 : 0);
+    if (name === 'in_valid') return this.inner.poke('s_axis_tvalid', v);
+    if (name === 'out_ready') return this.inner.poke('m_axis_tready', v);
+    this.held.set(name, v);
+    if (this.L.sTdata.some((s) => s.port === name)) this.inner.poke('s_axis_tdata', this.pack(this.L.sTdata));
+    else if (this.L.sTuser.some((s) => s.port === name)) this.inner.poke('s_axis_tuser', this.pack(this.L.sTuser));
+    else throw new Error(`AxisCoreView: the core has no input '${name}'`);
+  }
+
+  peek(name: string): bigint {
+    if (name === 'in_ready') return this.inner.peek('s_axis_tready');
+    if (name === 'out_valid') return this.inner.peek('m_axis_tvalid');
+    for (const [port, slots] of [
+      ['m_axis_tdata', this.L.mTdata],
+      ['m_axis_tuser', this.L.mTuser],
+    ] as const) {
+      const s = slots.find((x) => x.port === name);
+      if (s) return (this.inner.peek(port) >> BigInt(s.lsb)) & mask(s.width);
+    }
+    return this.inner.peek(name);
+  }
+
+  step(n = 1): void {
+    this.inner.step(n);
+  }
+
+  readMemory(name: string, addr: number): bigint {
+    return this.inner.readMemory(`core_${name}`, addr);
+  }
 }
 
 /** The manifest of the wrapper: the core's manifest with the wrapper's ports and the packing. */
@@ -119,6 +200,7 @@ export function axisManifest(f: Filter, d: Design): Record<string, unknown> {
   );
   return {
     ...core,
+    ...(d.meta.control ? { control: d.meta.control } : {}),
     name: d.name,
     clock: 'aclk (rising edge)',
     reset: 'aresetn (synchronous, active low)',

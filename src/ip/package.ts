@@ -14,7 +14,6 @@ import type { Filter } from '../families/filter.js';
 import type { Design } from '../ir/types.js';
 import { clockOf } from '../ir/types.js';
 import { manifestOf } from '../emit/manifest.js';
-import { UsageError } from '../util/errors.js';
 import { VERSION } from '../version.js';
 import { axisManifest, buildAxis } from './axis.js';
 
@@ -141,6 +140,11 @@ export function folderReadme(d: Design, manifest: Record<string, unknown>, iface
     );
   if (iface === 'axis')
     lines.push('How the request and response fields sit in `tdata` and `tuser`: `axis` in the manifest.', '');
+  if (manifest.control)
+    lines.push(
+      "Control port (`ctl_*`: freeze, register scan chain, block RAM access, counters, occupancy; snapshots): `control` in the manifest; the chain and the block RAMs are the core's.",
+      '',
+    );
   lines.push(
     'Files:',
     '',
@@ -158,11 +162,12 @@ export type Control = 'none' | 'regs';
 export const CONTROLS: readonly Control[] = ['none', 'regs'];
 
 export function ipFiles(f: Filter, iface: Interface = 'native', control: Control = 'none'): Record<string, string> {
-  if (control === 'regs' && iface !== 'native')
-    throw new UsageError(
-      '--control regs: only with --interface native (the AXI4-Stream wrapper has no control port yet)',
-    );
-  const d = iface === 'axis' ? buildAxis(f) : control === 'regs' ? f.controlDesign() : f.design();
+  const d =
+    iface === 'axis'
+      ? buildAxis(f, { control: control === 'regs' })
+      : control === 'regs'
+        ? f.controlDesign()
+        : f.design();
   const manifest =
     iface === 'axis'
       ? axisManifest(f, d)

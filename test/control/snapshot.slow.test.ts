@@ -3,12 +3,13 @@
  * stream, the freeze, the scan chain read-out and the block RAM reads on A, the restore on a fresh
  * B, both going on — replayed in Verilator, every port every cycle equal to the TS simulator's;
  * and the control design through Yosys like every preset (check -assert, no latches, the core's
- * block RAMs still inferred, no more of them).
+ * block RAMs still inferred, no more of them), and its AXI4-Stream wrapper the same way.
  */
 import { describe, expect, it } from 'vitest';
 import { cosimulate } from '../../sim/cosim/index.js';
 import { loadConfig } from '../../src/config/resolve.js';
 import { roundTrip } from '../../src/control/roundtrip.js';
+import { buildAxis } from '../../src/ip/axis.js';
 import { yosys } from '../../src/synth/index.js';
 
 describe('control port: Verilator and Yosys', () => {
@@ -30,6 +31,16 @@ describe('control port: Verilator and Yosys', () => {
     const f = loadConfig('apbf_k4_l3');
     const { result: core } = await yosys(f.design(), 'ice40-hx8k');
     const { result: r } = await yosys(f.controlDesign(), 'ice40-hx8k');
+    expect(r.exitCode, r.errors.join('\n')).toBe(0);
+    expect(r.problems).toBe(0);
+    expect(r.latches).toEqual([]);
+    expect(r.brams).toBe(core.brams);
+  });
+
+  it('apbf_k4_l3_ctl_axis (the AXI4-Stream wrapper with the control port) through Yosys: check -assert passes, no latches, the same block RAMs', async () => {
+    const f = loadConfig('apbf_k4_l3');
+    const { result: core } = await yosys(f.design(), 'ice40-hx8k');
+    const { result: r } = await yosys(buildAxis(f, { control: true }), 'ice40-hx8k');
     expect(r.exitCode, r.errors.join('\n')).toBe(0);
     expect(r.problems).toBe(0);
     expect(r.latches).toEqual([]);

@@ -11,7 +11,7 @@ import { a2Parameters } from './params.js';
 import { a2Planner } from './planner.js';
 import { buildA2 } from './rtl.js';
 import { sampleA2 } from './sampler.js';
-import { a2Protocol, a2Software, A2StreamModel } from './stream.js';
+import { a2FromSnapshot, a2Protocol, a2Software, A2StreamModel } from './stream.js';
 import { a2Analysis } from './summary.js';
 import type { A2Derived } from './types.js';
 
@@ -27,6 +27,10 @@ export const a2Family: FilterFamily<A2Derived> = {
   build: (c) => buildA2(c),
   protocol: a2Protocol,
   model: (c) => new A2StreamModel(c),
+  fromSnapshot: a2FromSnapshot,
+  // The control port's aging events (swaps: swap_q pulses the cycle after one) and occupancy
+  // estimate (real inserts into the active half since the last swap, 0..κ−1).
+  control: () => ({ events: 'swap_q', occupancy: 'count' }),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   window: (c) => c.window,
   slack: (c) => c.slack,

@@ -192,6 +192,16 @@ export class A2Model {
     return v;
   }
 
+  /** Writes word `addr` (wordBits wide) of bank `bank` in set `set` (a snapshot's block RAM word). */
+  setWord(set: number, bank: number, addr: number, wordBits: number, value: bigint): void {
+    const b = this.bits[set]![bank]!;
+    for (let i = 0; i < wordBits; i++) {
+      const x = addr * wordBits + i;
+      if ((value >> BigInt(i)) & 1n) b[x >>> 5]! |= 1 << (x & 31);
+      else b[x >>> 5]! &= ~(1 << (x & 31));
+    }
+  }
+
   /** Set bits of a set (all its banks). */
   ones(set: number): number {
     let n = 0;

@@ -5,9 +5,16 @@
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import { answer, compareWords, MEMBERSHIP_SEMANTICS, membershipHandlers, wordsSoftware } from '../streamKit.js';
-import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import type {
+  MemoryCheck,
+  SnapshotView,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+  StreamRequest,
+} from '../types.js';
 import { compileA2 } from './fast.js';
-import { A2Model } from './model.js';
+import { A2Model, SETS } from './model.js';
 import { LATENCY, OP, RESPONSE_QUEUE } from './params.js';
 import { memoryName } from './rtl.js';
 import type { A2Derived } from './types.js';
@@ -60,9 +67,36 @@ export class A2StreamModel implements StreamModel {
     return this.model.swaps;
   }
 
+  /** Real inserts into the active half since the last swap (0..κ−1): the hardware's `count`. */
+  occupancy(): number {
+    return this.model.count;
+  }
+
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareA2Memories(this.c, this.model, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline, the background flush done): the
+ * active set from `act` (one-hot, bit s: set s), the count of real inserts into the active half
+ * from `count`, the active and standby sets' bits from their block RAMs. The flushed set is empty
+ * to the model (the hardware has flushed it once the flush is done, and it is not read before it
+ * becomes the active set). The model's swap and real-insert totals start at 0.
+ */
+export function a2FromSnapshot(c: A2Derived, s: SnapshotView): A2StreamModel {
+  const sm = new A2StreamModel(c);
+  const m = sm.model;
+  const act = s.reg('act');
+  const sets = Array.from({ length: SETS }, (_, set) => set).filter((set) => ((act >> BigInt(set)) & 1n) === 1n);
+  if (sets.length !== 1) throw new Error(`a2 snapshot: act 0b${act.toString(2)} is not one-hot`);
+  m.act = sets[0]!;
+  m.count = Number(s.reg('count'));
+  if (m.count >= c.kappa) throw new Error(`a2 snapshot: count ${m.count} is not below kappa (${c.kappa})`);
+  for (const set of m.liveSets())
+    for (let u = 0; u < c.k; u++)
+      for (let a = 0; a < c.depth; a++) m.setWord(set, u, a, c.wordBits, s.read(memoryName(set, u), a));
+  return sm;
 }
 
 /** The software filter: the compiled filter (./fast.ts), keys handed over as 32-bit words. */

@@ -68,6 +68,11 @@ export class ApbfStreamModel implements StreamModel {
     return this.model.shifts;
   }
 
+  /** Inserts into the newest generation (0..g): the hardware's `gen_count`. */
+  occupancy(): number {
+    return this.model.count;
+  }
+
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareApbfMemories(this.c, this.model, read);
   }

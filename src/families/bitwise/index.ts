@@ -9,7 +9,7 @@ import { bitwiseExperiments } from './experiments.js';
 import { bitwiseParameters } from './params.js';
 import { buildBitwise } from './rtl.js';
 import { sampleBitwise } from './sampler.js';
-import { bitwiseProtocol, bitwiseSoftware, BitwiseStreamModel } from './stream.js';
+import { bitwiseProtocol, bitwiseSoftware, BitwiseStreamModel, bitwiseFromSnapshot } from './stream.js';
 import { bitwiseAnalysis } from './summary.js';
 import type { BitwiseDerived } from './types.js';
 
@@ -27,6 +27,9 @@ export const bitwiseFamily: FilterFamily<BitwiseDerived> = {
   build: (c) => buildBitwise(c),
   protocol: bitwiseProtocol,
   model: (c) => new BitwiseStreamModel(c),
+  fromSnapshot: bitwiseFromSnapshot,
+  // The control port: no aging events; occupancy: insert requests since the last clear (the port's count).
+  control: () => ({ occupancy: { count: 'inserts' } }),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   // A carry zeroes counters other items share (the manual's "remove it from V_0"), so with two or
   // more levels a key added since the last clear can count 0: no promise. One level never removes.

@@ -5,7 +5,14 @@
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import { keyWords, MEMBERSHIP_SEMANTICS } from '../streamKit.js';
-import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import type {
+  MemoryCheck,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+  StreamRequest,
+  SnapshotView,
+} from '../types.js';
 import { compileBitwise } from './fast.js';
 import { BitwiseModel } from './model.js';
 import { BITWISE_OP, bitwiseLatency, responseQueueDepth } from './params.js';
@@ -64,9 +71,14 @@ export class BitwiseStreamModel implements StreamModel {
     this.model = new BitwiseModel(c);
   }
 
+  /** Insert requests since the last clear (saturated ones too: the control port's count). */
+  inserted = 0;
+
   apply(req: StreamRequest): Record<string, bigint> {
     const m = this.model;
     const b = (x: boolean): bigint => (x ? 1n : 0n);
+    if (req.op === 'insert' || req.op === 'testAndInsert') this.inserted++;
+    else if (req.op === 'clear') this.inserted = 0;
     switch (req.op) {
       case 'query': {
         const r = m.count(req.key);
@@ -90,9 +102,36 @@ export class BitwiseStreamModel implements StreamModel {
     return 0;
   }
 
+  /** Insert requests since the last clear (the control port's count). */
+  occupancy(): number {
+    return this.inserted;
+  }
+
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareBitwiseMemories(this.c, this.model, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline): every level's banks of counters
+ * from their block RAM words (lane j of a word in bits [j·w_i, (j + 1)·w_i)), the insert requests
+ * since the last clear from the port's occupancy count.
+ */
+export function bitwiseFromSnapshot(c: BitwiseDerived, s: SnapshotView): BitwiseStreamModel {
+  const sm = new BitwiseStreamModel(c);
+  c.levels.forEach((L, i) => {
+    const mask = (1n << BigInt(L.width)) - 1n;
+    for (let j = 0; j < L.k; j++) {
+      const cells = sm.model.counters[i]![j]!;
+      for (let a = 0; a < L.depth; a++) {
+        const w = s.read(bitwiseMemoryName(i, j), a);
+        for (let lane = 0; lane < L.lanes; lane++)
+          cells[a * L.lanes + lane] = Number((w >> BigInt(lane * L.width)) & mask);
+      }
+    }
+  });
+  sm.inserted = Number(s.counter('occupancy'));
+  return sm;
 }
 
 /**

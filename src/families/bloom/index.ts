@@ -11,7 +11,7 @@ import { bloomParameters } from './params.js';
 import { bloomPlanner } from './planner.js';
 import { buildBloom } from './rtl.js';
 import { sampleBloom } from './sampler.js';
-import { bloomProtocol, bloomSoftware, BloomStreamModel } from './stream.js';
+import { bloomProtocol, bloomSoftware, BloomStreamModel, bloomFromSnapshot } from './stream.js';
 import { bloomAnalysis } from './summary.js';
 import { table1 } from './tables.js';
 import type { BloomDerived } from './types.js';
@@ -31,6 +31,9 @@ export const bloomFamily: FilterFamily<BloomDerived> = {
   build: (c) => buildBloom(c),
   protocol: bloomProtocol,
   model: (c) => new BloomStreamModel(c),
+  fromSnapshot: bloomFromSnapshot,
+  // The control port: no aging events (a set filter); occupancy: inserts since the last clear (the port's count).
+  control: () => ({ occupancy: { count: 'inserts' } }),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   window: () => Infinity,
   capacity: (c) => c.items,

@@ -4,7 +4,14 @@
  * software filter the bench times.
  */
 import { MEMBERSHIP_SEMANTICS, wordsSoftware } from '../streamKit.js';
-import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import type {
+  MemoryCheck,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+  StreamRequest,
+  SnapshotView,
+} from '../types.js';
 import { compileBloom } from './fast.js';
 import { BloomModel } from './model.js';
 import { latencyOf, OP, RESPONSE_QUEUE, sweepCycles } from './params.js';
@@ -84,9 +91,36 @@ export class BloomStreamModel implements StreamModel {
     return 0;
   }
 
+  /** Inserts since the last clear (the analytics' n; repeats counted): the control port's count. */
+  occupancy(): number {
+    return this.model.inserted;
+  }
+
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareBloomMemories(this.c, this.model, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline): every column's bits from its
+ * block RAM words (bit i of word a: bit a·W + i of the column), the inserts since the last clear
+ * (the analytics' n) from the port's occupancy count.
+ */
+export function bloomFromSnapshot(c: BloomDerived, s: SnapshotView): BloomStreamModel {
+  const sm = new BloomStreamModel(c);
+  const m = sm.model;
+  for (let col = 0; col < c.columns; col++)
+    for (let a = 0; a < c.columnDepth; a++) {
+      const w = s.read(memoryName(col), a);
+      const base = col * m.colWords * 32 + a * c.wordBits;
+      for (let i = 0; i < c.wordBits; i++) {
+        const x = base + i;
+        if ((w >> BigInt(i)) & 1n) m.bits[x >>> 5]! |= 1 << (x & 31);
+        else m.bits[x >>> 5]! &= ~(1 << (x & 31));
+      }
+    }
+  m.inserted = Number(s.counter('occupancy'));
+  return sm;
 }
 
 /** The software filter: the compiled filter (./fast.ts), keys handed over as 32-bit words. */

@@ -11,7 +11,7 @@ import { countingParameters } from './params.js';
 import { countingPlanner } from './planner.js';
 import { buildCounting } from './rtl.js';
 import { sampleCounting } from './sampler.js';
-import { countingProtocol, countingSoftware, CountingStreamModel } from './stream.js';
+import { countingProtocol, countingSoftware, CountingStreamModel, countingFromSnapshot } from './stream.js';
 import { countingAnalysis } from './summary.js';
 import type { CountingDerived } from './types.js';
 
@@ -30,6 +30,9 @@ export const countingFamily: FilterFamily<CountingDerived> = {
   build: (c) => buildCounting(c),
   protocol: countingProtocol,
   model: (c) => new CountingStreamModel(c),
+  fromSnapshot: countingFromSnapshot,
+  // The control port: no aging events; occupancy: inserts − removes since the last clear (the port's count).
+  control: () => ({ occupancy: { count: 'inserts' } }),
   // No remove: the mix is one constant for the family, and MI configs have no remove op. Remove
   // is verified three ways by test/families/counting/verify.slow.test.ts (and the pipeline tests)
   // on every preset that has it; `bloomforge verify` has no option for another mix.

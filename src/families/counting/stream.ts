@@ -6,7 +6,14 @@
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import { wordsSoftware } from '../streamKit.js';
-import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import type {
+  MemoryCheck,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+  StreamRequest,
+  SnapshotView,
+} from '../types.js';
 import { compileCounting } from './fast.js';
 import { CountingModel, type CountOp } from './model.js';
 import { latencyOf, opsOf, queueDepthOf } from './params.js';
@@ -73,9 +80,15 @@ export class CountingStreamModel implements StreamModel {
     this.model = new CountingModel(c);
   }
 
+  /** Inserts − removes since the last clear (requests, as the control port counts them). */
+  held = 0;
+
   apply(req: StreamRequest): Record<string, bigint> {
     if (!(req.op in opsOf(this.c))) throw new Error(`${this.c.name}: unknown op '${req.op}'`);
     const r = this.model.apply(req.op as CountOp, req.key);
+    if (req.op === 'insert' || req.op === 'testAndInsert') this.held++;
+    else if (req.op === 'remove') this.held--;
+    else if (req.op === 'clear') this.held = 0;
     return {
       hit: r.hit ? 1n : 0n,
       count: BigInt(r.count),
@@ -88,9 +101,37 @@ export class CountingStreamModel implements StreamModel {
     return 0;
   }
 
+  /** Inserts − removes since the last clear, 32-bit two's complement (the control port's count). */
+  occupancy(): number {
+    return ((this.held % 2 ** 32) + 2 ** 32) % 2 ** 32;
+  }
+
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareCountingMemories(this.c, this.model, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline): every bank's counters (the
+ * primary filter's, and RM's secondary filter's) from its block RAM words (lane j of a word in
+ * bits [j·counterBits, (j + 1)·counterBits)), the inserts − removes since the last clear from the
+ * port's occupancy count.
+ */
+export function countingFromSnapshot(c: CountingDerived, s: SnapshotView): CountingStreamModel {
+  const sm = new CountingStreamModel(c);
+  const m = sm.model;
+  const mask = (1n << BigInt(c.counterBits)) - 1n;
+  const banks: [boolean, Uint32Array[], number][] = [[false, m.primary, c.depth]];
+  if (c.algorithm === 'rm') banks.push([true, m.secondary, c.secondaryDepth]);
+  for (const [secondary, cells, depth] of banks)
+    for (let i = 0; i < c.k; i++)
+      for (let a = 0; a < depth; a++) {
+        const w = s.read(countingMemoryName(secondary, i), a);
+        for (let j = 0; j < c.lanes; j++) cells[i]![a * c.lanes + j] = Number((w >> BigInt(j * c.counterBits)) & mask);
+      }
+  const held = Number(s.counter('occupancy'));
+  sm.held = held >= 2 ** 31 ? held - 2 ** 32 : held;
+  return sm;
 }
 
 /**

@@ -10,7 +10,7 @@ import { gbfExperiments } from './experiments.js';
 import { gbfParameters } from './params.js';
 import { buildGbf } from './rtl.js';
 import { sampleGbf } from './sampler.js';
-import { gbfProtocol, gbfRequestFields, gbfSoftware, GbfStreamModel } from './stream.js';
+import { gbfProtocol, gbfRequestFields, gbfSoftware, GbfStreamModel, gbfFromSnapshot } from './stream.js';
 import { gbfAnalysis } from './summary.js';
 import type { GbfDerived } from './types.js';
 
@@ -26,6 +26,9 @@ export const gbfFamily: FilterFamily<GbfDerived> = {
   build: (c) => buildGbf(c),
   protocol: gbfProtocol,
   model: (c) => new GbfStreamModel(c),
+  fromSnapshot: gbfFromSnapshot,
+  // The control port: no aging events (bits reset by inserts, no step); occupancy: insert requests since the last clear.
+  control: () => ({ occupancy: { count: 'inserts' } }),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   requestFields: gbfRequestFields,
   // No window: a key of the window is forgotten when a later insert rewrites one of its cells

@@ -168,6 +168,12 @@ export class GbfModel {
   }
 
   /** Word `a` of bank `bank` (partitioned), `width` cells, cell 0 in bit 0. */
+  /** Writes word `a` of bank `bank` (a snapshot's block RAM word; the inverse of `word`). */
+  setWord(bank: number, a: number, width: number, value: bigint): void {
+    const base = bank * this.perHash + a * width;
+    for (let i = 0; i < width; i++) this.cells[base + i] = Number((value >> BigInt(i)) & 1n);
+  }
+
   word(bank: number, a: number, width: number): bigint {
     const base = bank * this.perHash + a * width;
     let v = 0n;

@@ -8,7 +8,15 @@ import { CLEAR_DELAY } from '../../stages/clear.js';
 import { bitsFor } from '../../stages/primitives.js';
 import { MEMBERSHIP_SEMANTICS, wordsSoftware } from '../streamKit.js';
 import type { Rng } from '../../util/rng.js';
-import type { MemoryCheck, PortField, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import type {
+  MemoryCheck,
+  PortField,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+  StreamRequest,
+  SnapshotView,
+} from '../types.js';
 import { gbfDecide, gbfDecisionLayout, gbfDecisionTable, gbfRomAddress } from './decision.js';
 import { compileGbf } from './fast.js';
 import { GbfModel } from './model.js';
@@ -74,9 +82,14 @@ export class GbfStreamModel implements StreamModel {
     this.table = c.decision ? gbfDecisionTable(c) : null;
   }
 
+  /** Insert requests since the last clear (the control port's count). */
+  inserted = 0;
+
   apply(req: StreamRequest): Record<string, bigint> {
     const m = this.model;
     const out: Record<string, bigint> = { hit: 0n, c0: 0n, c1: 0n };
+    if (req.op === 'insert' || req.op === 'testAndInsert') this.inserted++;
+    else if (req.op === 'clear') this.inserted = 0;
     if (this.table) out.decision = 0n;
     if (!(req.op in GBF_OP)) throw new Error(`gbf: unknown op '${req.op}'`);
     if (req.op === 'query' || req.op === 'testAndInsert') {
@@ -97,9 +110,37 @@ export class GbfStreamModel implements StreamModel {
     return 0;
   }
 
+  /** Insert requests since the last clear (the control port's count). */
+  occupancy(): number {
+    return this.inserted;
+  }
+
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareGbfBanks(this.c, this.model, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline): every bank's cells from its
+ * block RAM words (bit i of word a: cell a·W + i of the bank), the insert requests since the last
+ * clear from the port's occupancy count. The decision unit's posterior table (a block RAM the
+ * generator fills, never written by the pipeline) is the config's, not loaded: a snapshot with a
+ * different table is refused.
+ */
+export function gbfFromSnapshot(c: GbfDerived, s: SnapshotView): GbfStreamModel {
+  const sm = new GbfStreamModel(c);
+  for (let j = 0; j < banksOf(c); j++)
+    for (let a = 0; a < c.wordsPerBank; a++) sm.model.setWord(j, a, c.wordBits, s.read(gbfMemoryName(j), a));
+  if (c.decision)
+    gbfDecisionTable(c).forEach((want, a) => {
+      const got = s.read('posterior', a);
+      if (got !== BigInt(want))
+        throw new Error(
+          `gbf snapshot: posterior[${a}] is 0x${got.toString(16)}, the config's table has 0x${want.toString(16)}`,
+        );
+    });
+  sm.inserted = Number(s.counter('occupancy'));
+  return sm;
 }
 
 /** Random request fields for verification: every prior class, any penalty ratio. */

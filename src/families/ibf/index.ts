@@ -11,7 +11,7 @@ import { ibfExperiments } from './experiments.js';
 import { ibfParameters } from './params.js';
 import { buildIbf } from './rtl.js';
 import { sampleIbf } from './sampler.js';
-import { ibfProtocol, ibfRequestFields, ibfSoftware, IbfStreamModel } from './stream.js';
+import { ibfProtocol, ibfRequestFields, ibfSoftware, IbfStreamModel, ibfFromSnapshot } from './stream.js';
 import { ibfAnalysis } from './summary.js';
 import type { IbfDerived } from './types.js';
 
@@ -27,6 +27,10 @@ export const ibfFamily: FilterFamily<IbfDerived> = {
   build: (c) => buildIbf(c),
   protocol: ibfProtocol,
   model: (c) => new IbfStreamModel(c),
+  fromSnapshot: ibfFromSnapshot,
+  // The control port's aging events: the delete rounds: accepted inserts, each decrementing P cells (ins_write pulses once per
+  // such insert; none when P = 0). No occupancy estimate: see the README.
+  control: (c) => (c.P > 0 ? { events: 'ins_write_p1' } : {}),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0005 },
   requestFields: ibfRequestFields,
   // False negatives by design (a key is forgotten once a delete takes a cell to 0); and an

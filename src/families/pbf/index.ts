@@ -13,6 +13,7 @@ import { pbfParameters } from './params.js';
 import { pbfPlanner } from './planner.js';
 import { buildPbf } from './rtl.js';
 import { samplePbf } from './sampler.js';
+import { pbfControl, pbfFromSnapshot } from './snapshot.js';
 import { pbfProtocol, pbfRequestFields, pbfSoftware, PbfStreamModel } from './stream.js';
 import { pbfAnalysis } from './summary.js';
 import type { PbfDerived } from './types.js';
@@ -30,6 +31,9 @@ export const pbfFamily: FilterFamily<PbfDerived> = {
   build: (c) => buildPbf(c),
   protocol: pbfProtocol,
   model: (c) => new PbfStreamModel(c),
+  // Snapshots into the model, the control port's time steps and `now` (./snapshot.ts).
+  fromSnapshot: pbfFromSnapshot,
+  control: pbfControl,
   verifyMix: { query: 4, insert: 5, clear: 0.002 },
   requestFields: pbfRequestFields,
   window: () => null,

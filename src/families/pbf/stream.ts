@@ -50,6 +50,11 @@ export class PbfStreamModel implements StreamModel {
     this.model = newModel(c);
   }
 
+  /** The control port's occupancy estimate (the family's `control`): the time of the last insert. */
+  occupancy(): number {
+    return this.model.now;
+  }
+
   apply(req: StreamRequest): { hit: bigint; err: bigint } {
     const m = this.model;
     const t = Number(req.fields.time ?? 0n);

@@ -10,7 +10,7 @@ import { stableParameters } from './params.js';
 import { stablePlanner } from './planner.js';
 import { buildStable } from './rtl.js';
 import { sampleStable } from './sampler.js';
-import { stableProtocol, stableSoftware, StableStreamModel } from './stream.js';
+import { stableProtocol, stableSoftware, StableStreamModel, stableFromSnapshot } from './stream.js';
 import { stableAnalysis } from './summary.js';
 import type { StableDerived } from './types.js';
 
@@ -26,6 +26,10 @@ export const stableFamily: FilterFamily<StableDerived> = {
   build: (c) => buildStable(c),
   protocol: stableProtocol,
   model: (c) => new StableStreamModel(c),
+  fromSnapshot: stableFromSnapshot,
+  // The control port's aging events: the decrement rounds: inserts, each decrementing P cells (ins_write pulses once per
+  // such insert; none when P = 0). No occupancy estimate: see the README.
+  control: (c) => (c.P > 0 ? { events: 'ins_write_p1' } : {}),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0005 },
   // False negatives by design (a key is evicted once its cells are decremented to 0): no window,
   // except with P = 0, a partitioned Bloom filter of d-bit cells that never forgets.

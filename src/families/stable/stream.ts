@@ -5,7 +5,14 @@
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import { answer, compareWords, MEMBERSHIP_SEMANTICS, membershipHandlers, wordsSoftware } from '../streamKit.js';
-import type { MemoryCheck, SoftwareFilter, StreamModel, StreamProtocol, StreamRequest } from '../types.js';
+import type {
+  MemoryCheck,
+  SoftwareFilter,
+  StreamModel,
+  StreamProtocol,
+  StreamRequest,
+  SnapshotView,
+} from '../types.js';
 import { compileStable } from './fast.js';
 import { StableModel } from './model.js';
 import { LATENCY, OP, RESPONSE_QUEUE } from './params.js';
@@ -60,6 +67,26 @@ export class StableStreamModel implements StreamModel {
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareStableMemories(this.c, this.model, read);
   }
+}
+
+/**
+ * The model in a control-port snapshot's state (drained pipeline): every bank's cells from its
+ * block RAM words (cell j of a word in bits [j·d, j·d + d)), the generator lanes from `rng<l>`
+ * (stepped once per accepted insert as it is accepted, so the drained pipeline's lanes are the
+ * model's). The model's totals (inserts, decrement rounds) start at 0.
+ */
+export function stableFromSnapshot(c: StableDerived, s: SnapshotView): StableStreamModel {
+  const sm = new StableStreamModel(c);
+  const m = sm.model;
+  const C = c.cellsPerWord;
+  const mask = (1n << BigInt(c.d)) - 1n;
+  for (let bank = 0; bank < c.k; bank++)
+    for (let a = 0; a < c.depth; a++) {
+      const w = s.read(stableMemoryName(bank), a);
+      for (let j = 0; j < C; j++) m.cells[bank]![a * C + j] = Number((w >> BigInt(j * c.d)) & mask);
+    }
+  for (let l = 0; l < m.lanes.length; l++) m.lanes[l] = Number(s.reg(`rng${l}`));
+  return sm;
 }
 
 /** The software filter: the compiled filter (./fast.ts), keys handed over as 32-bit words. */

@@ -27,8 +27,12 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   protocol: tbfProtocol,
   model: (c) => new TbfStreamModel(c),
   fromSnapshot: tbfFromSnapshot,
-  // The control port's aging events: wraps of T+ (from TΩ to 0).
-  control: (c) => ({ events: { reg: 'tplus', from: c.tOmega, to: 0 } }),
+  // The control port's aging events: wraps of T+ (from TΩ to 0); occupancy estimate: the inserts
+  // since the last wrap (or clear), T+·B + b = {tplus, bcnt} (B a power of two; the TBF: tplus).
+  control: (c) => ({
+    events: { reg: 'tplus', from: c.tOmega, to: 0 },
+    occupancy: c.blockSize > 1 ? ['tplus', 'bcnt'] : 'tplus',
+  }),
   verifyMix: { query: 4, insert: 4, testAndInsert: 2, clear: 0.0002 },
   requestFields: tbfRequestFields,
   window: (c) => c.window,

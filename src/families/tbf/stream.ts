@@ -132,6 +132,11 @@ export class TbfStreamModel implements StreamModel {
     return this.wraps;
   }
 
+  /** Inserts since the last wrap of T+ (or clear): T+·B + b, the hardware's {tplus, bcnt}. */
+  occupancy(): number {
+    return this.model.tPlus * this.c.blockSize + this.model.b;
+  }
+
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
     return compareTbfTimers(this.c, this.model.timers, read);
   }
@@ -142,7 +147,9 @@ export class TbfStreamModel implements StreamModel {
  * timer word (value and live bit) and mark word, as `compareTbfTimers` reads them (live bit ≠ mark:
  * the value; equal: expired, tEps); T+ from `tplus`, the block count from `bcnt` (BTBF; 0 for the
  * TBF), the expiry scan's position from `scan_ptr`. The wrap count (the model's aging events)
- * starts at 0.
+ * starts at 0. The expiry scan's copy of the timer words must equal them, and the decision unit's
+ * posterior table (a block RAM the generator fills, never written) must be the config's: a
+ * snapshot where they are not is refused.
  */
 export function tbfFromSnapshot(c: TbfDerived, s: SnapshotView): TbfStreamModel {
   const sm = new TbfStreamModel(c);
@@ -153,6 +160,10 @@ export function tbfFromSnapshot(c: TbfDerived, s: SnapshotView): TbfStreamModel 
     for (let a = 0; a < c.wordsPerBank; a++) {
       const wa = s.read(tbfMemoryName(j, 'timers'), a);
       const wm = s.read(tbfMemoryName(j, 'marks'), a);
+      if (s.read(tbfMemoryName(j, 'scan'), a) !== wa)
+        throw new Error(
+          `tbf snapshot: ${tbfMemoryName(j, 'scan')}[${a}] is not a copy of ${tbfMemoryName(j, 'timers')}[${a}]`,
+        );
       for (let i = 0; i < t; i++) {
         const lane = (wa >> BigInt(i * lw)) & ((1n << BigInt(lw)) - 1n);
         const T = Number(lane & ((1n << BigInt(c.timerBits)) - 1n));
@@ -161,6 +172,14 @@ export function tbfFromSnapshot(c: TbfDerived, s: SnapshotView): TbfStreamModel 
         m.timers[j * c.timersPerBank + a * t + i] = la !== ls ? T : c.tEps;
       }
     }
+  if (c.decision)
+    decisionTable(c).forEach((want, a) => {
+      const got = s.read('posterior', a);
+      if (got !== BigInt(want))
+        throw new Error(
+          `tbf snapshot: posterior[${a}] is 0x${got.toString(16)}, the config's table has 0x${want.toString(16)}`,
+        );
+    });
   m.tPlus = Number(s.reg('tplus'));
   m.b = c.blockSize > 1 ? Number(s.reg('bcnt')) : 0;
   m.scanPtr = Number(s.reg('scan_ptr'));
