@@ -364,8 +364,8 @@ module apbbf_k2_l3_b512_4 (
   (* src = "src/stages/hash.ts:30" *) wire bank0_xor_27;
   (* src = "src/stages/hash.ts:30" *) wire bank0_xor_28;
   (* src = "src/stages/hash.ts:30" *) wire bank0_xor_29;
-  (* src = "src/stages/hash.ts:89" *) wire [32:0] bank0_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [32:0] bank0_hash_p1 = 33'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [32:0] bank0_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [32:0] bank0_hash_p1 = 33'h0;
   (* src = "src/families/apbf/rtl.ts:348" *) wire [4:0] bank0_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_slice_1;
   (* src = "src/stages/clear.ts:174" *) wire bank0_and_0;
@@ -622,8 +622,8 @@ module apbbf_k2_l3_b512_4 (
   (* src = "src/stages/hash.ts:30" *) wire bank1_xor_27;
   (* src = "src/stages/hash.ts:30" *) wire bank1_xor_28;
   (* src = "src/stages/hash.ts:30" *) wire bank1_xor_29;
-  (* src = "src/stages/hash.ts:89" *) wire [32:0] bank1_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [32:0] bank1_hash_p1 = 33'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [32:0] bank1_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [32:0] bank1_hash_p1 = 33'h0;
   (* src = "src/families/apbf/rtl.ts:348" *) wire [4:0] bank1_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_slice_1;
   (* src = "src/stages/clear.ts:174" *) wire bank1_and_0;
@@ -880,8 +880,8 @@ module apbbf_k2_l3_b512_4 (
   (* src = "src/stages/hash.ts:30" *) wire bank2_xor_27;
   (* src = "src/stages/hash.ts:30" *) wire bank2_xor_28;
   (* src = "src/stages/hash.ts:30" *) wire bank2_xor_29;
-  (* src = "src/stages/hash.ts:89" *) wire [32:0] bank2_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [32:0] bank2_hash_p1 = 33'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [32:0] bank2_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [32:0] bank2_hash_p1 = 33'h0;
   (* src = "src/families/apbf/rtl.ts:348" *) wire [4:0] bank2_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_slice_1;
   (* src = "src/stages/clear.ts:174" *) wire bank2_and_0;
@@ -1138,8 +1138,8 @@ module apbbf_k2_l3_b512_4 (
   (* src = "src/stages/hash.ts:30" *) wire bank3_xor_27;
   (* src = "src/stages/hash.ts:30" *) wire bank3_xor_28;
   (* src = "src/stages/hash.ts:30" *) wire bank3_xor_29;
-  (* src = "src/stages/hash.ts:89" *) wire [32:0] bank3_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [32:0] bank3_hash_p1 = 33'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [32:0] bank3_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [32:0] bank3_hash_p1 = 33'h0;
   (* src = "src/families/apbf/rtl.ts:348" *) wire [4:0] bank3_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_slice_1;
   (* src = "src/stages/clear.ts:174" *) wire bank3_and_0;
@@ -1396,8 +1396,8 @@ module apbbf_k2_l3_b512_4 (
   (* src = "src/stages/hash.ts:30" *) wire bank4_xor_27;
   (* src = "src/stages/hash.ts:30" *) wire bank4_xor_28;
   (* src = "src/stages/hash.ts:30" *) wire bank4_xor_29;
-  (* src = "src/stages/hash.ts:89" *) wire [32:0] bank4_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [32:0] bank4_hash_p1 = 33'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [32:0] bank4_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [32:0] bank4_hash_p1 = 33'h0;
   (* src = "src/families/apbf/rtl.ts:348" *) wire [4:0] bank4_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_slice_1;
   (* src = "src/stages/clear.ts:174" *) wire bank4_and_0;
@@ -1654,8 +1654,8 @@ module apbbf_k2_l3_b512_4 (
   (* src = "src/stages/hash.ts:30" *) wire bank5_xor_27;
   (* src = "src/stages/hash.ts:30" *) wire bank5_xor_28;
   (* src = "src/stages/hash.ts:30" *) wire bank5_xor_29;
-  (* src = "src/stages/hash.ts:89" *) wire [32:0] bank5_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [32:0] bank5_hash_p1 = 33'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [32:0] bank5_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [32:0] bank5_hash_p1 = 33'h0;
   (* src = "src/families/apbf/rtl.ts:348" *) wire [4:0] bank5_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_slice_1;
   (* src = "src/stages/clear.ts:174" *) wire bank5_and_0;

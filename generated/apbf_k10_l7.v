@@ -281,7 +281,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank0_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank0_or_0;
@@ -344,7 +344,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank1_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank1_or_0;
@@ -407,7 +407,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank2_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank2_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank2_or_0;
@@ -470,7 +470,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank3_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank3_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank3_or_0;
@@ -533,7 +533,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank4_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank4_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank4_or_0;
@@ -596,7 +596,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank5_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank5_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank5_or_0;
@@ -659,7 +659,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank6_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank6_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank6_or_0;
@@ -722,7 +722,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank7_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank7_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank7_or_0;
@@ -785,7 +785,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank8_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank8_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank8_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank8_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank8_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank8_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank8_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank8_or_0;
@@ -848,7 +848,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank9_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank9_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank9_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank9_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank9_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank9_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank9_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank9_or_0;
@@ -911,7 +911,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank10_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank10_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank10_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank10_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank10_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank10_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank10_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank10_or_0;
@@ -974,7 +974,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank11_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank11_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank11_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank11_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank11_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank11_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank11_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank11_or_0;
@@ -1037,7 +1037,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank12_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank12_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank12_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank12_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank12_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank12_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank12_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank12_or_0;
@@ -1100,7 +1100,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank13_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank13_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank13_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank13_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank13_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank13_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank13_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank13_or_0;
@@ -1163,7 +1163,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank14_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank14_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank14_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank14_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank14_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank14_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank14_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank14_or_0;
@@ -1226,7 +1226,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank15_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank15_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank15_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank15_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank15_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank15_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank15_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank15_or_0;
@@ -1289,7 +1289,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank16_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank16_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank16_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank16_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank16_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank16_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank16_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank16_or_0;
@@ -1352,7 +1352,7 @@ module apbf_k10_l7 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank17_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank17_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank17_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank17_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank17_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank17_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank17_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank17_or_0;

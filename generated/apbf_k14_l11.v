@@ -340,7 +340,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank0_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_slice_1;
@@ -409,7 +409,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank1_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_slice_1;
@@ -478,7 +478,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank2_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank2_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_slice_1;
@@ -547,7 +547,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank3_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank3_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_slice_1;
@@ -616,7 +616,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank4_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank4_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_slice_1;
@@ -685,7 +685,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank5_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank5_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_slice_1;
@@ -754,7 +754,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank6_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank6_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_slice_1;
@@ -823,7 +823,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank7_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank7_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_slice_1;
@@ -892,7 +892,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank8_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank8_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank8_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank8_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank8_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank8_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank8_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank8_slice_1;
@@ -961,7 +961,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank9_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank9_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank9_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank9_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank9_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank9_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank9_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank9_slice_1;
@@ -1030,7 +1030,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank10_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank10_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank10_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank10_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank10_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank10_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank10_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank10_slice_1;
@@ -1099,7 +1099,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank11_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank11_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank11_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank11_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank11_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank11_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank11_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank11_slice_1;
@@ -1168,7 +1168,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank12_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank12_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank12_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank12_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank12_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank12_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank12_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank12_slice_1;
@@ -1237,7 +1237,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank13_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank13_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank13_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank13_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank13_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank13_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank13_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank13_slice_1;
@@ -1306,7 +1306,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank14_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank14_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank14_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank14_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank14_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank14_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank14_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank14_slice_1;
@@ -1375,7 +1375,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank15_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank15_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank15_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank15_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank15_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank15_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank15_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank15_slice_1;
@@ -1444,7 +1444,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank16_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank16_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank16_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank16_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank16_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank16_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank16_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank16_slice_1;
@@ -1513,7 +1513,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank17_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank17_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank17_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank17_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank17_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank17_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank17_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank17_slice_1;
@@ -1582,7 +1582,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank18_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank18_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank18_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank18_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank18_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank18_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank18_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank18_slice_1;
@@ -1651,7 +1651,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank19_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank19_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank19_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank19_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank19_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank19_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank19_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank19_slice_1;
@@ -1720,7 +1720,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank20_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank20_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank20_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank20_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank20_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank20_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank20_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank20_slice_1;
@@ -1789,7 +1789,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank21_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank21_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank21_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank21_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank21_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank21_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank21_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank21_slice_1;
@@ -1858,7 +1858,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank22_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank22_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank22_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank22_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank22_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank22_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank22_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank22_slice_1;
@@ -1927,7 +1927,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank23_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank23_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank23_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank23_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank23_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank23_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank23_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank23_slice_1;
@@ -1996,7 +1996,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank24_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank24_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank24_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank24_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank24_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank24_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank24_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank24_slice_1;
@@ -2065,7 +2065,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank25_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank25_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank25_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank25_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank25_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank25_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank25_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank25_slice_1;
@@ -2134,7 +2134,7 @@ module apbf_k14_l11 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank26_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank26_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank26_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank26_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank26_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank26_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank26_and_0;
   (* src = "src/stages/clear.ts:174" *) wire bank26_slice_1;

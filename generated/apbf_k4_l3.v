@@ -281,7 +281,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank0_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank0_or_0;
@@ -344,7 +344,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank1_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank1_or_0;
@@ -407,7 +407,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank2_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank2_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank2_or_0;
@@ -470,7 +470,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank3_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank3_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank3_or_0;
@@ -533,7 +533,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank4_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank4_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank4_or_0;
@@ -596,7 +596,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank5_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank5_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank5_or_0;
@@ -659,7 +659,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank6_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank6_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank6_or_0;
@@ -722,7 +722,7 @@ module apbf_k4_l3 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank7_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank7_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_slice_0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_and_0;
   (* src = "src/stages/clear.ts:176" *) wire bank7_or_0;

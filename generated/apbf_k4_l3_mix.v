@@ -1265,7 +1265,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank0_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank0_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank0_or_0_0;
@@ -1328,7 +1328,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank1_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank1_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank1_or_0_0;
@@ -1391,7 +1391,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank2_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank2_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank2_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank2_or_0_0;
@@ -1454,7 +1454,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank3_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank3_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank3_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank3_or_0_0;
@@ -1517,7 +1517,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank4_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank4_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank4_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank4_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank4_or_0_0;
@@ -1580,7 +1580,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank5_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank5_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank5_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank5_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank5_or_0_0;
@@ -1643,7 +1643,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank6_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank6_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank6_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank6_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank6_or_0_0;
@@ -1706,7 +1706,7 @@ module apbf_k4_l3_mix (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_0_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_1_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank7_xor_2_0;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank7_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank7_hash_p1 = 12'h0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_slice_0_0;
   (* src = "src/stages/clear.ts:174" *) wire bank7_and_0_0;
   (* src = "src/stages/clear.ts:176" *) wire bank7_or_0_0;

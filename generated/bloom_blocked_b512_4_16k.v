@@ -154,8 +154,8 @@ module bloom_blocked_b512_4_16k (
   (* src = "src/stages/hash.ts:30" *) wire hash0_xor_3;
   (* src = "src/stages/hash.ts:30" *) wire hash0_xor_4;
   (* src = "src/stages/hash.ts:30" *) wire hash0_xor_5;
-  (* src = "src/stages/hash.ts:89" *) wire [32:0] hash0_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [32:0] hash0_unit_p1 = 33'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [32:0] hash0_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [32:0] hash0_unit_p1 = 33'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_query_p1 = 1'h0;

@@ -154,8 +154,8 @@ module bloom_blocked_b512_8_1m_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [26:0] hash0_xor_3;
   (* src = "src/stages/hash.ts:30" *) wire [26:0] hash0_xor_4;
   (* src = "src/stages/hash.ts:30" *) wire [26:0] hash0_xor_5;
-  (* src = "src/stages/hash.ts:89" *) wire [58:0] hash0_cat_0;
-  (* src = "src/stages/hash.ts:89" *) reg [58:0] hash0_unit_p1 = 59'h0;
+  (* src = "src/stages/hash.ts:92" *) wire [58:0] hash0_cat_0;
+  (* src = "src/stages/hash.ts:92" *) reg [58:0] hash0_unit_p1 = 59'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_query_p1 = 1'h0;

@@ -142,7 +142,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash0_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash0_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash1_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash1_h3_1;
@@ -154,7 +154,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash1_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash1_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash2_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash2_h3_1;
@@ -166,7 +166,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash2_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash2_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash3_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash3_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash3_h3_1;
@@ -178,7 +178,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash3_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash3_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash4_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash4_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash4_h3_1;
@@ -190,7 +190,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash4_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash4_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash4_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash4_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash4_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash5_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash5_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash5_h3_1;
@@ -202,7 +202,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash5_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash5_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash5_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash5_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash5_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash6_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash6_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash6_h3_1;
@@ -214,7 +214,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash6_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash6_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash6_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash6_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash6_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash7_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash7_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash7_h3_1;
@@ -226,7 +226,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash7_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash7_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash7_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash7_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash7_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash8_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash8_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash8_h3_1;
@@ -238,7 +238,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash8_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash8_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash8_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash8_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash8_unit_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash9_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [15:0] hash9_unit0_part0_p1 = 16'h0;
   (* src = "src/stages/hash.ts:58" *) wire [15:0] hash9_h3_1;
@@ -250,7 +250,7 @@ module bloom_partitioned_k10_64k_xilinx (
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash9_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash9_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [15:0] hash9_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [15:0] hash9_unit_p1 = 16'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [15:0] hash9_unit_p1 = 16'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_query_p1 = 1'h0;

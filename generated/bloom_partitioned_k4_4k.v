@@ -142,7 +142,7 @@ module bloom_partitioned_k4_4k (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] hash0_unit_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] hash0_unit_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] hash1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] hash1_unit0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] hash1_h3_1;
@@ -154,7 +154,7 @@ module bloom_partitioned_k4_4k (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] hash1_unit_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] hash1_unit_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] hash2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] hash2_unit0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] hash2_h3_1;
@@ -166,7 +166,7 @@ module bloom_partitioned_k4_4k (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] hash2_unit_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] hash2_unit_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] hash3_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] hash3_unit0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] hash3_h3_1;
@@ -178,7 +178,7 @@ module bloom_partitioned_k4_4k (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] hash3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] hash3_unit_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] hash3_unit_p1 = 12'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_query_p1 = 1'h0;

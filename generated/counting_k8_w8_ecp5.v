@@ -94,7 +94,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank0_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank0_hash_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [12:0] bank1_hash0_part0_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank1_h3_1;
@@ -106,7 +106,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank1_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank1_hash_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [12:0] bank2_hash0_part0_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank2_h3_1;
@@ -118,7 +118,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank2_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank2_hash_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank3_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [12:0] bank3_hash0_part0_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank3_h3_1;
@@ -130,7 +130,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank3_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank3_hash_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank4_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [12:0] bank4_hash0_part0_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank4_h3_1;
@@ -142,7 +142,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank4_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank4_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank4_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank4_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank4_hash_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank5_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [12:0] bank5_hash0_part0_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank5_h3_1;
@@ -154,7 +154,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank5_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank5_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank5_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank5_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank5_hash_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank6_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [12:0] bank6_hash0_part0_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank6_h3_1;
@@ -166,7 +166,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank6_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank6_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank6_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank6_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank6_hash_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank7_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [12:0] bank7_hash0_part0_p1 = 13'h0;
   (* src = "src/stages/hash.ts:58" *) wire [12:0] bank7_h3_1;
@@ -178,7 +178,7 @@ module counting_k8_w8_ecp5 (
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank7_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank7_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] bank7_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] bank7_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] bank7_hash_p1 = 13'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_rem_p1 = 1'h0;

@@ -246,7 +246,7 @@ module ibf_imp_k4_m4 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank0_hash_p1 = 12'h0;
   (* src = "src/families/ibf/rtl.ts:147" *) wire [9:0] bank0_slice_0;
   (* src = "src/families/ibf/rtl.ts:148" *) wire [1:0] bank0_slice_1;
   (* src = "src/families/ibf/rtl.ts:151" *) wire [3:0] bank0_slice_2;
@@ -403,7 +403,7 @@ module ibf_imp_k4_m4 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank1_hash_p1 = 12'h0;
   (* src = "src/families/ibf/rtl.ts:147" *) wire [9:0] bank1_slice_0;
   (* src = "src/families/ibf/rtl.ts:148" *) wire [1:0] bank1_slice_1;
   (* src = "src/families/ibf/rtl.ts:151" *) wire [3:0] bank1_slice_2;
@@ -560,7 +560,7 @@ module ibf_imp_k4_m4 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank2_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank2_hash_p1 = 12'h0;
   (* src = "src/families/ibf/rtl.ts:147" *) wire [9:0] bank2_slice_0;
   (* src = "src/families/ibf/rtl.ts:148" *) wire [1:0] bank2_slice_1;
   (* src = "src/families/ibf/rtl.ts:151" *) wire [3:0] bank2_slice_2;
@@ -717,7 +717,7 @@ module ibf_imp_k4_m4 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank3_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank3_hash_p1 = 12'h0;
   (* src = "src/families/ibf/rtl.ts:147" *) wire [9:0] bank3_slice_0;
   (* src = "src/families/ibf/rtl.ts:148" *) wire [1:0] bank3_slice_1;
   (* src = "src/families/ibf/rtl.ts:151" *) wire [3:0] bank3_slice_2;

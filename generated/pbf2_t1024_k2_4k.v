@@ -513,7 +513,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv0_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv0_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv0_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv0_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv0_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv0_sl0_clr_addr_p1 = 8'h0;
@@ -562,7 +562,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv0_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv0_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv0_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv0_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv0_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv0_sl1_clr_addr_p1 = 8'h0;
@@ -619,7 +619,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv1_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv1_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv1_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv1_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv1_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv1_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv1_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv1_sl0_clr_addr_p1 = 8'h0;
@@ -668,7 +668,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv1_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv1_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv1_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv1_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv1_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv1_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv1_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv1_sl1_clr_addr_p1 = 8'h0;
@@ -725,7 +725,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv2_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv2_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv2_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv2_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv2_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv2_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv2_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv2_sl0_clr_addr_p1 = 8'h0;
@@ -774,7 +774,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv2_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv2_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv2_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv2_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv2_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv2_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv2_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv2_sl1_clr_addr_p1 = 8'h0;
@@ -831,7 +831,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv3_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv3_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv3_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv3_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv3_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv3_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv3_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv3_sl0_clr_addr_p1 = 8'h0;
@@ -880,7 +880,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv3_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv3_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv3_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv3_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv3_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv3_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv3_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv3_sl1_clr_addr_p1 = 8'h0;
@@ -937,7 +937,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv4_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv4_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv4_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv4_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv4_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv4_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv4_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv4_sl0_clr_addr_p1 = 8'h0;
@@ -986,7 +986,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv4_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv4_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv4_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv4_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv4_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv4_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv4_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv4_sl1_clr_addr_p1 = 8'h0;
@@ -1043,7 +1043,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv5_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv5_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv5_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv5_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv5_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv5_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv5_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv5_sl0_clr_addr_p1 = 8'h0;
@@ -1092,7 +1092,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv5_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv5_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv5_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv5_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv5_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv5_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv5_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv5_sl1_clr_addr_p1 = 8'h0;
@@ -1149,7 +1149,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv6_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv6_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv6_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv6_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv6_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv6_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv6_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv6_sl0_clr_addr_p1 = 8'h0;
@@ -1198,7 +1198,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv6_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv6_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv6_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv6_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv6_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv6_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv6_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv6_sl1_clr_addr_p1 = 8'h0;
@@ -1255,7 +1255,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv7_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv7_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv7_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv7_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv7_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv7_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv7_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv7_sl0_clr_addr_p1 = 8'h0;
@@ -1304,7 +1304,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv7_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv7_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv7_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv7_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv7_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv7_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv7_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv7_sl1_clr_addr_p1 = 8'h0;
@@ -1361,7 +1361,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv8_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv8_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv8_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv8_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv8_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv8_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv8_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv8_sl0_clr_addr_p1 = 8'h0;
@@ -1410,7 +1410,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv8_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv8_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv8_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv8_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv8_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv8_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv8_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv8_sl1_clr_addr_p1 = 8'h0;
@@ -1467,7 +1467,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv9_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv9_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv9_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv9_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv9_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv9_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv9_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv9_sl0_clr_addr_p1 = 8'h0;
@@ -1516,7 +1516,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv9_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv9_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv9_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv9_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv9_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv9_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv9_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv9_sl1_clr_addr_p1 = 8'h0;
@@ -1573,7 +1573,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv10_sl0_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv10_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv10_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv10_sl0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv10_sl0_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv10_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv10_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv10_sl0_clr_addr_p1 = 8'h0;
@@ -1622,7 +1622,7 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv10_sl1_hash0_part2_p1 = 12'h0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv10_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] lv10_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] lv10_sl1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] lv10_sl1_hash_p1 = 12'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv10_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv10_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [7:0] lv10_sl1_clr_addr_p1 = 8'h0;

@@ -456,7 +456,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv0_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv0_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv0_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv0_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv0_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv0_sl0_clr_addr_p1 = 7'h0;
@@ -502,7 +502,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv0_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv0_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv0_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv0_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv0_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv0_sl1_clr_addr_p1 = 7'h0;
@@ -548,7 +548,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv0_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv0_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv0_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv0_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv0_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv0_sl2_clr_addr_p1 = 7'h0;
@@ -603,7 +603,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv1_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv1_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv1_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv1_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv1_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv1_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv1_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv1_sl0_clr_addr_p1 = 7'h0;
@@ -649,7 +649,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv1_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv1_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv1_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv1_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv1_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv1_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv1_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv1_sl1_clr_addr_p1 = 7'h0;
@@ -695,7 +695,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv1_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv1_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv1_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv1_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv1_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv1_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv1_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv1_sl2_clr_addr_p1 = 7'h0;
@@ -750,7 +750,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv2_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv2_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv2_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv2_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv2_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv2_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv2_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv2_sl0_clr_addr_p1 = 7'h0;
@@ -796,7 +796,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv2_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv2_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv2_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv2_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv2_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv2_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv2_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv2_sl1_clr_addr_p1 = 7'h0;
@@ -842,7 +842,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv2_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv2_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv2_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv2_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv2_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv2_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv2_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv2_sl2_clr_addr_p1 = 7'h0;
@@ -897,7 +897,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv3_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv3_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv3_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv3_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv3_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv3_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv3_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv3_sl0_clr_addr_p1 = 7'h0;
@@ -943,7 +943,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv3_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv3_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv3_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv3_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv3_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv3_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv3_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv3_sl1_clr_addr_p1 = 7'h0;
@@ -989,7 +989,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv3_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv3_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv3_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv3_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv3_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv3_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv3_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv3_sl2_clr_addr_p1 = 7'h0;
@@ -1044,7 +1044,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv4_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv4_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv4_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv4_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv4_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv4_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv4_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv4_sl0_clr_addr_p1 = 7'h0;
@@ -1090,7 +1090,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv4_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv4_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv4_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv4_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv4_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv4_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv4_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv4_sl1_clr_addr_p1 = 7'h0;
@@ -1136,7 +1136,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv4_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv4_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv4_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv4_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv4_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv4_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv4_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv4_sl2_clr_addr_p1 = 7'h0;
@@ -1191,7 +1191,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv5_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv5_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv5_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv5_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv5_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv5_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv5_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv5_sl0_clr_addr_p1 = 7'h0;
@@ -1237,7 +1237,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv5_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv5_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv5_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv5_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv5_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv5_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv5_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv5_sl1_clr_addr_p1 = 7'h0;
@@ -1283,7 +1283,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv5_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv5_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv5_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv5_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv5_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv5_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv5_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv5_sl2_clr_addr_p1 = 7'h0;
@@ -1338,7 +1338,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv6_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv6_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv6_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv6_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv6_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv6_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv6_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv6_sl0_clr_addr_p1 = 7'h0;
@@ -1384,7 +1384,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv6_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv6_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv6_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv6_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv6_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv6_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv6_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv6_sl1_clr_addr_p1 = 7'h0;
@@ -1430,7 +1430,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv6_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv6_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv6_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv6_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv6_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv6_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv6_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv6_sl2_clr_addr_p1 = 7'h0;
@@ -1485,7 +1485,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv7_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv7_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv7_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv7_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv7_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv7_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv7_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv7_sl0_clr_addr_p1 = 7'h0;
@@ -1531,7 +1531,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv7_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv7_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv7_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv7_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv7_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv7_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv7_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv7_sl1_clr_addr_p1 = 7'h0;
@@ -1577,7 +1577,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv7_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv7_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv7_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv7_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv7_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv7_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv7_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv7_sl2_clr_addr_p1 = 7'h0;
@@ -1632,7 +1632,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv8_sl0_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv8_sl0_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv8_sl0_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv8_sl0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv8_sl0_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv8_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv8_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv8_sl0_clr_addr_p1 = 7'h0;
@@ -1678,7 +1678,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv8_sl1_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv8_sl1_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv8_sl1_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv8_sl1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv8_sl1_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv8_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv8_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv8_sl1_clr_addr_p1 = 7'h0;
@@ -1724,7 +1724,7 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv8_sl2_h3_1;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv8_sl2_hash0_part1_p1 = 11'h0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] lv8_sl2_xor_0;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] lv8_sl2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] lv8_sl2_hash_p1 = 11'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv8_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv8_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [6:0] lv8_sl2_clr_addr_p1 = 7'h0;

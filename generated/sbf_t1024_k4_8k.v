@@ -237,7 +237,7 @@ module sbf_t1024_k4_8k (
   (* src = "src/stages/hash.ts:59" *) reg [12:0] lv0_sl0_hash0_part2_p1 = 13'h0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl0_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] lv0_sl0_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] lv0_sl0_hash_p1 = 13'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl0_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl0_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [8:0] lv0_sl0_clr_addr_p1 = 9'h0;
@@ -286,7 +286,7 @@ module sbf_t1024_k4_8k (
   (* src = "src/stages/hash.ts:59" *) reg [12:0] lv0_sl1_hash0_part2_p1 = 13'h0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl1_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] lv0_sl1_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] lv0_sl1_hash_p1 = 13'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl1_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl1_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [8:0] lv0_sl1_clr_addr_p1 = 9'h0;
@@ -335,7 +335,7 @@ module sbf_t1024_k4_8k (
   (* src = "src/stages/hash.ts:59" *) reg [12:0] lv0_sl2_hash0_part2_p1 = 13'h0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl2_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] lv0_sl2_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] lv0_sl2_hash_p1 = 13'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl2_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl2_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [8:0] lv0_sl2_clr_addr_p1 = 9'h0;
@@ -384,7 +384,7 @@ module sbf_t1024_k4_8k (
   (* src = "src/stages/hash.ts:59" *) reg [12:0] lv0_sl3_hash0_part2_p1 = 13'h0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [12:0] lv0_sl3_xor_1;
-  (* src = "src/stages/hash.ts:89" *) reg [12:0] lv0_sl3_hash_p1 = 13'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [12:0] lv0_sl3_hash_p1 = 13'h0;
   (* src = "src/families/pbf/rtl.ts:292" *) reg lv0_sl3_clr_issue_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:293" *) reg lv0_sl3_clr_write_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:294" *) reg [8:0] lv0_sl3_clr_addr_p1 = 9'h0;

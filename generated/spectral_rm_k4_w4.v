@@ -96,7 +96,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] bank0_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] bank0_hash_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] bank1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [9:0] bank1_hash0_part0_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] bank1_h3_1;
@@ -108,7 +108,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] bank1_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] bank1_hash_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] bank2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [9:0] bank2_hash0_part0_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] bank2_h3_1;
@@ -120,7 +120,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] bank2_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] bank2_hash_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] bank3_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [9:0] bank3_hash0_part0_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] bank3_h3_1;
@@ -132,7 +132,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] bank3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] bank3_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] bank3_hash_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec0_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [9:0] sec0_hash0_part0_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec0_h3_1;
@@ -144,7 +144,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] sec0_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] sec0_hash_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [9:0] sec1_hash0_part0_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec1_h3_1;
@@ -156,7 +156,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] sec1_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] sec1_hash_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [9:0] sec2_hash0_part0_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec2_h3_1;
@@ -168,7 +168,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] sec2_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] sec2_hash_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec3_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [9:0] sec3_hash0_part0_p1 = 10'h0;
   (* src = "src/stages/hash.ts:58" *) wire [9:0] sec3_h3_1;
@@ -180,7 +180,7 @@ module spectral_rm_k4_w4 (
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [9:0] sec3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [9:0] sec3_hash_p1 = 10'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [9:0] sec3_hash_p1 = 10'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_rem_p1 = 1'h0;

@@ -239,7 +239,7 @@ module stable_d2_k3 (
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] bank0_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] bank0_hash_p1 = 11'h0;
   (* src = "src/families/stable/rtl.ts:129" *) wire [7:0] bank0_slice_0;
   (* src = "src/families/stable/rtl.ts:130" *) wire [2:0] bank0_slice_1;
   (* src = "src/families/stable/rtl.ts:133" *) wire [7:0] bank0_slice_2;
@@ -523,7 +523,7 @@ module stable_d2_k3 (
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] bank1_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] bank1_hash_p1 = 11'h0;
   (* src = "src/families/stable/rtl.ts:129" *) wire [7:0] bank1_slice_0;
   (* src = "src/families/stable/rtl.ts:130" *) wire [2:0] bank1_slice_1;
   (* src = "src/families/stable/rtl.ts:133" *) wire [7:0] bank1_slice_2;
@@ -807,7 +807,7 @@ module stable_d2_k3 (
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [10:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [10:0] bank2_hash_p1 = 11'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [10:0] bank2_hash_p1 = 11'h0;
   (* src = "src/families/stable/rtl.ts:129" *) wire [7:0] bank2_slice_0;
   (* src = "src/families/stable/rtl.ts:130" *) wire [2:0] bank2_slice_1;
   (* src = "src/families/stable/rtl.ts:133" *) wire [7:0] bank2_slice_2;

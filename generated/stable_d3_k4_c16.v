@@ -359,7 +359,7 @@ module stable_d3_k4_c16 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank0_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank0_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank0_hash_p1 = 12'h0;
   (* src = "src/families/stable/rtl.ts:129" *) wire [7:0] bank0_slice_0;
   (* src = "src/families/stable/rtl.ts:130" *) wire [3:0] bank0_slice_1;
   (* src = "src/families/stable/rtl.ts:133" *) wire [15:0] bank0_slice_2;
@@ -883,7 +883,7 @@ module stable_d3_k4_c16 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank1_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank1_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank1_hash_p1 = 12'h0;
   (* src = "src/families/stable/rtl.ts:129" *) wire [7:0] bank1_slice_0;
   (* src = "src/families/stable/rtl.ts:130" *) wire [3:0] bank1_slice_1;
   (* src = "src/families/stable/rtl.ts:133" *) wire [15:0] bank1_slice_2;
@@ -1407,7 +1407,7 @@ module stable_d3_k4_c16 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank2_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank2_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank2_hash_p1 = 12'h0;
   (* src = "src/families/stable/rtl.ts:129" *) wire [7:0] bank2_slice_0;
   (* src = "src/families/stable/rtl.ts:130" *) wire [3:0] bank2_slice_1;
   (* src = "src/families/stable/rtl.ts:133" *) wire [15:0] bank2_slice_2;
@@ -1931,7 +1931,7 @@ module stable_d3_k4_c16 (
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_0;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_1;
   (* src = "src/stages/hash.ts:30" *) wire [11:0] bank3_xor_2;
-  (* src = "src/stages/hash.ts:89" *) reg [11:0] bank3_hash_p1 = 12'h0;
+  (* src = "src/stages/hash.ts:92" *) reg [11:0] bank3_hash_p1 = 12'h0;
   (* src = "src/families/stable/rtl.ts:129" *) wire [7:0] bank3_slice_0;
   (* src = "src/families/stable/rtl.ts:130" *) wire [3:0] bank3_slice_1;
   (* src = "src/families/stable/rtl.ts:133" *) wire [15:0] bank3_slice_2;

@@ -76,6 +76,9 @@ export interface WideH3Options {
 
 /** A `bits`-bit hash as units of `unitBits` (unit 0 in the low bits), each chunked, then registered whole. */
 export function wideH3(m: ModuleBuilder, o: WideH3Options): Sig {
+  // Unit u's registers are named name + u; a name ending in a digit gets a '_' first, so that
+  // `hash1` unit 0 and `hash10` (k > 10) cannot both be `hash10`.
+  const sep = /[0-9]$/.test(o.name) ? '_' : '';
   const units = Array.from({ length: Math.ceil(o.bits / o.unitBits) }, (_, u) =>
     chunkedH3(m, {
       key: o.key,
@@ -83,7 +86,7 @@ export function wideH3(m: ModuleBuilder, o: WideH3Options): Sig {
       seed: o.seed,
       salt: o.salt(u),
       chunkBits: o.chunkBits,
-      name: `${o.name}${u}`,
+      name: `${o.name}${sep}${u}`,
     }),
   );
   return m.pipe(m.cat(...units.reverse()), 1, o.name, { reset: null });

@@ -110,7 +110,7 @@ export function laneOffset(L: StableLayout, states: ArrayLike<number>, bank: num
 export function decrementMask(r: number, Pi: number, C: number): number {
   let mask = 0;
   for (let t = 0; t < Pi; t++) mask |= 1 << ((r + t) % C);
-  return mask;
+  return mask >>> 0;
 }
 
 export class StableModel {
