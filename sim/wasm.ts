@@ -16,12 +16,15 @@
  * Every combinational net word is an i32 local. The state (register outputs, memory read data)
  * is not: it lives in two copies of V, the current one (read) and the next one (written), which
  * trade places at each clock edge. A state word read more than once in a cycle is loaded into a
- * local at the top of the cycle, one read once is loaded where it is read, and each next value is
- * stored where it is computed. Loop-carried locals for the state, as this loop first had, live
- * across the whole loop, and the register allocator kept most of them in stack slots and moved
- * them every cycle (on APBF (4, 3) 1166 of the loop's 2313 x86 instructions were moves to or from
- * the stack, sim/bench/profile.sh); with the state in memory the same design runs about twice as
- * fast. After the loop the state is copied back to V if it ended in the other copy. The word
+ * local where it is first read, one read once is loaded where it is read. Each register's and
+ * memory's edge is emitted as soon as the nets it reads are computed (its next value stored into
+ * the next V there), so those nets need not stay live to the end of the cycle. Loop-carried
+ * locals for the state, as this loop first had, live across the whole loop, and the register
+ * allocator kept most of them in stack slots and moved them every cycle (on APBF (4, 3) 1166 of
+ * the loop's 2313 x86 instructions were moves to or from the stack, sim/bench/profile.sh); with
+ * the state in memory the same design runs about twice as fast, with the early edges and late
+ * loads about 1.3-2x faster again (bench:sim, README "Benchmark").
+ * After the loop the state is copied back to V if it ended in the other copy. The word
  * format is sim/codegen.ts's: ceil(W/32) little-endian words, bits above W clear.
  *
  * All arrays the simulator shares with its JavaScript functions (V, the memories, the H3
@@ -198,10 +201,17 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const val = (n: NetId, i: number): Ex => {
     const c = consts.get(`${n}_${i}`);
     if (c !== undefined) return K(c);
-    if (isState.has(n) && !stateLocal.has(n)) return load(f.get(cur), (L.offset[n]! + i) * 4);
+    if (isState.has(n)) {
+      if (!stateLocal.has(n)) return load(f.get(cur), (L.offset[n]! + i) * 4);
+      loadState(n);
+    }
     return f.get(localOf(n, i));
   };
-  const def = (n: NetId, i: number, e: Ex): void => f.set(localOf(n, i), e);
+  const defined = new Set<NetId>();
+  const def = (n: NetId, i: number, e: Ex): void => {
+    defined.add(n);
+    f.set(localOf(n, i), e);
+  };
   /** Bits [lo, lo+len) of net n, len <= 32. */
   const bits = (n: NetId, lo: number, len: number): Ex => {
     const q = lo >>> 5;
@@ -257,6 +267,30 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   }
   const cur = f.local();
   const nxt = f.local();
+  const loaded = new Set<NetId>();
+  const resets = new Map<NetId, { pre: number; assign: { net: NetId; i: number; rv: number }[] }>();
+  /** Register r's edge: its next value into the next V; a reset's value is applied after all. */
+  function genReg(r: RegCell): void {
+    if (r.rst !== null && !resets.has(r.rst)) {
+      const pre = f.local();
+      f.set(pre, val(r.rst, 0));
+      resets.set(r.rst, { pre, assign: [] });
+    }
+    for (let i = 0; i < nw(r.out); i++) {
+      let e = val(r.d, i);
+      if (r.en !== null) e = sel(val(r.en, 0), e, val(r.out, i));
+      f.emit(...store(f.get(nxt), e, (L.offset[r.out]! + i) * 4));
+      if (r.rst !== null) {
+        const rv = Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn) | 0;
+        resets.get(r.rst)!.assign.push({ net: r.out, i, rv });
+      }
+    }
+  }
+  function loadState(n: NetId): void {
+    if (loaded.has(n)) return;
+    loaded.add(n);
+    for (let i = 0; i < nw(n); i++) def(n, i, load(f.get(cur), (L.offset[n]! + i) * 4));
+  }
   const cyc = f.local();
   const ib = f.local();
   const ob = f.local();
@@ -274,16 +308,43 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   f.emit(OP.block, VOID, OP.loop, VOID);
   f.emit(...f.get(cyc), OP.eqz, OP.brIf, 1);
 
-  // State read more than once this cycle.
-  for (const n of stateLocal) for (let i = 0; i < nw(n); i++) def(n, i, load(f.get(cur), (L.offset[n]! + i) * 4));
+  // State read more than once a cycle is loaded into its locals where it is first read (so the
+  // local lives from there, not from the top of the cycle), and before the output block at the
+  // latest (the block is conditional).
+  loaded.clear();
 
   // Inputs.
   d.inputs.forEach((p, k) => {
     for (let i = 0; i < nw(p.net); i++) def(p.net, i, load(f.get(ib), plan.stim + (L.inputOffsets[k]! + i) * 4));
   });
 
-  // Combinational logic.
-  for (const c of combOrder(d)) genCell(c);
+  // Combinational logic, and each register's and memory's clock edge as soon as the nets it reads
+  // are computed: its next value is stored into the next V there (the current V is not written
+  // during the cycle), so the nets it reads need not stay live to the end of the cycle. An edge
+  // whose nets are not all computed by then runs after the output block.
+  type Edge = { inputs: NetId[]; gen: () => void };
+  const ready = (n: NetId): boolean => defined.has(n) || isState.has(n) || consts.has(`${n}_0`);
+  let pending: Edge[] = [
+    ...L.memories.map((m, k) => ({ inputs: cellInputs(m), gen: () => genMemory(m, k) })),
+    ...regs.map((r) => ({
+      inputs: [r.d, r.out, ...(r.en === null ? [] : [r.en]), ...(r.rst === null ? [] : [r.rst])],
+      gen: () => genReg(r),
+    })),
+  ];
+  const flush = (): void => {
+    const still: Edge[] = [];
+    for (const e of pending)
+      if (e.inputs.every(ready)) e.gen();
+      else still.push(e);
+    pending = still;
+  };
+  flush();
+  for (const c of combOrder(d)) {
+    genCell(c);
+    if (pending.length > 0) flush();
+  }
+
+  for (const n of stateLocal) loadState(n);
 
   // Outputs (pre-edge).
   f.emit(...f.get(WRITE_OUT), OP.if, VOID);
@@ -293,25 +354,8 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   });
   f.emit(OP.end);
 
-  // Clock edge: every next value stored into the next V.
-  L.memories.forEach((m, k) => genMemory(m, k));
-  const resets = new Map<NetId, { pre: number; assign: { net: NetId; i: number; rv: number }[] }>();
-  for (const r of regs) {
-    if (r.rst !== null && !resets.has(r.rst)) {
-      const pre = f.local();
-      f.set(pre, val(r.rst, 0));
-      resets.set(r.rst, { pre, assign: [] });
-    }
-    for (let i = 0; i < nw(r.out); i++) {
-      let e = val(r.d, i);
-      if (r.en !== null) e = sel(val(r.en, 0), e, val(r.out, i));
-      f.emit(...store(f.get(nxt), e, (L.offset[r.out]! + i) * 4));
-      if (r.rst !== null) {
-        const rv = Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn) | 0;
-        resets.get(r.rst)!.assign.push({ net: r.out, i, rv });
-      }
-    }
-  }
+  // Clock edge: the edges not placed in the combinational logic.
+  for (const e of pending) e.gen();
   // Synchronous resets after the edge: one test per reset net (rarely taken).
   for (const { pre, assign } of resets.values()) {
     f.emit(...f.get(pre), OP.if, VOID);
