@@ -1,0 +1,29 @@
+/**
+ * An A/B of the simulator's WebAssembly cycle loop alone between two checkouts: run it once with
+ * the root of each (e.g. a `git worktree` of the older commit and this one) on the same designs,
+ * back to back on a quiet machine. Prints three timed runs of 1 000 000 cycles (after a warm-up)
+ * of the bench stimulus per design, M cycles/s. `h3` is the probe design h3_banks8.
+ *
+ * Usage: npx tsx sim/bench/loopAB.ts ROOT PRESET|h3 ...
+ */
+import path from 'node:path';
+
+const [rootArg, ...names] = process.argv.slice(2);
+if (rootArg === undefined || names.length === 0) {
+  console.error('loopAB: usage: npx tsx sim/bench/loopAB.ts ROOT PRESET|h3 ...');
+  process.exit(2);
+}
+const root = path.resolve(rootArg);
+const { benchStimulus, timeRunBatch } = await import(path.join(root, 'src/bench/sim.ts'));
+const { CompiledSim } = await import(path.join(root, 'sim/compiled.ts'));
+const { loadConfig } = await import(path.join(root, 'src/config/resolve.ts'));
+const { h3Banks } = await import(path.join(root, 'src/examples/index.ts'));
+for (const n of names) {
+  const d = n === 'h3' ? h3Banks() : loadConfig(n).design();
+  const cycles = 1_000_000;
+  const stim = benchStimulus(d, cycles);
+  const sim = new CompiledSim(d, { engine: 'wasm' });
+  const out = new Uint32Array(cycles * sim.layout.outputWords);
+  const rates = [0, 1, 2].map(() => (timeRunBatch(sim, stim, cycles, out) as number) / 1e6);
+  console.log(`${root} ${n} ${rates.map((x) => x.toFixed(2)).join(' ')}`);
+}
