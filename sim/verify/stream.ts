@@ -121,7 +121,7 @@ export function keysOf(f: Filter): number {
 export const PROGRESS_CYCLES = 16384;
 
 /** A Uint32Array that grows by doubling. */
-class Grow {
+export class Grow {
   buf: Uint32Array;
   length = 0;
   constructor(initial: number) {

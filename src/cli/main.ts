@@ -22,6 +22,7 @@ import { packRows } from '../../sim/stimulus.js';
 import { demo } from './demo.js';
 import { registerFilterCommands } from './filters.js';
 import { registerFuzzCommand } from './fuzz.js';
+import { registerLaneCommands } from './lanes.js';
 import { registerSnapshotCommand } from './snapshot.js';
 import { registerSoakCommand } from './soak.js';
 import { registerHwCommands } from './hw.js';
@@ -214,6 +215,7 @@ export function program(): Command {
     });
   registerFilterCommands(p);
   registerFuzzCommand(p);
+  registerLaneCommands(p);
   registerSoakCommand(p);
   registerSnapshotCommand(p);
   registerHwCommands(p);

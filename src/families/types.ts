@@ -310,6 +310,31 @@ export interface SimulateExtension<C extends FilterConfig = FilterConfig> {
   hooks(c: C, values: Record<string, string | undefined>): DriveHooks | null;
 }
 
+// ---- lanes ----------------------------------------------------------------------------------
+
+/**
+ * What a family gives to run N request lanes over S shards (src/lanes/): each shard is an
+ * instance of the family's own pipeline holding 1/S of the memory, and the dispatcher keeps the
+ * aging global. The family's aging must be lazy and count inserts: an aging step happens before
+ * the insert that follows `period` inserts since the last step, and the op `tickOp` forces one and
+ * restarts that count (the APBF's generations). The dispatcher counts every lane's inserts and
+ * sends `tickOp` to every shard before the (period + 1)-th, so a shard never ages on its own.
+ */
+export interface LaneSupport<C extends FilterConfig = FilterConfig> {
+  /** Inserts between aging steps (the APBF's g). */
+  period(c: C): number;
+  /** The op that forces an aging step and restarts the count. */
+  tickOp: string;
+  /** Ops the dispatcher sends to every shard at once (the tick, a clear). */
+  broadcastOps: readonly string[];
+  /**
+   * The derived config of one shard: 1/`shards` of the memory, with whatever the faster aging
+   * needs (`lanes` inserts per cycle: a generation can pass in period/lanes cycles). Errors name
+   * the config field through `fail`.
+   */
+  shard(c: C, o: { lanes: number; shards: number }, fail: Fail): C;
+}
+
 // ---- the family --------------------------------------------------------------------------
 
 export interface FilterFamily<C extends FilterConfig = FilterConfig> {
@@ -377,4 +402,6 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
   experiments?: readonly ExperimentDef[];
   tables?: readonly TableDef[];
   simulate?: SimulateExtension<C>;
+  /** Multi-lane, sharded pipelines (src/lanes/); absent: the family has one lane only. */
+  lanes?: LaneSupport<C>;
 }

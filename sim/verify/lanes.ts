@@ -1,0 +1,288 @@
+/**
+ * Verification of an N-lane filter (src/lanes/): random requests on every lane with random idle
+ * cycles and random out<i>_ready, on the compiled simulator, then
+ *   - each lane's responses come in its request order (tags), exactly once;
+ *   - the sequence numbers (unwrapped) number the executed ops 0..n−1 with no gap or repeat, and
+ *     increase along each lane (the linear order is consistent with every lane's order);
+ *   - every answer equals the sharded model's (src/lanes/model.ts) replaying that order;
+ *   - the block RAMs equal the model's memories at the end;
+ *   - optionally the same input rows on Verilator give the same outputs, every port, every cycle.
+ */
+import type { LaneFilter } from '../../src/lanes/index.js';
+import { SEQ_BITS } from '../../src/lanes/rtl.js';
+import type { ResponseFields, StreamRequest } from '../../src/families/types.js';
+import { Rng } from '../../src/util/rng.js';
+import { CompiledSim } from '../compiled.js';
+import { comparePacked, type Comparison } from '../cosim/compare.js';
+import { runVerilatorPacked } from '../cosim/verilator.js';
+import { Grow } from './stream.js';
+
+export type LaneWorkload = 'uniform' | 'hot' | { zipf: number };
+
+export interface LaneDriveOptions {
+  /** Requests per lane. */
+  opsPerLane: number;
+  seed: number;
+  /** Probability that out<i>_ready is low in a cycle. */
+  backpressure?: number;
+  /** Probability that a lane offers no request in a cycle (when it has none waiting). */
+  idle?: number;
+  /** Op weights (default: the family's verify mix). */
+  mix?: Record<string, number>;
+  /** Keys: uniform over a pool, Zipf over a pool, or one hot key for every lane. */
+  workload?: LaneWorkload;
+  /** Distinct keys of the pool (default 4 × the window). */
+  keys?: number;
+  /** Keep the input and output rows (for Verilator). */
+  record?: boolean;
+  /** Skip the model and memory checks (throughput runs). */
+  throughputOnly?: boolean;
+  /** Keep the answered ops in the linear order in the result (debugging). */
+  keepOrder?: boolean;
+}
+
+export interface LaneDriveResult {
+  cycles: number;
+  /** Ops accepted (all lanes) and answered. */
+  ops: number;
+  responses: number;
+  /** Cycles from the first accepted request to the last, and ops per such cycle. */
+  busyCycles: number;
+  opsPerCycle: number;
+  mismatches: string[];
+  mismatchCount: number;
+  memory: { checked: number; count: number; mismatches: string[] } | null;
+  agingEvents: number;
+  stim: Uint32Array | null;
+  out: Uint32Array | null;
+  finished: boolean;
+  /** The answered ops in the linear order (with keepOrder). */
+  order?: { seq: number; lane: number; req: StreamRequest; got: ResponseFields }[];
+}
+
+function keySource(w: LaneWorkload, pool: number, keyBits: number, rng: Rng): () => bigint {
+  const keyOf = (i: number): bigint => {
+    // A fixed scramble of the index into the key space (the pool is the same for every lane).
+    let x = BigInt(i + 1) * 0x9e3779b97f4a7c15n;
+    x ^= x >> 29n;
+    x *= 0xbf58476d1ce4e5b9n;
+    x ^= x >> 32n;
+    return x & ((1n << BigInt(keyBits)) - 1n);
+  };
+  if (w === 'hot') return () => keyOf(0);
+  if (w === 'uniform') return () => keyOf(Math.floor(rng.float() * pool));
+  // Zipf(s) over the pool by the inverse of the cumulative weights.
+  const cum = new Float64Array(pool);
+  let t = 0;
+  for (let i = 0; i < pool; i++) cum[i] = t += 1 / Math.pow(i + 1, w.zipf);
+  return () => {
+    const u = rng.float() * t;
+    let lo = 0;
+    let hi = pool - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cum[mid]! < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return keyOf(lo);
+  };
+}
+
+export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult {
+  const d = lf.design();
+  const sim = new CompiledSim(d, { poisonCollisions: true });
+  const p = lf.shard.protocol();
+  const N = lf.lanes;
+  const rng = new Rng(o.seed);
+  const L = sim.layout;
+  const inAt = new Map(d.inputs.map((q, i) => [q.name, { at: L.inputOffsets[i]!, width: d.nets[q.net]!.width }]));
+  const outAt = new Map(d.outputs.map((q, i) => [q.name, { at: L.outputOffsets[i]!, width: d.nets[q.net]!.width }]));
+  const need = <T>(m: Map<string, T>, n: string): T => {
+    const x = m.get(n);
+    if (!x) throw new Error(`design '${d.name}' has no port '${n}'`);
+    return x;
+  };
+  const setField = (row: Uint32Array, at: number, width: number, v: bigint): void => {
+    for (let w = 0; w < Math.ceil(width / 32); w++) row[at + w] = Number((v >> BigInt(32 * w)) & 0xffffffffn);
+  };
+  const getField = (out: Uint32Array, at: number, width: number): bigint => {
+    let v = 0n;
+    for (let w = Math.ceil(width / 32) - 1; w >= 0; w--) v = (v << 32n) | BigInt(out[at + w]! >>> 0);
+    return v;
+  };
+  const mix = o.mix ?? lf.base.verifyMix();
+  const names = Object.keys(mix).filter((n) => mix[n]! > 0 && n in p.ops);
+  const total = names.reduce((s, n) => s + mix[n]!, 0);
+  const pickOp = (): string => {
+    let r = rng.float() * total;
+    for (const n of names) if ((r -= mix[n]!) < 0) return n;
+    return names[names.length - 1]!;
+  };
+  const window = lf.base.window() ?? 1024;
+  const nextKey = keySource(o.workload ?? 'uniform', o.keys ?? Math.max(64, 4 * window), lf.base.config.keyBits, rng);
+  const tagMask = 2 ** lf.base.config.tagBits - 1;
+
+  const lanes = Array.from({ length: N }, (_, i) => ({
+    valid: need(inAt, `in${i}_valid`).at,
+    op: need(inAt, `in${i}_op`),
+    key: need(inAt, `in${i}_key`),
+    tag: need(inAt, `in${i}_tag`),
+    fields: p.request.map((f) => ({ f, ...need(inAt, `in${i}_${f.port.replace(/^in_/, '')}`) })),
+    outReady: need(inAt, `out${i}_ready`).at,
+    inReady: need(outAt, `in${i}_ready`).at,
+    outValid: need(outAt, `out${i}_valid`).at,
+    outTag: need(outAt, `out${i}_tag`),
+    outSeq: need(outAt, `out${i}_seq`),
+    resp: p.response.map((f) => ({ f, ...need(outAt, `out${i}_${f.port.replace(/^out_/, '')}`) })),
+    sent: 0,
+    current: null as StreamRequest | null,
+    inFlight: [] as StreamRequest[],
+    lastSeq: -1,
+    nextTag: 0,
+  }));
+  const rstAt = inAt.get('rst')?.at ?? null;
+  const row = new Uint32Array(L.inputWords);
+  const out = new Uint32Array(L.outputWords);
+  const stimRec = o.record ? new Grow(L.inputWords * 1024) : null;
+  const outRec = o.record ? new Grow(L.outputWords * 1024) : null;
+  const answered: { seq: number; lane: number; req: StreamRequest; got: ResponseFields }[] = [];
+  const res: LaneDriveResult = {
+    cycles: 0,
+    ops: 0,
+    responses: 0,
+    busyCycles: 0,
+    opsPerCycle: 0,
+    mismatches: [],
+    mismatchCount: 0,
+    memory: null,
+    agingEvents: 0,
+    stim: null,
+    out: null,
+    finished: false,
+  };
+  const mismatch = (s: string): void => {
+    if (res.mismatches.length < 20) res.mismatches.push(s);
+    res.mismatchCount++;
+  };
+  const bp = o.backpressure ?? 0;
+  const idle = o.idle ?? 0;
+  const wrap = 2 ** SEQ_BITS;
+  let maxSeq = -1;
+  let firstAccept = -1;
+  let lastAccept = -1;
+  let quiet = 0;
+  const quietLimit = p.maxStallCycles + lf.latency() + 64 * N + Math.ceil(64 / (1 - bp)) + Math.ceil(64 / (1 - idle));
+  // Reset for one cycle, then run.
+  if (rstAt !== null) {
+    row.fill(0);
+    row[rstAt] = 1;
+    sim.pokeRow(row);
+    sim.peekRow(out);
+    stimRec?.push(row);
+    outRec?.push(out);
+    sim.step();
+    res.cycles++;
+    row[rstAt] = 0;
+  }
+  for (;;) {
+    const done = lanes.every((l) => l.sent === o.opsPerLane && l.current === null && l.inFlight.length === 0);
+    if (done) break;
+    for (const l of lanes) {
+      if (l.current === null && l.sent < o.opsPerLane && rng.float() >= idle) {
+        const op = pickOp();
+        const fields = lf.base.requestFields(rng);
+        l.current = { op, key: nextKey(), tag: l.nextTag++ & tagMask, fields };
+        l.sent++;
+      }
+      const c = l.current;
+      row[l.valid] = c ? 1 : 0;
+      setField(row, l.op.at, l.op.width, c ? BigInt(p.ops[c.op]!) : 0n);
+      setField(row, l.key.at, l.key.width, c ? c.key : 0n);
+      setField(row, l.tag.at, l.tag.width, c ? BigInt(c.tag) : 0n);
+      for (const f of l.fields) setField(row, f.at, f.width, c ? (c.fields[f.f.name] ?? 0n) : 0n);
+      row[l.outReady] = rng.float() >= bp ? 1 : 0;
+    }
+    sim.pokeRow(row);
+    sim.peekRow(out);
+    stimRec?.push(row);
+    outRec?.push(out);
+    let progress = false;
+    lanes.forEach((l, i) => {
+      if (l.current && out[l.inReady] === 1) {
+        l.inFlight.push(l.current);
+        l.current = null;
+        res.ops++;
+        if (firstAccept < 0) firstAccept = res.cycles;
+        lastAccept = res.cycles;
+        progress = true;
+      }
+      if (out[l.outValid] === 1 && row[l.outReady] === 1) {
+        progress = true;
+        res.responses++;
+        const req = l.inFlight.shift();
+        const tag = Number(getField(out, l.outTag.at, l.outTag.width));
+        if (!req) {
+          mismatch(`cycle ${res.cycles} lane ${i}: a response (tag ${tag}) with no request in flight`);
+          return;
+        }
+        if (tag !== req.tag) mismatch(`cycle ${res.cycles} lane ${i}: response tag ${tag}, expected ${req.tag}`);
+        const s16 = Number(getField(out, l.outSeq.at, l.outSeq.width));
+        // Unwrap: the full number closest to the largest seen (ops in flight are << 2^15 apart).
+        const base = maxSeq < 0 ? 0 : maxSeq;
+        let seq = base - (((base % wrap) + wrap) % wrap) + s16;
+        if (seq - base > wrap / 2) seq -= wrap;
+        else if (base - seq > wrap / 2) seq += wrap;
+        maxSeq = Math.max(maxSeq, seq);
+        if (seq <= l.lastSeq) mismatch(`lane ${i}: seq ${seq} after ${l.lastSeq} (the order must follow the lane's)`);
+        l.lastSeq = seq;
+        const got: ResponseFields = {};
+        for (const f of l.resp) got[f.f.name] = getField(out, f.at, f.width);
+        answered.push({ seq, lane: i, req, got });
+      }
+    });
+    sim.step();
+    res.cycles++;
+    quiet = progress ? 0 : quiet + 1;
+    if (quiet > quietLimit) {
+      mismatch(`stuck: no request accepted or answered for ${quiet} cycles (cycle ${res.cycles})`);
+      break;
+    }
+  }
+  res.finished = res.mismatchCount === 0;
+  res.busyCycles = firstAccept < 0 ? 0 : lastAccept - firstAccept + 1;
+  res.opsPerCycle = res.busyCycles ? res.ops / res.busyCycles : 0;
+  if (!o.throughputOnly) {
+    answered.sort((a, b) => a.seq - b.seq);
+    answered.forEach((a, n) => {
+      if (a.seq !== n) mismatch(`sequence numbers: position ${n} holds seq ${a.seq} (a gap or a repeat)`);
+    });
+    const model = lf.model();
+    for (const a of answered) {
+      const want = model.apply(a.req);
+      const bad = Object.keys(want).filter((k) => want[k] !== a.got[k]);
+      if (bad.length)
+        mismatch(
+          `seq ${a.seq} (lane ${a.lane}, ${a.req.op} key 0x${a.req.key.toString(16)} tag ${a.req.tag}): ` +
+            bad.map((k) => `${k} expected ${want[k]}, got ${a.got[k]}`).join(', '),
+        );
+    }
+    res.agingEvents = model.agingEvents();
+    const mem = model.compareMemories((name, addr) => sim.readMemory(name, addr));
+    res.memory = { checked: mem.checked, count: mem.count, mismatches: mem.mismatches };
+    if (mem.count) mismatch(`memories: ${mem.count} ${mem.unit} differ from the model (${mem.mismatches[0]})`);
+  }
+  if (o.keepOrder) res.order = answered;
+  if (stimRec && outRec) {
+    res.stim = stimRec.done();
+    res.out = outRec.done();
+  }
+  return res;
+}
+
+/** The recorded input rows on Verilator, compared with the simulator's outputs every cycle. */
+export async function laneCosim(lf: LaneFilter, r: LaneDriveResult): Promise<Comparison> {
+  if (!r.stim || !r.out) throw new Error('laneCosim: drive with record: true');
+  const d = lf.design();
+  const vl = await runVerilatorPacked(d, r.stim, r.cycles);
+  return comparePacked(d, ['ts', 'verilator'], r.out, vl, r.cycles);
+}

@@ -1,0 +1,134 @@
+/**
+ * `bloomforge lanes generate|verify|throughput`: N-lane, S-shard filters (src/lanes/). `lanes`
+ * and `shards` come from the config or from --lanes/--shards (which win).
+ */
+import type { Command } from 'commander';
+import { loadLaneConfig, type LaneFilter } from '../lanes/index.js';
+import { EXIT } from '../util/errors.js';
+import { writeAll } from '../util/files.js';
+import { formatComparison } from '../../sim/cosim/compare.js';
+import { driveLanes, laneCosim, type LaneWorkload } from '../../sim/verify/lanes.js';
+import { intArg, probabilityArg } from './args.js';
+
+interface ShapeFlags {
+  lanes?: number;
+  shards?: number;
+}
+
+const shapeOptions = (c: Command): Command =>
+  c
+    .option('--lanes <n>', 'request lanes: 1, 2, 4 or 8 (default: the config, else 1)', intArg('--lanes', 1, 64))
+    .option(
+      '--shards <s>',
+      'shards, a power of two >= lanes (default: the config, else lanes)',
+      intArg('--shards', 1, 1 << 16),
+    );
+
+const load = (spec: string, o: ShapeFlags): LaneFilter => loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards });
+
+export function registerLaneCommands(p: Command): void {
+  const lanes = p
+    .command('lanes')
+    .description('N-lane filters: requests on N lanes per cycle over S shards of the memory');
+
+  shapeOptions(
+    lanes
+      .command('generate')
+      .description('write the N-lane design: <name>.v and <name>.manifest.json (ports, latency, sequence numbers)')
+      .argument('<config>', 'preset name or config JSON file')
+      .requiredOption('-o, --out <dir>', 'output directory'),
+  ).action((spec: string, o: ShapeFlags & { out: string }) => {
+    const lf = load(spec, o);
+    for (const file of writeAll(o.out, lf.files())) console.log(`wrote ${file}`);
+  });
+
+  shapeOptions(
+    lanes
+      .command('verify')
+      .description(
+        'random requests on every lane with random ready patterns: lane order, a gap-free linear order (seq), every answer against the sharded model on it, memories, and Verilator every port every cycle',
+      )
+      .argument('<config>', 'preset name or config JSON file')
+      .option('--ops <n>', 'requests per lane', intArg('--ops', 1, 10_000_000), 5000)
+      .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
+      .option(
+        '--backpressure <p>',
+        'probability that out<i>_ready is low in a cycle',
+        probabilityArg('--backpressure'),
+        0.2,
+      )
+      .option('--idle <p>', 'probability that a lane offers nothing in a cycle', probabilityArg('--idle'), 0.1)
+      .option('--no-verilator', 'skip the Verilator comparison'),
+  ).action(
+    async (
+      spec: string,
+      o: ShapeFlags & { ops: number; seed: number; backpressure: number; idle: number; verilator: boolean },
+    ) => {
+      const lf = load(spec, o);
+      const r = driveLanes(lf, {
+        opsPerLane: o.ops,
+        seed: o.seed,
+        backpressure: o.backpressure,
+        idle: o.idle,
+        record: o.verilator,
+      });
+      console.log(
+        `${lf.name}: ${lf.lanes} lanes, ${lf.shards} shards: ${r.ops} ops in ${r.cycles} cycles ` +
+          `(${r.opsPerCycle.toFixed(2)} ops/cycle while busy), ${r.agingEvents} aging steps`,
+      );
+      console.log(
+        `  model on the linear order: ${r.mismatchCount} mismatches; memories: ${r.memory?.checked ?? 0} words, ${r.memory?.count ?? 0} differ`,
+      );
+      for (const m of r.mismatches) console.log(`  ${m}`);
+      let bad = r.mismatchCount > 0;
+      if (o.verilator) {
+        const cmp = await laneCosim(lf, r);
+        console.log(`  ${formatComparison(cmp, lf.design()).split('\n').join('\n  ')}`);
+        bad ||= cmp.count > 0;
+      }
+      if (bad) process.exitCode = EXIT.checkFailed;
+    },
+  );
+
+  shapeOptions(
+    lanes
+      .command('throughput')
+      .description(
+        'ops per cycle with every lane offered a request every cycle: uniform keys, Zipf 0.8 / 1.0 / 1.2, one hot key',
+      )
+      .argument('<config>', 'preset name or config JSON file')
+      .option('--ops <n>', 'requests per lane', intArg('--ops', 100, 10_000_000), 20000)
+      .option('--seed <s>', 'stimulus seed', intArg('--seed', 0, 0xffffffff), 1)
+      .option('--keys <n>', 'distinct keys of the uniform and Zipf streams', intArg('--keys', 1, 1 << 30), 1 << 16)
+      .option('--json', 'print JSON'),
+  ).action((spec: string, o: ShapeFlags & { ops: number; seed: number; keys: number; json?: boolean }) => {
+    const lf = load(spec, o);
+    const loads: [string, LaneWorkload][] = [
+      ['uniform', 'uniform'],
+      ['zipf 0.8', { zipf: 0.8 }],
+      ['zipf 1.0', { zipf: 1.0 }],
+      ['zipf 1.2', { zipf: 1.2 }],
+      ['one hot key', 'hot'],
+    ];
+    const rows = loads.map(([name, workload]) => {
+      const r = driveLanes(lf, {
+        opsPerLane: o.ops,
+        seed: o.seed,
+        workload,
+        keys: o.keys,
+        mix: { query: 1, insert: 1 },
+        throughputOnly: true,
+      });
+      return { workload: name, opsPerCycle: r.opsPerCycle, perLane: r.opsPerCycle / lf.lanes };
+    });
+    if (o.json) {
+      console.log(JSON.stringify({ config: lf.name, lanes: lf.lanes, shards: lf.shards, rows }, null, 2));
+      return;
+    }
+    console.log(`${lf.name}: ${lf.lanes} lanes, ${lf.shards} shards, ${o.ops} requests per lane, query:insert 1:1`);
+    for (const r of rows)
+      console.log(
+        `  ${r.workload.padEnd(12)} ${r.opsPerCycle.toFixed(3)} ops/cycle (${(100 * r.perLane).toFixed(1)} % of ${lf.lanes})`,
+      );
+  });
+}

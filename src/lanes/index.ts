@@ -1,0 +1,198 @@
+/**
+ * Multi-lane filters: a config with `lanes: N` (1, 2, 4, 8) and `shards: S` (a power of two,
+ * S >= N) runs N request lanes over S shards of the family's pipeline (./rtl.ts), with the
+ * linear order exposed as a sequence number and the sharded model (./model.ts) as reference.
+ * `LaneFilter` holds the single-lane filter (the config without lanes and shards), the shard's
+ * filter and the lane shape; `bloomforge lanes …` works on it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { familyOf } from '../families/index.js';
+import { Filter } from '../families/filter.js';
+import { failer } from '../families/schema.js';
+import type { FilterConfig, StreamModel } from '../families/types.js';
+import { emitVerilog } from '../emit/verilog.js';
+import { manifestOf } from '../emit/manifest.js';
+import type { Design } from '../ir/types.js';
+import { resolveConfig, loadPreset } from '../config/resolve.js';
+import { presetEntry } from '../families/index.js';
+import { ConfigError } from '../util/errors.js';
+import { inputFile } from '../util/files.js';
+import { ShardedModel } from './model.js';
+import { buildLanes, coreTagBits, LANE_QUEUE, SEQ_BITS, SHARD_SALT } from './rtl.js';
+
+export const LANE_COUNTS = [1, 2, 4, 8] as const;
+export const MAX_SHARDS = 64;
+
+export class LaneFilter {
+  private built: Design | null = null;
+
+  constructor(
+    /** The filter the config describes on one lane (the config without lanes and shards). */
+    readonly base: Filter,
+    /** One shard's filter (1/S of the memory, its tag carrying drop, lane and seq). */
+    readonly shard: Filter,
+    readonly lanes: number,
+    readonly shards: number,
+  ) {}
+
+  get name(): string {
+    return this.base.name;
+  }
+
+  private support() {
+    return this.base.family.lanes!;
+  }
+
+  period(): number {
+    return this.support().period(this.base.config);
+  }
+
+  /** Cycles from a lane's accepted request to its out_valid with no conflict and out_ready high. */
+  latency(): number {
+    return this.shard.protocol().latency + 2;
+  }
+
+  design(): Design {
+    if (this.built) return this.built;
+    const p = this.shard.protocol();
+    const sup = this.support();
+    const codes = (names: readonly string[]): number[] => names.map((n) => p.ops[n]!);
+    const insertOps = Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts);
+    this.built = buildLanes({
+      name: this.name,
+      core: this.shard.design(),
+      lanes: this.lanes,
+      shards: this.shards,
+      keyBits: this.base.config.keyBits,
+      tagBits: this.base.config.tagBits,
+      seed: this.base.config.seed,
+      period: this.period(),
+      tickCode: p.ops[sup.tickOp]!,
+      broadcastCodes: codes(sup.broadcastOps),
+      insertCodes: codes(insertOps),
+      request: p.request,
+      response: p.response,
+      meta: this.parameters(),
+    });
+    return this.built;
+  }
+
+  parameters(): Record<string, unknown> {
+    return {
+      ...this.base.parameters(),
+      lanes: this.lanes,
+      shards: this.shards,
+      shardParameters: this.shard.parameters(),
+      seqBits: SEQ_BITS,
+      laneQueue: LANE_QUEUE,
+      latency: this.latency(),
+      shardSalt: SHARD_SALT,
+    };
+  }
+
+  model(): ShardedModel {
+    const p = this.shard.protocol();
+    const sup = this.support();
+    const shards: StreamModel[] = Array.from({ length: this.shards }, () => this.shard.model());
+    return new ShardedModel({
+      shards,
+      keyBits: this.base.config.keyBits,
+      seed: this.base.config.seed,
+      period: this.period(),
+      tickOp: sup.tickOp,
+      broadcastOps: sup.broadcastOps,
+      insertOps: Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts),
+      zeroFields: Object.fromEntries(p.request.map((f) => [f.name, 0n])),
+    });
+  }
+
+  verilog(): string {
+    return emitVerilog(this.design());
+  }
+
+  manifest(): Record<string, unknown> {
+    const d = this.design();
+    const p = this.shard.protocol();
+    const { meta: _meta, ...base } = manifestOf(d);
+    void _meta;
+    return {
+      ...base,
+      family: this.base.family.id,
+      lanes: this.lanes,
+      shards: this.shards,
+      latency: {
+        cycles: this.latency(),
+        note: "from a lane's accepting cycle to out<i>_valid, with no shard conflict and out<i>_ready high",
+      },
+      opcodes: p.ops,
+      sequence: {
+        bits: SEQ_BITS,
+        note: 'out<i>_seq numbers every executed op in one total order (cycle by cycle, lane 0 first), modulo 2^bits',
+      },
+      parameters: this.parameters(),
+    };
+  }
+
+  files(): Record<string, string> {
+    return {
+      [`${this.name}.v`]: this.verilog(),
+      [`${this.name}.manifest.json`]: JSON.stringify(this.manifest(), null, 2) + '\n',
+    };
+  }
+}
+
+/** A written config with `lanes` and `shards` -> a LaneFilter (ConfigError naming the field). */
+export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ConfigError(`${source}: a config is a JSON object`);
+  const { lanes: lanesRaw, shards: shardsRaw, ...rest } = raw as Record<string, unknown>;
+  const fail = failer(source);
+  const lanes = lanesRaw ?? 1;
+  if (typeof lanes !== 'number' || !(LANE_COUNTS as readonly number[]).includes(lanes))
+    fail('lanes', `must be one of ${LANE_COUNTS.join(', ')}`);
+  const N = lanes as number;
+  const shards = shardsRaw ?? N;
+  if (typeof shards !== 'number' || !Number.isInteger(shards) || shards < 1 || !Number.isInteger(Math.log2(shards)))
+    fail('shards', 'must be a power of two');
+  const S = shards as number;
+  if (S < N) fail('shards', `must be at least lanes (${N})`);
+  if (S > MAX_SHARDS) fail('shards', `must be at most ${MAX_SHARDS}`);
+  const name = (rest as { filter?: unknown }).filter;
+  const family = typeof name === 'string' ? familyOf(name) : undefined;
+  if (family && !family.lanes) {
+    const supported = ['apbf', 'apbbf'];
+    fail('lanes', `filter '${String(name)}' has one lane only (lanes and shards: ${supported.join(', ')})`);
+  }
+  const base = resolveConfig(rest, source);
+  const sup = base.family.lanes!;
+  const shardCfg = sup.shard(base.config, { lanes: N, shards: S }, fail);
+  const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N, base.config.tagBits) };
+  return new LaneFilter(base, new Filter(base.family, c), N, S);
+}
+
+/** A preset name or a JSON file, with `lanes`/`shards` in it or given here (these win). */
+export function loadLaneConfig(spec: string, over: { lanes?: number; shards?: number } = {}): LaneFilter {
+  const preset = presetEntry(spec);
+  let raw: unknown;
+  let source: string;
+  if (preset) {
+    raw = loadPreset(spec);
+    source = `preset ${spec}`;
+  } else {
+    const file = inputFile(spec, 'config', ['.json']);
+    try {
+      raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      throw new ConfigError(`${spec}: not valid JSON: ${(e as Error).message}`);
+    }
+    source = path.basename(file);
+  }
+  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
+    const r = { ...(raw as Record<string, unknown>) };
+    if (over.lanes !== undefined) r.lanes = over.lanes;
+    if (over.shards !== undefined) r.shards = over.shards;
+    raw = r;
+  }
+  return resolveLaneConfig(raw, source);
+}

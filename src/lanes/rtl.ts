@@ -1,0 +1,369 @@
+/**
+ * The N-lane, S-shard wrapper: N request lanes, a dispatcher, S instances of a family's pipeline
+ * (each holding 1/S of the memory, chosen by an H3 hash of the key) and N response queues.
+ *
+ * Ports, for each lane i (all synchronous to clk, `rst` synchronous active high):
+ *   in<i>_valid, in<i>_ready   request handshake (in<i>_ready is a register)
+ *   in<i>_op, in<i>_key, in<i>_tag and the family's request fields in<i>_<field>
+ *   out<i>_valid, out<i>_ready response handshake; a lane's responses come in its request order
+ *   out<i>_tag, out<i>_seq     the request's tag, and its place in the linear order (below)
+ *   out<i>_<field>             the family's response fields (out<i>_hit, …)
+ *
+ * Each lane has the family's two-entry skid input; the shard index (H3 of the key, salt
+ * SHARD_SALT) is computed as a request enters and kept with it. Every cycle the dispatcher
+ * looks at the N head requests and
+ *   - (fast mode) grants every head whose shard is ready, whose lane has room in its response
+ *     queue, and which no earlier head of the cycle wants the same shard with: "earlier" in a
+ *     priority order that rotates by one lane each cycle, so a hot shard is shared fairly;
+ *   - (slow mode: fewer than N inserts left in the generation, or a broadcast op at a head)
+ *     grants one head only, the first in priority order; if it is an insert and the generation
+ *     is full, every shard gets the tick op instead (the global aging step, its responses
+ *     dropped), and a broadcast op (tick, clear) goes to every shard at once.
+ * A granted request goes straight into its shard's pipeline, whose out_ready is tied high, with a
+ * tag carrying {drop, lane, seq, tag}; the responses come back after the pipeline's fixed latency
+ * and are pushed into their lane's response queue (LANE_QUEUE entries; a lane is granted only while
+ * its queue has room for every request in flight).
+ *
+ * Linear order: the ops of a cycle are executed by distinct shards, and a cycle never spans an
+ * aging step (fast mode grants at most N inserts with at least N left), so they commute; the
+ * order is cycle by cycle, lane 0 first within a cycle, and `seq` (SEQ_BITS bits, wrapping) numbers
+ * the ops in that order. Every answer equals the sharded model's (src/lanes/model.ts) on it.
+ *
+ * Latency with no conflict and out<i>_ready high: the core's latency + 2 (one cycle in the skid
+ * input, one in the lane's response queue).
+ */
+import { ModuleBuilder, type Sig, type Wire } from '../dsl/module.js';
+import type { Design } from '../ir/types.js';
+import { skidInput } from '../stages/input.js';
+import { muxTree, bitsFor } from '../stages/primitives.js';
+import { occupancy } from '../stages/responseQueue.js';
+import type { PortField } from '../families/types.js';
+
+/** Bits of the sequence number on each response (wraps; see the verifier's unwrapping). */
+export const SEQ_BITS = 16;
+/** Entries of each lane's response queue (covers the core's latency + 2: no stall when ready). */
+export const LANE_QUEUE = 16;
+/** Bits of a lane's reorder-queue slot number. */
+const SLOT_BITS = Math.log2(LANE_QUEUE);
+/** Salt of the shard hash's H3 matrix (the cores' hashes use small salts). */
+export const SHARD_SALT = 0x5a4d0001;
+
+export interface LaneBuild {
+  name: string;
+  /** The shard's pipeline (the family's design for the shard config, key mix included). */
+  core: Design;
+  lanes: number;
+  shards: number;
+  keyBits: number;
+  /** The user's tag width (the core's tag carries drop, lane and seq too). */
+  tagBits: number;
+  seed: number;
+  /** Inserts between aging steps (the generation). */
+  period: number;
+  tickCode: number;
+  broadcastCodes: readonly number[];
+  insertCodes: readonly number[];
+  request: readonly PortField[];
+  response: readonly PortField[];
+  meta: Record<string, unknown>;
+}
+
+export function laneBitsOf(lanes: number): number {
+  return Math.max(1, Math.log2(lanes));
+}
+
+/** The core's tag width for a lane build: drop, lane, seq and the user's tag. */
+export function coreTagBits(lanes: number, tagBits: number): number {
+  return 1 + laneBitsOf(lanes) + SLOT_BITS + SEQ_BITS + tagBits;
+}
+
+const orAll = (m: ModuleBuilder, xs: Sig[]): Sig => (xs.length ? xs.reduce((a, b) => a.or(b)) : m.const(0, 1));
+
+/** One-hot select: OR of (sel_j ? x_j : 0). */
+function andOr(m: ModuleBuilder, sels: Sig[], xs: Sig[], width: number): Sig {
+  const terms = sels.map((s, j) => m.mux(s, xs[j]!, m.const(0, width)));
+  return terms.length ? terms.reduce((a, b) => a.or(b)) : m.const(0, width);
+}
+
+export function buildLanes(o: LaneBuild): Design {
+  const N = o.lanes;
+  const S = o.shards;
+  const m = new ModuleBuilder(o.name);
+  Object.assign(m.meta, o.meta);
+  const core = o.core;
+  const width = (port: string): number => {
+    const p = [...core.inputs, ...core.outputs].find((q) => q.name === port);
+    if (!p) throw new Error(`core '${core.name}' has no port '${port}'`);
+    return core.nets[p.net]!.width;
+  };
+  const opW = width('in_op');
+  const laneBits = laneBitsOf(N);
+  const shardBits = Math.log2(S);
+  const tagW = coreTagBits(N, o.tagBits);
+  if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);
+
+  // ---- lanes: inputs and skid buffers ------------------------------------------------------
+  const lane = Array.from({ length: N }, (_, i) => {
+    const valid = m.input(`in${i}_valid`, 1, `lane ${i}: request valid`);
+    const op = m.input(`in${i}_op`, opW, `lane ${i}: operation (the core's op codes)`);
+    const key = m.input(`in${i}_key`, o.keyBits, `lane ${i}: key`);
+    const tag = m.input(`in${i}_tag`, o.tagBits, `lane ${i}: tag, returned with the response`);
+    const extras: Record<string, Sig> = {};
+    for (const f of o.request)
+      extras[f.name] = m.input(`in${i}_${f.port.replace(/^in_/, '')}`, f.width, `lane ${i}: ${f.name}`);
+    const outReady = m.input(`out${i}_ready`, 1, `lane ${i}: response ready`);
+    const data: Record<string, Sig> = { op, key, tag, ...extras };
+    if (S > 1) data.shard = m.h3(key, shardBits, { seed: o.seed, salt: SHARD_SALT });
+    const sk = skidInput(m, {
+      valid,
+      op,
+      flags: { ins: o.insertCodes, bcast: o.broadcastCodes },
+      data,
+      name: `lane${i}_in`,
+    });
+    const occ = occupancy(m, { capacity: LANE_QUEUE, name: `lane${i}_occupancy` });
+    const req = sk.headValid.and(occ.value.bit(LANE_QUEUE - 1).not());
+    // The reorder-queue slot of the lane's next granted request.
+    const slot = m.reg(`lane${i}_slot`, SLOT_BITS);
+    return { sk, occ, req, outReady, slot, shard: S > 1 ? sk.data.shard! : null };
+  });
+
+  // ---- the shards' cores, on wires the dispatcher drives -------------------------------------
+  const coreIn = Array.from({ length: S }, (_, s) => {
+    const w = (name: string, bits: number): Wire => m.wire(`shard${s}_${name}`, bits);
+    return {
+      valid: w('req_valid', 1),
+      op: w('req_op', opW),
+      key: w('req_key', o.keyBits),
+      tag: w('req_tag', tagW),
+      extras: o.request.map((f) => w(`req_${f.name}`, f.width)),
+    };
+  });
+  const coreOut = coreIn.map((ci, s) =>
+    m.instance(`shard${s}`, core, {
+      rst: m.rst,
+      in_valid: ci.valid,
+      in_op: ci.op,
+      in_key: ci.key,
+      in_tag: ci.tag,
+      out_ready: m.const(1, 1),
+      ...Object.fromEntries(o.request.map((f, j) => [f.port, ci.extras[j]!])),
+    }),
+  );
+  const ready = coreOut.map((co) => co.in_ready!);
+
+  // ---- the dispatcher ------------------------------------------------------------------------
+  const count = m.reg('gen_count', bitsFor(o.period));
+  const seqBase = m.reg('seq_base', SEQ_BITS);
+  const prio = N > 1 ? m.reg('prio', N, { reset: 1 }) : null;
+  if (prio) prio.next(m.cat(prio.slice(N - 2, 0), prio.bit(N - 1)));
+  /** Lane j comes before lane i in this cycle's priority order. */
+  const prec = (j: number, i: number): Sig => {
+    const rs: Sig[] = [];
+    for (let r = 0; r < N; r++) if ((j - r + N) % N < (i - r + N) % N) rs.push(prio!.bit(r));
+    return orAll(m, rs);
+  };
+  const same = (j: number, i: number): Sig => (S > 1 ? lane[j]!.shard!.eq(lane[i]!.shard!) : m.const(1, 1));
+  const shardReady = lane.map((l) => (S > 1 ? muxTree(m, ready, l.shard) : ready[0]!));
+  const allReady = ready.reduce((a, b) => a.and(b));
+  const ins = lane.map((l) => l.sk.head.ins!);
+  const bcast = lane.map((l) => l.sk.head.bcast!);
+  const anyBcast = orAll(
+    m,
+    lane.map((l, i) => l.sk.headValid.and(bcast[i]!)),
+  );
+  const nearFull = o.period > N ? count.gt(o.period - N) : m.const(1, 1);
+  const slow = anyBcast.or(nearFull);
+  const full = count.eq(o.period);
+  const others = (i: number, f: (j: number) => Sig): Sig =>
+    orAll(
+      m,
+      lane.flatMap((_, j) => (j === i ? [] : [f(j)])),
+    );
+  const fastGrant = lane.map((l, i) =>
+    slow
+      .not()
+      .and(l.req)
+      .and(shardReady[i]!)
+      .and(others(i, (j) => lane[j]!.req.and(same(j, i)).and(prec(j, i))).not()),
+  );
+  const top = lane.map((l, i) => l.req.and(others(i, (j) => lane[j]!.req.and(prec(j, i))).not()));
+  // After an aging tick the insert that made it goes first and alone (`tick_lane`, one-hot), so
+  // nothing is ordered between the tick and that insert (the model ticks right before it).
+  const pend = m.reg('tick_lane', N);
+  const pendAny = pend.any();
+  const topIns = top.map((t, i) => t.and(ins[i]!));
+  const tickNow = slow.and(full).and(allReady).and(orAll(m, topIns)).and(pendAny.not());
+  const slowGrant = lane.map((_, i) =>
+    slow
+      .and(top[i]!)
+      .and(ins[i]!.and(full).not())
+      .and(m.mux(bcast[i]!, allReady, shardReady[i]!)),
+  );
+  const pendGrant = lane.map((l, i) => pend.bit(i).and(l.req).and(shardReady[i]!));
+  const grant = lane.map((_, i) => fastGrant[i]!.or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!));
+  pend.next(m.mux(tickNow, m.cat(...[...topIns].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
+  const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
+  const bcastNow = orAll(m, bcastGrant);
+
+  // Sequence numbers: lane order within the cycle.
+  const seq: Sig[] = [];
+  let prefix = m.const(0, SEQ_BITS);
+  for (let i = 0; i < N; i++) {
+    seq.push(seqBase.add(prefix));
+    prefix = prefix.add(grant[i]!.zext(SEQ_BITS));
+  }
+  seqBase.next(seqBase.add(prefix));
+  let inserted = m.const(0, bitsFor(o.period));
+  for (let i = 0; i < N; i++) inserted = inserted.add(grant[i]!.and(ins[i]!).zext(bitsFor(o.period)));
+  count.next(m.mux(tickNow.or(bcastNow), 0, count.add(inserted)));
+
+  // Each shard's request: a granted lane's (one at most), a broadcast, or the aging tick.
+  coreIn.forEach((ci, s) => {
+    const sel = lane.map((l, i) =>
+      grant[i]!.and(bcast[i]!.not())
+        .and(S > 1 ? l.shard!.eq(s) : m.const(1, 1))
+        .or(bcastGrant[i]!),
+    );
+    m.assignWire(ci.valid, orAll(m, sel).or(tickNow));
+    m.assignWire(
+      ci.op,
+      m.mux(
+        tickNow,
+        m.const(o.tickCode, opW),
+        andOr(
+          m,
+          sel,
+          lane.map((l) => l.sk.data.op!),
+          opW,
+        ),
+      ),
+    );
+    m.assignWire(
+      ci.key,
+      andOr(
+        m,
+        sel,
+        lane.map((l) => l.sk.data.key!),
+        o.keyBits,
+      ),
+    );
+    const drop = s === 0 ? tickNow : tickNow.or(bcastNow);
+    m.assignWire(
+      ci.tag,
+      m.cat(
+        drop,
+        andOr(
+          m,
+          sel,
+          lane.map((_, i) => m.const(i, laneBits)),
+          laneBits,
+        ),
+        andOr(
+          m,
+          sel,
+          lane.map((l) => l.slot),
+          SLOT_BITS,
+        ),
+        andOr(m, sel, seq, SEQ_BITS),
+        andOr(
+          m,
+          sel,
+          lane.map((l) => l.sk.data.tag!),
+          o.tagBits,
+        ),
+      ),
+    );
+    o.request.forEach((f, j) =>
+      m.assignWire(
+        ci.extras[j]!,
+        andOr(
+          m,
+          sel,
+          lane.map((l) => l.sk.data[f.name]!),
+          f.width,
+        ),
+      ),
+    );
+  });
+
+  // ---- responses: from the shards into each lane's reorder queue ----------------------------
+  const respW = o.response.map((f) => f.width);
+  lane.forEach((l, i) => {
+    l.sk.advance(grant[i]!);
+    l.sk.release(grant[i]!);
+    l.sk.setReady(m.const(0, 1));
+    l.slot.next(m.mux(grant[i]!, l.slot.add(1), l.slot));
+    const writes = coreOut.map((co) => {
+      const t = co.out_tag!;
+      const drop = t.bit(tagW - 1);
+      const laneOf = t.slice(tagW - 2, tagW - 1 - laneBits);
+      const slot = t.slice(tagW - 2 - laneBits, tagW - 1 - laneBits - SLOT_BITS);
+      return {
+        valid: co.out_valid!.and(drop.not()).and(laneOf.eq(i)),
+        slot,
+        data: m.cat(t.slice(o.tagBits + SEQ_BITS - 1, 0), ...o.response.map((f) => co[f.port]!)),
+      };
+    });
+    const rq = reorderQueue(m, `lane${i}_rq`, writes, l.outReady);
+    l.occ.step(grant[i]!, rq.pop);
+    const w = rq.head.width;
+    m.output(`in${i}_ready`, l.sk.ready, `lane ${i}: request ready (a register)`);
+    m.output(`out${i}_valid`, rq.outValid, `lane ${i}: response valid`);
+    m.output(`out${i}_tag`, rq.head.slice(w - 1 - SEQ_BITS, w - SEQ_BITS - o.tagBits), `lane ${i}: the request's tag`);
+    m.output(
+      `out${i}_seq`,
+      rq.head.slice(w - 1, w - SEQ_BITS),
+      `lane ${i}: the op's place in the linear order (mod 2^${SEQ_BITS})`,
+    );
+    let hi = w - SEQ_BITS - o.tagBits - 1;
+    o.response.forEach((f, j) => {
+      m.output(`out${i}_${f.port.replace(/^out_/, '')}`, rq.head.slice(hi, hi - respW[j]! + 1), `lane ${i}: ${f.name}`);
+      hi -= respW[j]!;
+    });
+  });
+  return m.build();
+}
+
+/**
+ * A lane's reorder queue: LANE_QUEUE entries, one per slot; a response is written into the slot
+ * its request was given (any number of shards may write different slots in one cycle), and the
+ * head slot leaves when it is full and `outReady`. So a lane's responses leave in its request
+ * order even when a shard answers late (one that took a request just before a clear's sweep
+ * holds it until the sweep ends).
+ */
+function reorderQueue(
+  m: ModuleBuilder,
+  name: string,
+  writes: { valid: Sig; slot: Sig; data: Sig }[],
+  outReady: Sig,
+): { outValid: Sig; pop: Sig; head: Sig } {
+  const D = LANE_QUEUE;
+  const W = writes[0]!.data.width;
+  const rp = m.reg(`${name}_rp`, SLOT_BITS);
+  const full: Sig[] = [];
+  const entries: Sig[] = [];
+  const fullRegs = [];
+  for (let j = 0; j < D; j++) {
+    const hits = writes.map((w) => w.valid.and(w.slot.eq(j)));
+    const we = orAll(m, hits);
+    const e = m.reg(`${name}_entry${j}`, W, { reset: null, en: we });
+    e.next(
+      andOr(
+        m,
+        hits,
+        writes.map((w) => w.data),
+        W,
+      ),
+    );
+    const f = m.reg(`${name}_full${j}`, 1);
+    fullRegs.push({ f, we });
+    full.push(f);
+    entries.push(e);
+  }
+  const outValid = muxTree(m, full, rp);
+  const pop = outValid.and(outReady);
+  fullRegs.forEach(({ f, we }, j) => f.next(m.mux(we, 1, m.mux(pop.and(rp.eq(j)), 0, f))));
+  rp.next(m.mux(pop, rp.add(1), rp));
+  return { outValid, pop, head: muxTree(m, entries, rp) };
+}
