@@ -65,6 +65,7 @@ export interface SimOptions {
 export class CompiledSim implements Engine {
   readonly name = 'ts-compiled';
   readonly layout: Layout;
+  /** The engine of the cycle loop: as asked, or 'js' when V8 refused the WebAssembly function (see the constructor). */
   readonly engine: CycleEngine;
   readonly V: Uint32Array;
   readonly M: Uint32Array[];
@@ -140,8 +141,20 @@ export class CompiledSim implements Engine {
     this.Mi = this.M.map(int32);
     this.Ti = T.map(int32);
     this.stimI = int32(this.stim);
+    // V8 compiles a WebAssembly function of at most 50 000 locals (one per combinational net
+    // word here); a larger design (an 8-lane filter over 32 shards) runs the JavaScript loop,
+    // which splits the cycle into chunks. `engine` says which one runs.
+    let module: WebAssembly.Module | null = null;
     if (wasm) {
-      const inst = new WebAssembly.Instance(new WebAssembly.Module(wasm), { env: { mem: memory } });
+      try {
+        module = new WebAssembly.Module(wasm);
+      } catch (e) {
+        if (!(e instanceof WebAssembly.CompileError) || !/local count too large/.test(e.message)) throw e;
+        this.engine = 'js';
+      }
+    }
+    if (module) {
+      const inst = new WebAssembly.Instance(module, { env: { mem: memory } });
       this.wasmRun = inst.exports.run as WasmRunFn;
       this.chunks = 1;
     } else {
