@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { benchFilter, formatBenchTable } from '../bench/hw.js';
+import { loadLaneConfig } from '../lanes/index.js';
 import { loadConfig } from '../config/resolve.js';
 import { TARGETS, type Target } from '../device/index.js';
 import type { Design } from '../ir/types.js';
@@ -44,12 +45,28 @@ export function registerHwCommands(p: Command): void {
     .option('--seeds <n>', 'nextpnr seeds (iCE40)', seedsArg, 3)
     .option('--fresh', 'rerun the tools instead of using cached results')
     .option('--control <c>', 'none | regs: synthesize the design with the control port (generate --control)', 'none')
+    .option('--lanes <n>', 'synthesize the N-lane design (bloomforge lanes): 1, 2, 4 or 8', intArg('--lanes', 1, 64))
+    .option('--shards <s>', 'shards of the N-lane design (default: lanes)', intArg('--shards', 1, 1 << 16))
     .option('--json', 'print JSON')
     .action(
-      async (spec: string, o: { target?: Target; seeds: number; fresh?: boolean; control: string; json?: boolean }) => {
+      async (
+        spec: string,
+        o: {
+          target?: Target;
+          seeds: number;
+          fresh?: boolean;
+          control: string;
+          lanes?: number;
+          shards?: number;
+          json?: boolean;
+        },
+      ) => {
         if (o.control !== 'none' && o.control !== 'regs') throw new UsageError('--control must be one of none, regs');
-        const f = loadConfig(spec);
-        const design = o.control === 'regs' ? f.controlDesign() : f.design();
+        const laneShape = o.lanes !== undefined || o.shards !== undefined;
+        if (laneShape && o.control !== 'none') throw new UsageError('--control applies to one-lane designs only');
+        const lf = laneShape ? loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards }) : null;
+        const f = lf ? lf.base : loadConfig(spec);
+        const design = lf ? lf.design() : o.control === 'regs' ? f.controlDesign() : f.design();
         try {
           const bar = progress(`synth ${f.name}`, 1 + o.seeds, 'steps', o.json);
           let r;

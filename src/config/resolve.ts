@@ -22,6 +22,12 @@ export function resolveConfig(raw: unknown, source = 'config'): Filter {
   const family = typeof name === 'string' ? familyOf(name) : undefined;
   if (!family) throw new ConfigError(`${source}: field 'filter': must be one of ${filterNames().join(', ')}`);
   const fail = failer(source);
+  for (const field of ['lanes', 'shards'])
+    if (field in raw)
+      fail(
+        field,
+        'an N-lane config: build and check it with `bloomforge lanes generate|verify|throughput` and `synth --lanes`',
+      );
   const cfg = parseConfig(family.schema, raw, source);
   const intent = family.planner?.intent(cfg, fail) ?? null;
   // The key mix is the same for every family: kept on the derived config, applied by the Filter.

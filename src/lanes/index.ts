@@ -30,7 +30,7 @@ export class LaneFilter {
   constructor(
     /** The filter the config describes on one lane (the config without lanes and shards). */
     readonly base: Filter,
-    /** One shard's filter (1/S of the memory, its tag carrying drop, lane and seq). */
+    /** One shard's filter (1/S of the memory, its tag carrying drop, lane and reorder slot). */
     readonly shard: Filter,
     readonly lanes: number,
     readonly shards: number,
@@ -167,7 +167,7 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   const base = resolveConfig(rest, source);
   const sup = base.family.lanes!;
   const shardCfg = sup.shard(base.config, { lanes: N, shards: S }, fail);
-  const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N, base.config.tagBits) };
+  const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N) };
   return new LaneFilter(base, new Filter(base.family, c), N, S);
 }
 

@@ -20,7 +20,7 @@
  *     is full, every shard gets the tick op instead (the global aging step, its responses
  *     dropped), and a broadcast op (tick, clear) goes to every shard at once.
  * A granted request goes straight into its shard's pipeline, whose out_ready is tied high, with a
- * tag carrying {drop, lane, seq, tag}; the responses come back after the pipeline's fixed latency
+ * tag carrying {drop, lane, reorder slot} (the seq and the tag wait in the slot); the responses come back after the pipeline's fixed latency
  * and are pushed into their lane's response queue (LANE_QUEUE entries; a lane is granted only while
  * its queue has room for every request in flight).
  *
@@ -72,9 +72,9 @@ export function laneBitsOf(lanes: number): number {
   return Math.max(1, Math.log2(lanes));
 }
 
-/** The core's tag width for a lane build: drop, lane, seq and the user's tag. */
-export function coreTagBits(lanes: number, tagBits: number): number {
-  return 1 + laneBitsOf(lanes) + SLOT_BITS + SEQ_BITS + tagBits;
+/** The core's tag width for a lane build: drop, lane and reorder slot (seq and tag wait in the slot). */
+export function coreTagBits(lanes: number): number {
+  return 1 + laneBitsOf(lanes) + SLOT_BITS;
 }
 
 const orAll = (m: ModuleBuilder, xs: Sig[]): Sig => (xs.length ? xs.reduce((a, b) => a.or(b)) : m.const(0, 1));
@@ -99,7 +99,7 @@ export function buildLanes(o: LaneBuild): Design {
   const opW = width('in_op');
   const laneBits = laneBitsOf(N);
   const shardBits = Math.log2(S);
-  const tagW = coreTagBits(N, o.tagBits);
+  const tagW = coreTagBits(N);
   if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);
 
   // ---- lanes: inputs and skid buffers ------------------------------------------------------
@@ -265,13 +265,6 @@ export function buildLanes(o: LaneBuild): Design {
           lane.map((l) => l.slot),
           SLOT_BITS,
         ),
-        andOr(m, sel, seq, SEQ_BITS),
-        andOr(
-          m,
-          sel,
-          lane.map((l) => l.sk.data.tag!),
-          o.tagBits,
-        ),
       ),
     );
     o.request.forEach((f, j) =>
@@ -298,14 +291,16 @@ export function buildLanes(o: LaneBuild): Design {
       const t = co.out_tag!;
       const drop = t.bit(tagW - 1);
       const laneOf = t.slice(tagW - 2, tagW - 1 - laneBits);
-      const slot = t.slice(tagW - 2 - laneBits, tagW - 1 - laneBits - SLOT_BITS);
+      const slot = t.slice(SLOT_BITS - 1, 0);
       return {
         valid: co.out_valid!.and(drop.not()).and(laneOf.eq(i)),
         slot,
-        data: m.cat(t.slice(o.tagBits + SEQ_BITS - 1, 0), ...o.response.map((f) => co[f.port]!)),
+        data: o.response.length ? m.cat(...o.response.map((f) => co[f.port]!)) : m.const(0, 1),
       };
     });
-    const rq = reorderQueue(m, `lane${i}_rq`, writes, l.outReady);
+    // The seq and the tag wait in the slot from the grant; the response fills the rest.
+    const meta = { we: grant[i]!, slot: l.slot, data: m.cat(seq[i]!, l.sk.data.tag!) };
+    const rq = reorderQueue(m, `lane${i}_rq`, meta, writes, l.outReady);
     l.occ.step(grant[i]!, rq.pop);
     const w = rq.head.width;
     m.output(`in${i}_ready`, l.sk.ready, `lane ${i}: request ready (a register)`);
@@ -326,8 +321,9 @@ export function buildLanes(o: LaneBuild): Design {
 }
 
 /**
- * A lane's reorder queue: LANE_QUEUE entries, one per slot; a response is written into the slot
- * its request was given (any number of shards may write different slots in one cycle), and the
+ * A lane's reorder queue: LANE_QUEUE entries, one per slot; a request's seq and tag are written
+ * into its slot when it is granted (`meta`), its response into the same slot when it comes back
+ * (any number of shards may write different slots in one cycle), and the
  * head slot leaves when it is full and `outReady`. So a lane's responses leave in its request
  * order even when a shard answers late (one that took a request just before a clear's sweep
  * holds it until the sweep ends).
@@ -335,6 +331,7 @@ export function buildLanes(o: LaneBuild): Design {
 function reorderQueue(
   m: ModuleBuilder,
   name: string,
+  meta: { we: Sig; slot: Sig; data: Sig },
   writes: { valid: Sig; slot: Sig; data: Sig }[],
   outReady: Sig,
 ): { outValid: Sig; pop: Sig; head: Sig } {
@@ -343,8 +340,12 @@ function reorderQueue(
   const rp = m.reg(`${name}_rp`, SLOT_BITS);
   const full: Sig[] = [];
   const entries: Sig[] = [];
+  const metas: Sig[] = [];
   const fullRegs = [];
   for (let j = 0; j < D; j++) {
+    const mt = m.reg(`${name}_meta${j}`, meta.data.width, { reset: null, en: meta.we.and(meta.slot.eq(j)) });
+    mt.next(meta.data);
+    metas.push(mt);
     const hits = writes.map((w) => w.valid.and(w.slot.eq(j)));
     const we = orAll(m, hits);
     const e = m.reg(`${name}_entry${j}`, W, { reset: null, en: we });
@@ -365,5 +366,5 @@ function reorderQueue(
   const pop = outValid.and(outReady);
   fullRegs.forEach(({ f, we }, j) => f.next(m.mux(we, 1, m.mux(pop.and(rp.eq(j)), 0, f))));
   rp.next(m.mux(pop, rp.add(1), rp));
-  return { outValid, pop, head: muxTree(m, entries, rp) };
+  return { outValid, pop, head: m.cat(muxTree(m, metas, rp), muxTree(m, entries, rp)) };
 }

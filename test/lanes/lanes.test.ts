@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadLaneConfig, resolveLaneConfig } from '../../src/lanes/index.js';
-import { loadPreset } from '../../src/config/resolve.js';
+import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
 import { driveLanes } from '../../sim/verify/lanes.js';
 import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import { lint } from '../helpers/tools.js';
@@ -25,6 +25,13 @@ describe('lanes: configs', () => {
     [{ lanes: 2, shards: 2048 }, "field 'shards'"],
   ])('%j is refused', (over, msg) => {
     expect(() => resolveLaneConfig({ ...base, ...over }, 'cfg')).toThrow(msg);
+  });
+
+  it('a one-lane command given an N-lane config says which commands take it', () => {
+    expect(() => resolveConfig({ ...base, lanes: 2 }, 'cfg')).toThrow(
+      /^cfg: field 'lanes': an N-lane config: .*bloomforge lanes/,
+    );
+    expect(() => resolveConfig({ ...base, shards: 2 }, 'cfg')).toThrow(/^cfg: field 'shards'/);
   });
 
   it('a family without lanes is refused naming the field', () => {
