@@ -46,7 +46,10 @@ export interface LaneDriveResult {
   /** Ops accepted (all lanes) and answered. */
   ops: number;
   responses: number;
-  /** Cycles from the first accepted request to the last, and ops per such cycle. */
+  /**
+   * Steady state: cycles from the first response (the pipeline full, the power-up sweep over) to
+   * the last accepted request, and the ops accepted in them per cycle.
+   */
   busyCycles: number;
   opsPerCycle: number;
   mismatches: string[];
@@ -168,7 +171,8 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
   const idle = o.idle ?? 0;
   const wrap = 2 ** SEQ_BITS;
   let maxSeq = -1;
-  let firstAccept = -1;
+  let firstResponse = -1;
+  let steadyOps = 0;
   let lastAccept = -1;
   let quiet = 0;
   const quietLimit = p.maxStallCycles + lf.latency() + 64 * N + Math.ceil(64 / (1 - bp)) + Math.ceil(64 / (1 - idle));
@@ -212,12 +216,13 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
         l.inFlight.push(l.current);
         l.current = null;
         res.ops++;
-        if (firstAccept < 0) firstAccept = res.cycles;
+        if (firstResponse >= 0) steadyOps++;
         lastAccept = res.cycles;
         progress = true;
       }
       if (out[l.outValid] === 1 && row[l.outReady] === 1) {
         progress = true;
+        if (firstResponse < 0) firstResponse = res.cycles;
         res.responses++;
         const req = l.inFlight.shift();
         const tag = Number(getField(out, l.outTag.at, l.outTag.width));
@@ -249,8 +254,8 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     }
   }
   res.finished = res.mismatchCount === 0;
-  res.busyCycles = firstAccept < 0 ? 0 : lastAccept - firstAccept + 1;
-  res.opsPerCycle = res.busyCycles ? res.ops / res.busyCycles : 0;
+  res.busyCycles = firstResponse < 0 || lastAccept < firstResponse ? 0 : lastAccept - firstResponse + 1;
+  res.opsPerCycle = res.busyCycles ? steadyOps / res.busyCycles : 0;
   if (!o.throughputOnly) {
     answered.sort((a, b) => a.seq - b.seq);
     answered.forEach((a, n) => {

@@ -19,7 +19,8 @@
  *     grants one head only, the first in priority order; if it is an insert and the generation
  *     is full, every shard gets the tick op instead (the global aging step, its responses
  *     dropped), and a broadcast op (tick, clear) goes to every shard at once.
- * A granted request goes straight into its shard's pipeline, whose out_ready is tied high, with a
+ * A granted request goes into its shard's two-entry skid buffer (registered ready, so no path runs
+ * from the grant into the core) and from there into the shard's pipeline, whose out_ready is tied high, with a
  * tag carrying {drop, lane, reorder slot} (the seq and the tag wait in the slot); the responses come back after the pipeline's fixed latency
  * and are pushed into their lane's response queue (LANE_QUEUE entries; a lane is granted only while
  * its queue has room for every request in flight).
@@ -29,8 +30,8 @@
  * order is cycle by cycle, lane 0 first within a cycle, and `seq` (SEQ_BITS bits, wrapping) numbers
  * the ops in that order. Every answer equals the sharded model's (src/lanes/model.ts) on it.
  *
- * Latency with no conflict and out<i>_ready high: the core's latency + 2 (one cycle in the skid
- * input, one in the lane's response queue).
+ * Latency with no conflict and out<i>_ready high: the core's latency + 3 (a cycle in the lane's
+ * skid input, one in the shard's, one in the lane's reorder queue).
  */
 import { ModuleBuilder, type Sig, type Wire } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
@@ -139,19 +140,29 @@ export function buildLanes(o: LaneBuild): Design {
       extras: o.request.map((f) => w(`req_${f.name}`, f.width)),
     };
   });
-  const coreOut = coreIn.map((ci, s) =>
-    m.instance(`shard${s}`, core, {
+  // Each shard takes its requests through a two-entry skid buffer (`shard<s>_q`): the dispatcher
+  // sees its registered ready and writes registers, so no path runs from a grant into the core.
+  const coreOut = coreIn.map((ci, s) => {
+    const data: Record<string, Sig> = { op: ci.op, key: ci.key, tag: ci.tag };
+    o.request.forEach((f, j) => (data[`x${j}`] = ci.extras[j]!));
+    const q = skidInput(m, { valid: ci.valid, op: ci.op, flags: { tick: [o.tickCode] }, data, name: `shard${s}_q` });
+    const co = m.instance(`shard${s}`, core, {
       rst: m.rst,
-      in_valid: ci.valid,
-      in_op: ci.op,
-      in_key: ci.key,
-      in_tag: ci.tag,
+      in_valid: q.headValid,
+      in_op: q.data.op!,
+      in_key: q.data.key!,
+      in_tag: q.data.tag!,
       out_ready: m.const(1, 1),
-      ...Object.fromEntries(o.request.map((f, j) => [f.port, ci.extras[j]!])),
-    }),
-  );
+      ...Object.fromEntries(o.request.map((f, j) => [f.port, q.data[`x${j}`]!])),
+    });
+    const take = q.headValid.and(co.in_ready!);
+    q.advance(take);
+    q.release(take);
+    q.setReady(m.const(0, 1));
+    const out: Record<string, Sig> = { ...co, in_ready: q.ready };
+    return out;
+  });
   const ready = coreOut.map((co) => co.in_ready!);
-
   // ---- the dispatcher ------------------------------------------------------------------------
   const count = m.reg('gen_count', bitsFor(o.period));
   const seqBase = m.reg('seq_base', SEQ_BITS);
