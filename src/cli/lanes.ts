@@ -9,6 +9,7 @@ import { writeAll } from '../util/files.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
 import { driveLanes, laneCosim, type LaneWorkload } from '../../sim/verify/lanes.js';
 import { intArg, probabilityArg } from './args.js';
+import { measureShardedFp } from '../lanes/analysis.js';
 
 interface ShapeFlags {
   lanes?: number;
@@ -130,5 +131,44 @@ export function registerLaneCommands(p: Command): void {
       console.log(
         `  ${r.workload.padEnd(12)} ${r.opsPerCycle.toFixed(3)} ops/cycle (${(100 * r.perLane).toFixed(1)} % of ${lf.lanes})`,
       );
+  });
+
+  shapeOptions(
+    lanes
+      .command('analyze')
+      .description(
+        "the config's analysis (fp, window, slack: the whole filter's), the shard's sizes, and the false-positive rate measured on the sharded model beside the one-lane model on the same stream",
+      )
+      .argument('<config>', 'preset name or config JSON file')
+      .option(
+        '--queries <n>',
+        'never-inserted keys queried on each model',
+        intArg('--queries', 1000, 100_000_000),
+        200_000,
+      )
+      .option('--seed <s>', 'stream seed', intArg('--seed', 0, 0xffffffff), 1)
+      .option('--json', 'print JSON'),
+  ).action((spec: string, o: ShapeFlags & { queries: number; seed: number; json?: boolean }) => {
+    const lf = load(spec, o);
+    const a = lf.base.analyze();
+    const fp = measureShardedFp(lf, { queries: o.queries, seed: o.seed });
+    const shard = lf.shard.parameters();
+    if (o.json) {
+      console.log(
+        JSON.stringify(
+          { analysis: a.values, lanes: lf.lanes, shards: lf.shards, latency: lf.latency(), shard, fp },
+          null,
+          2,
+        ),
+      );
+      return;
+    }
+    console.log(`${spec}: ${a.headline}, ${lf.lanes} lanes over ${lf.shards} shards`);
+    for (const line of a.lines) console.log(`  ${line}`);
+    console.log(`  shard: ${lf.shard.describe()}, spares ${String(shard.spares)}; latency ${lf.latency()} cycles`);
+    const pct = (x: number): string => `${(100 * x).toFixed(4)} %`;
+    console.log(
+      `  measured fp (${fp.queries} never-inserted keys after ${fp.inserts - fp.queries} warm-up inserts): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %); a shard's inserts per generation spread by sqrt(S/g) = ${fp.loadSpread.toFixed(3)}`,
+    );
   });
 }

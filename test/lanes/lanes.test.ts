@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadLaneConfig, resolveLaneConfig } from '../../src/lanes/index.js';
 import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
 import { driveLanes } from '../../sim/verify/lanes.js';
+import { measureShardedFp } from '../../src/lanes/analysis.js';
 import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import { lint } from '../helpers/tools.js';
 
@@ -152,5 +153,15 @@ describe('lanes: verified against the sharded model', () => {
     // One hot key: one shard takes every op, one per cycle.
     expect(hot.opsPerCycle).toBeLessThan(1.05);
     expect(hot.opsPerCycle).toBeGreaterThan(0.9);
+  });
+});
+
+describe('lanes: analysis', () => {
+  it('the sharded filter keeps the one-lane false-positive rate (same stream, 99 % intervals overlap)', () => {
+    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 8 });
+    const fp = measureShardedFp(lf, { queries: 40_000, seed: 2 });
+    expect(fp.single).toBeGreaterThan(0.05); // the small preset's rate: there is something to compare
+    expect(Math.abs(fp.sharded - fp.single)).toBeLessThan(fp.halfWidth.sharded + fp.halfWidth.single);
+    expect(fp.loadSpread).toBeCloseTo(Math.sqrt(8 / 709), 6);
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * What sharding does to a filter's figures. The analysis of a sharded config is the family's
+ * analysis of the whole config (S shards of m/S bits per segment are m bits per segment with a
+ * two-part index), except for one thing the formulas assume: that every segment takes exactly g
+ * inserts per generation spread uniformly over its m bits. With shards, a query's shard took
+ * Binomial(g, 1/S) of a generation's inserts into m/S bits: the same mean fill, with a relative
+ * spread of about sqrt(S/g) per generation, and since the false-positive rate is convex in the
+ * fill, the mean over shards is slightly above the single-lane rate. `measureShardedFp` measures
+ * both on the models with the same insert stream and never-inserted queries.
+ */
+import type { StreamModel } from '../families/types.js';
+import { Rng } from '../util/rng.js';
+import type { LaneFilter } from './index.js';
+
+export interface ShardedFp {
+  inserts: number;
+  queries: number;
+  /** Measured false-positive rate of the sharded filter and of the same config on one lane. */
+  sharded: number;
+  single: number;
+  /** 99 % normal half-widths of the two rates. */
+  halfWidth: { sharded: number; single: number };
+  /** sqrt(S/g): the relative spread of a shard's inserts per generation. */
+  loadSpread: number;
+}
+
+/**
+ * Both filters take `inserts` distinct keys; after each insert past the first `warm` a
+ * never-inserted key is queried on both (`queries` in all), so the rates are averaged over the
+ * filter's whole aging cycle.
+ */
+export function measureShardedFp(lf: LaneFilter, o: { queries: number; seed: number }): ShardedFp {
+  const sharded = lf.model();
+  const single: StreamModel = lf.base.model();
+  const g = lf.period();
+  const warm = (lf.base.window() ?? g) + 2 * g;
+  const rng = new Rng(o.seed);
+  const key = (): bigint => rng.bits(lf.base.config.keyBits) | 1n; // odd: inserted keys
+  const probe = (): bigint => rng.bits(lf.base.config.keyBits) & ~1n; // even: never inserted
+  let fpS = 0;
+  let fp1 = 0;
+  let queries = 0;
+  let inserts = 0;
+  const op = (opName: string, k: bigint) => ({ op: opName, key: k, tag: 0, fields: {} });
+  while (queries < o.queries) {
+    const k = key();
+    sharded.apply(op('insert', k));
+    single.apply(op('insert', k));
+    inserts++;
+    if (inserts <= warm) continue;
+    const q = probe();
+    if (sharded.apply(op('query', q)).hit) fpS++;
+    if (single.apply(op('query', q)).hit) fp1++;
+    queries++;
+  }
+  const hw = (p: number): number => 2.576 * Math.sqrt((p * (1 - p)) / queries);
+  return {
+    inserts,
+    queries,
+    sharded: fpS / queries,
+    single: fp1 / queries,
+    halfWidth: { sharded: hw(fpS / queries), single: hw(fp1 / queries) },
+    loadSpread: Math.sqrt(lf.shards / g),
+  };
+}
