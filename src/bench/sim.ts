@@ -28,8 +28,9 @@ export function benchStimulus(d: Design, cycles: number, seed = 1): Uint32Array 
       if (p.name === 'rst') buf[off] = c === 0 ? 1 : 0;
       else if (p.name === 'valid') buf[off] = next() % 8 !== 0 ? 1 : 0;
       // Filter pipelines: a request every cycle (query, insert or test-and-insert), never back-pressured.
-      else if (p.name === 'in_valid' || p.name === 'out_ready') buf[off] = 1;
-      else if (p.name === 'in_op') buf[off] = next() % 3;
+      // (N-lane filters: every lane's in<i>_valid and out<i>_ready, and its op.)
+      else if (/^(in\d*_valid|out\d*_ready)$/.test(p.name)) buf[off] = 1;
+      else if (/^in\d*_op$/.test(p.name)) buf[off] = next() % 3;
       else
         for (let k = 0; k < Math.ceil(w / 32); k++)
           buf[off + k] = w - 32 * k >= 32 ? next() : next() & ((1 << (w - 32 * k)) - 1);

@@ -64,7 +64,7 @@ export function registerHwCommands(p: Command): void {
         if (o.control !== 'none' && o.control !== 'regs') throw new UsageError('--control must be one of none, regs');
         const laneShape = o.lanes !== undefined || o.shards !== undefined;
         if (laneShape && o.control !== 'none') throw new UsageError('--control applies to one-lane designs only');
-        const lf = laneShape ? loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards }) : null;
+        const lf = laneShape ? loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards, target: o.target }) : null;
         const f = lf ? lf.base : loadConfig(spec);
         const design = lf ? lf.design() : o.control === 'regs' ? f.controlDesign() : f.design();
         try {

@@ -8,12 +8,16 @@ import { EXIT } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
 import { driveLanes, laneCosim, type LaneWorkload } from '../../sim/verify/lanes.js';
-import { intArg, probabilityArg } from './args.js';
+import { intArg, probabilityArg, targetArg } from './args.js';
+import { TARGETS, type Target } from '../device/index.js';
 import { measureShardedFp } from '../lanes/analysis.js';
+import { benchLanes } from '../lanes/bench.js';
+import { machineInfo, machineLine } from '../bench/machine.js';
 
 interface ShapeFlags {
   lanes?: number;
   shards?: number;
+  target?: Target;
 }
 
 const shapeOptions = (c: Command): Command =>
@@ -23,9 +27,11 @@ const shapeOptions = (c: Command): Command =>
       '--shards <s>',
       'shards, a power of two >= lanes (default: the config, else lanes)',
       intArg('--shards', 1, 1 << 16),
-    );
+    )
+    .option('--target <t>', `one of ${TARGETS.join(', ')} (default: the config's target)`, targetArg);
 
-const load = (spec: string, o: ShapeFlags): LaneFilter => loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards });
+const load = (spec: string, o: ShapeFlags): LaneFilter =>
+  loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards, target: o.target });
 
 export function registerLaneCommands(p: Command): void {
   const lanes = p
@@ -170,5 +176,52 @@ export function registerLaneCommands(p: Command): void {
     console.log(
       `  measured fp (${fp.queries} never-inserted keys after ${fp.inserts - fp.queries} warm-up inserts): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %); a shard's inserts per generation spread by sqrt(S/g) = ${fp.loadSpread.toFixed(3)}`,
     );
+  });
+
+  shapeOptions(
+    lanes
+      .command('bench')
+      .description(
+        'ops/cycle, fmax and M ops/s of the N-lane design, the TS simulator vs Verilator, and the software filter on every core (one shard per worker thread)',
+      )
+      .argument('<config>', 'preset name or config JSON file')
+      .option('--seeds <n>', 'nextpnr seeds (iCE40)', intArg('--seeds', 1, 20), 3)
+      .option('--cycles <n>', 'cycles of the simulator comparison', intArg('--cycles', 1000, 100_000_000), 200_000)
+      .option('--ops <n>', 'requests per lane for ops/cycle', intArg('--ops', 100, 10_000_000), 10_000)
+      .option('--json', 'print JSON'),
+  ).action(async (spec: string, o: ShapeFlags & { seeds: number; cycles: number; ops: number; json?: boolean }) => {
+    const lf = load(spec, o);
+    const r = await benchLanes(spec, lf, {
+      seeds: o.seeds,
+      cycles: o.cycles,
+      opsPerLane: o.ops,
+      onStep: o.json ? undefined : (step) => console.error(`  ${step}…`),
+    });
+    const machine = await machineInfo();
+    if (o.json) {
+      console.log(JSON.stringify({ ...r, machine }, null, 2));
+      return;
+    }
+    const M = (x: number | null): string => (x === null ? 'n/a' : (x / 1e6).toFixed(2));
+    console.log(`${r.config}: ${r.lanes} lanes, ${r.shards} shards, ${r.target} — ${machineLine(machine)}`);
+    console.log(`  ops/cycle (uniform keys, steady state)  ${r.opsPerCycle.toFixed(3)}`);
+    console.log(
+      r.fmaxMHz === null
+        ? `  fmax                                     n/a (${r.fmaxNote ?? ''})`
+        : `  fmax (median of ${o.seeds} seeds)              ${r.fmaxMHz.toFixed(1)} MHz, ${r.luts} LUTs, ${r.brams} block RAMs`,
+    );
+    console.log(
+      `  hardware                                 ${r.hwMopsPerSec === null ? 'n/a' : r.hwMopsPerSec.toFixed(1)} M ops/s`,
+    );
+    console.log(
+      `  TS simulator / Verilator                 ${M(r.sim.tsCyclesPerSec)} / ${M(r.sim.verilatorCyclesPerSec)} M cycles/s (${r.sim.ratio.toFixed(2)}x), outputs ${r.sim.outputsEqual ? 'equal' : 'DIFFER'}`,
+    );
+    console.log(
+      `  software, ${r.threads} threads                     ${M(r.swOpsPerSec)} M test-and-insert/s (${r.swPerThread.map((x) => M(x)).join(' + ')})`,
+    );
+    console.log(
+      `  hardware / software                      ${r.hwOverSw === null ? 'n/a' : r.hwOverSw.toFixed(1) + 'x'}`,
+    );
+    if (!r.sim.outputsEqual) process.exitCode = EXIT.checkFailed;
   });
 }

@@ -19,6 +19,8 @@ import { presetEntry } from '../families/index.js';
 import { ConfigError } from '../util/errors.js';
 import { inputFile } from '../util/files.js';
 import { ShardedModel } from './model.js';
+import { device, type Target } from '../device/index.js';
+import { blockRamEstimate } from '../synth/index.js';
 import { buildLanes, coreTagBits, LANE_QUEUE, SEQ_BITS, SHARD_SALT } from './rtl.js';
 
 export const LANE_COUNTS = [1, 2, 4, 8] as const;
@@ -168,11 +170,26 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   const sup = base.family.lanes!;
   const shardCfg = sup.shard(base.config, { lanes: N, shards: S }, fail);
   const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N) };
-  return new LaneFilter(base, new Filter(base.family, c), N, S);
+  const shard = new Filter(base.family, c);
+  // The block RAMs: S times a shard's, against the target's (the shards' memories are the design's).
+  const cap = device(base.config.target).capacity;
+  if (cap) {
+    const per = blockRamEstimate(shard.design(), base.config.target);
+    if (per * S > cap.brams)
+      fail(
+        'shards',
+        `${S} shards of ${per} block RAMs each need ${per * S}; the ${base.config.target} has ${cap.brams} ` +
+          `(use fewer shards, a smaller filter, or target ecp5 or xilinx)`,
+      );
+  }
+  return new LaneFilter(base, shard, N, S);
 }
 
 /** A preset name or a JSON file, with `lanes`/`shards` in it or given here (these win). */
-export function loadLaneConfig(spec: string, over: { lanes?: number; shards?: number } = {}): LaneFilter {
+export function loadLaneConfig(
+  spec: string,
+  over: { lanes?: number; shards?: number; target?: Target } = {},
+): LaneFilter {
   const preset = presetEntry(spec);
   let raw: unknown;
   let source: string;
@@ -192,6 +209,7 @@ export function loadLaneConfig(spec: string, over: { lanes?: number; shards?: nu
     const r = { ...(raw as Record<string, unknown>) };
     if (over.lanes !== undefined) r.lanes = over.lanes;
     if (over.shards !== undefined) r.shards = over.shards;
+    if (over.target !== undefined) r.target = over.target;
     raw = r;
   }
   return resolveLaneConfig(raw, source);

@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { loadLaneConfig } from '../../src/lanes/index.js';
 import { driveLanes, laneCosim } from '../../sim/verify/lanes.js';
+import { CompiledSim } from '../../sim/compiled.js';
 import { lint } from '../helpers/tools.js';
+import { benchStimulus, simBench } from '../../src/bench/sim.js';
 
 describe('lanes on Verilator', () => {
   it.each<[string, number, number, number]>([
@@ -15,7 +17,7 @@ describe('lanes on Verilator', () => {
   ])(
     '%s, %i lanes, %i shards, back-pressure %f: simulator = Verilator, answers = model',
     async (preset, N, S, bp) => {
-      const lf = loadLaneConfig(preset, { lanes: N, shards: S });
+      const lf = loadLaneConfig(preset, { lanes: N, shards: S, target: 'ecp5' });
       const r = driveLanes(lf, { opsPerLane: Math.ceil(8000 / N), seed: 4, backpressure: bp, idle: 0.1, record: true });
       expect(r.mismatches).toEqual([]);
       const cmp = await laneCosim(lf, r);
@@ -26,8 +28,19 @@ describe('lanes on Verilator', () => {
   );
 
   it('8 lanes, 8 shards: verilator -Wall clean', async () => {
-    const r = await lint(loadLaneConfig('apbf_k4_l3', { lanes: 8, shards: 8 }).design());
+    const r = await lint(loadLaneConfig('apbf_k4_l3', { lanes: 8, shards: 8, target: 'ecp5' }).design());
     expect(r.output).toBe('');
     expect(r.code).toBe(0);
   }, 120_000);
+
+  it('bench:sim stimulus drives every lane; the simulator and Verilator agree on it', async () => {
+    const d = loadLaneConfig('apbf_k4_l3', { lanes: 2, shards: 2, target: 'ecp5' }).design();
+    const stim = benchStimulus(d, 64);
+    const sim = new CompiledSim(d);
+    const at = (name: string): number => sim.layout.inputOffsets[d.inputs.findIndex((p) => p.name === name)]!;
+    for (const port of ['in0_valid', 'in1_valid', 'out0_ready', 'out1_ready'])
+      for (let c = 0; c < 64; c++) expect(stim[c * sim.layout.inputWords + at(port)]).toBe(1);
+    const r = await simBench(d, 20_000);
+    expect(r.outputsEqual).toBe(true);
+  }, 300_000);
 });

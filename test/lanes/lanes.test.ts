@@ -13,7 +13,8 @@ import { measureShardedFp } from '../../src/lanes/analysis.js';
 import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import { lint } from '../helpers/tools.js';
 
-const base = loadPreset('apbf_k4_l3') as Record<string, unknown>;
+// ECP5: the shards' block RAMs are not limited to an HX8K's 32 (the refusal is tested below).
+const base = { ...(loadPreset('apbf_k4_l3') as Record<string, unknown>), target: 'ecp5' };
 const TICKS = { query: 4, insert: 4, testAndInsert: 2, tick: 0.004 };
 
 describe('lanes: configs', () => {
@@ -33,6 +34,13 @@ describe('lanes: configs', () => {
       /^cfg: field 'lanes': an N-lane config: .*bloomforge lanes/,
     );
     expect(() => resolveConfig({ ...base, shards: 2 }, 'cfg')).toThrow(/^cfg: field 'shards'/);
+  });
+
+  it('shards whose block RAMs exceed the target are refused naming shards', () => {
+    expect(() => resolveLaneConfig({ ...base, target: 'ice40-hx8k', lanes: 4, shards: 8 }, 'cfg')).toThrow(
+      "cfg: field 'shards': 8 shards of 8 block RAMs each need 64; the ice40-hx8k has 32",
+    );
+    expect(resolveLaneConfig({ ...base, target: 'ice40-hx8k', lanes: 4, shards: 4 }, 'cfg').shards).toBe(4);
   });
 
   it('a family without lanes is refused naming the field', () => {
@@ -91,7 +99,7 @@ describe('lanes: Verilog', () => {
     [1, 1],
     [2, 4],
   ])('apbf on %i lanes, %i shards: verilator -Wall clean', async (N, S) => {
-    const r = await lint(loadLaneConfig('apbf_k4_l3', { lanes: N, shards: S }).design());
+    const r = await lint(loadLaneConfig('apbf_k4_l3', { lanes: N, shards: S, target: 'ecp5' }).design());
     expect(r.output).toBe('');
     expect(r.code).toBe(0);
   });
@@ -109,7 +117,7 @@ describe('lanes: verified against the sharded model', () => {
   it.each(cases)(
     '%s, %i lanes, %i shards, back-pressure %f',
     (preset, N, S, bp) => {
-      const lf = loadLaneConfig(preset, { lanes: N, shards: S });
+      const lf = loadLaneConfig(preset, { lanes: N, shards: S, target: 'ecp5' });
       const r = driveLanes(lf, { opsPerLane: Math.ceil(12000 / N), seed: 3, backpressure: bp, idle: 0.1 });
       expect(r.mismatches).toEqual([]);
       expect(r.responses).toBe(r.ops);
@@ -120,7 +128,7 @@ describe('lanes: verified against the sharded model', () => {
   );
 
   it('ticks from the lanes among the generation ticks: still linearizable (seeds 1-3)', () => {
-    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 4 });
+    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 4, target: 'ecp5' });
     for (const seed of [1, 2, 3]) {
       const r = driveLanes(lf, { opsPerLane: 4000, seed, idle: 0.1, mix: TICKS });
       expect(r.mismatches).toEqual([]);
@@ -128,7 +136,7 @@ describe('lanes: verified against the sharded model', () => {
   }, 60_000);
 
   it('the checker sees a wrong linear order: the same answers replayed in another order disagree', () => {
-    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 4 });
+    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 4, target: 'ecp5' });
     const r = driveLanes(lf, { opsPerLane: 3000, seed: 5, keepOrder: true, keys: 64 });
     expect(r.mismatches).toEqual([]);
     // The first 1000 ops replayed backwards: early queries of an empty filter now follow inserts.
@@ -140,7 +148,7 @@ describe('lanes: verified against the sharded model', () => {
   });
 
   it('four lanes on uniform keys execute more than 2.5 ops per cycle with 8 shards', () => {
-    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 8 });
+    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 8, target: 'ecp5' });
     const r = driveLanes(lf, { opsPerLane: 4000, seed: 2, mix: { query: 1, insert: 1 }, throughputOnly: true });
     expect(r.opsPerCycle).toBeGreaterThan(2.5);
     const hot = driveLanes(lf, {
@@ -158,7 +166,7 @@ describe('lanes: verified against the sharded model', () => {
 
 describe('lanes: analysis', () => {
   it('the sharded filter keeps the one-lane false-positive rate (same stream, 99 % intervals overlap)', () => {
-    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 8 });
+    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 8, target: 'ecp5' });
     const fp = measureShardedFp(lf, { queries: 40_000, seed: 2 });
     expect(fp.single).toBeGreaterThan(0.05); // the small preset's rate: there is something to compare
     expect(Math.abs(fp.sharded - fp.single)).toBeLessThan(fp.halfWidth.sharded + fp.halfWidth.single);

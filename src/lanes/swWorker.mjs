@@ -1,0 +1,5 @@
+// Worker thread bootstrap: load the TypeScript worker through tsx (workers do not inherit loaders).
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./swWorker.ts');
