@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { familyOf } from '../families/index.js';
+import { FAMILIES, familyOf } from '../families/index.js';
 import { Filter } from '../families/filter.js';
 import { failer } from '../families/schema.js';
 import type { FilterConfig, StreamModel } from '../families/types.js';
@@ -163,7 +163,7 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   const name = (rest as { filter?: unknown }).filter;
   const family = typeof name === 'string' ? familyOf(name) : undefined;
   if (family && !family.lanes) {
-    const supported = ['apbf', 'apbbf'];
+    const supported = FAMILIES.filter((f) => f.lanes).flatMap((f) => f.filters);
     fail('lanes', `filter '${String(name)}' has one lane only (lanes and shards: ${supported.join(', ')})`);
   }
   const base = resolveConfig(rest, source);
