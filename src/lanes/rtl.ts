@@ -15,10 +15,12 @@
  *   - (fast mode) grants every head whose shard is ready, whose lane has room in its response
  *     queue, and which no earlier head of the cycle wants the same shard with: "earlier" in a
  *     priority order that rotates by one lane each cycle, so a hot shard is shared fairly;
- *   - (slow mode: fewer than N inserts left in the generation, or a broadcast op at a head)
- *     grants one head only, the first in priority order; if it is an insert and the generation
- *     is full, every shard gets the tick op instead (the global aging step, its responses
- *     dropped), and a broadcast op (tick, clear) goes to every shard at once.
+ *   - (fewer than N inserts left in the generation) grants queries as above and one insert at
+ *     most, the first in priority order; when the generation is full and an insert waits, every
+ *     shard gets the tick op instead (the global aging step, its responses dropped), and the
+ *     next cycle that insert goes alone;
+ *   - (a broadcast op, tick or clear, at a head) grants one head only, the first in priority
+ *     order; a broadcast goes to every shard at once.
  * A granted request goes into its shard's two-entry skid buffer (registered ready, so no path runs
  * from the grant into the core) and from there into the shard's pipeline, whose out_ready is tied high, with a
  * tag carrying {drop, lane, reorder slot} (the seq and the tag wait in the slot); the responses come back after the pipeline's fixed latency
@@ -185,35 +187,47 @@ export function buildLanes(o: LaneBuild): Design {
   );
   const nearFull = o.period > N ? count.gt(o.period - N) : m.const(1, 1);
   const slow = anyBcast.or(nearFull);
+  const near = nearFull.and(anyBcast.not());
   const full = count.eq(o.period);
   const others = (i: number, f: (j: number) => Sig): Sig =>
     orAll(
       m,
       lane.flatMap((_, j) => (j === i ? [] : [f(j)])),
     );
-  const fastGrant = lane.map((l, i) =>
-    slow
-      .not()
-      .and(l.req)
-      .and(shardReady[i]!)
-      .and(others(i, (j) => lane[j]!.req.and(same(j, i)).and(prec(j, i))).not()),
-  );
+  // No earlier head of the cycle wants the same shard.
+  const shardFree = lane.map((_, i) => others(i, (j) => lane[j]!.req.and(same(j, i)).and(prec(j, i))).not());
+  const fastGrant = lane.map((l, i) => slow.not().and(l.req).and(shardReady[i]!).and(shardFree[i]!));
   const top = lane.map((l, i) => l.req.and(others(i, (j) => lane[j]!.req.and(prec(j, i))).not()));
+  // Near the end of a generation: queries as in fast mode, and one insert at most (the first in
+  // priority order), so a cycle never takes the generation past g.
+  const firstIns = lane.map((l, i) =>
+    l.req.and(ins[i]!).and(others(i, (j) => lane[j]!.req.and(ins[j]!).and(prec(j, i))).not()),
+  );
+  // The aging tick is due: the generation is full and an insert waits (with a broadcast at a
+  // head, the insert that is first in priority order).
+  const topIns = top.map((t, i) => t.and(ins[i]!));
+  const tickFor = lane.map((_, i) => m.mux(anyBcast, topIns[i]!, firstIns[i]!));
+  const tickWanted = full.and(orAll(m, tickFor));
   // After an aging tick the insert that made it goes first and alone (`tick_lane`, one-hot), so
   // nothing is ordered between the tick and that insert (the model ticks right before it).
   const pend = m.reg('tick_lane', N);
   const pendAny = pend.any();
-  const topIns = top.map((t, i) => t.and(ins[i]!));
-  const tickNow = slow.and(full).and(allReady).and(orAll(m, topIns)).and(pendAny.not());
+  const tickNow = tickWanted.and(allReady).and(pendAny.not());
+  const nearGrant = lane.map((l, i) =>
+    near.and(tickWanted.not()).and(l.req).and(shardReady[i]!).and(shardFree[i]!).and(ins[i]!.not().or(firstIns[i]!)),
+  );
+  // A broadcast at a head: one op per cycle, the first in priority order.
   const slowGrant = lane.map((_, i) =>
-    slow
+    anyBcast
       .and(top[i]!)
       .and(ins[i]!.and(full).not())
       .and(m.mux(bcast[i]!, allReady, shardReady[i]!)),
   );
   const pendGrant = lane.map((l, i) => pend.bit(i).and(l.req).and(shardReady[i]!));
-  const grant = lane.map((_, i) => fastGrant[i]!.or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!));
-  pend.next(m.mux(tickNow, m.cat(...[...topIns].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
+  const grant = lane.map((_, i) =>
+    fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!),
+  );
+  pend.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
 
