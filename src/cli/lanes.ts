@@ -205,10 +205,11 @@ export function registerLaneCommands(p: Command): void {
     const M = (x: number | null): string => (x === null ? 'n/a' : (x / 1e6).toFixed(2));
     console.log(`${r.config}: ${r.lanes} lanes, ${r.shards} shards, ${r.target} — ${machineLine(machine)}`);
     console.log(`  ops/cycle (uniform keys, steady state)  ${r.opsPerCycle.toFixed(3)}`);
+    const res = r.luts === null ? '' : `; ${r.luts} LUTs, ${r.brams} block RAMs (Yosys)`;
     console.log(
       r.fmaxMHz === null
-        ? `  fmax                                     n/a (${r.fmaxNote ?? ''})`
-        : `  fmax (median of ${o.seeds} seeds)              ${r.fmaxMHz.toFixed(1)} MHz, ${r.luts} LUTs, ${r.brams} block RAMs`,
+        ? `  fmax                                     n/a (${r.fmaxNote ?? ''})${res}`
+        : `  fmax (median of ${o.seeds} seeds)              ${r.fmaxMHz.toFixed(1)} MHz${res}`,
     );
     console.log(
       `  hardware                                 ${r.hwMopsPerSec === null ? 'n/a' : r.hwMopsPerSec.toFixed(1)} M ops/s`,
