@@ -15,7 +15,9 @@ import { Rng } from '../../src/util/rng.js';
 import { CompiledSim } from '../compiled.js';
 import { comparePacked, type Comparison } from '../cosim/compare.js';
 import { runVerilatorPacked } from '../cosim/verilator.js';
-import { Grow } from './stream.js';
+import { Grow, pickerOf } from './stream.js';
+import { keyOfIndex, listWorkload, uniformWorkload, zipfWorkload, type Workload } from './workloads.js';
+import { fromWords, toWords } from '../words.js';
 
 export type LaneWorkload = 'uniform' | 'hot' | { zipf: number };
 
@@ -63,32 +65,10 @@ export interface LaneDriveResult {
   order?: { seq: number; lane: number; req: StreamRequest; got: ResponseFields }[];
 }
 
-function keySource(w: LaneWorkload, pool: number, keyBits: number, rng: Rng): () => bigint {
-  const keyOf = (i: number): bigint => {
-    // A fixed scramble of the index into the key space (the pool is the same for every lane).
-    let x = BigInt(i + 1) * 0x9e3779b97f4a7c15n;
-    x ^= x >> 29n;
-    x *= 0xbf58476d1ce4e5b9n;
-    x ^= x >> 32n;
-    return x & ((1n << BigInt(keyBits)) - 1n);
-  };
-  if (w === 'hot') return () => keyOf(0);
-  if (w === 'uniform') return () => keyOf(Math.floor(rng.float() * pool));
-  // Zipf(s) over the pool by the inverse of the cumulative weights.
-  const cum = new Float64Array(pool);
-  let t = 0;
-  for (let i = 0; i < pool; i++) cum[i] = t += 1 / Math.pow(i + 1, w.zipf);
-  return () => {
-    const u = rng.float() * t;
-    let lo = 0;
-    let hi = pool - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cum[mid]! < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return keyOf(lo);
-  };
+function keySource(w: LaneWorkload, pool: number, keyBits: number): Workload {
+  if (w === 'hot') return listWorkload([keyOfIndex(0, keyBits, 1)]);
+  if (w === 'uniform') return uniformWorkload(keyBits, pool);
+  return zipfWorkload(keyBits, pool, w.zipf);
 }
 
 export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult {
@@ -105,24 +85,9 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     if (!x) throw new Error(`design '${d.name}' has no port '${n}'`);
     return x;
   };
-  const setField = (row: Uint32Array, at: number, width: number, v: bigint): void => {
-    for (let w = 0; w < Math.ceil(width / 32); w++) row[at + w] = Number((v >> BigInt(32 * w)) & 0xffffffffn);
-  };
-  const getField = (out: Uint32Array, at: number, width: number): bigint => {
-    let v = 0n;
-    for (let w = Math.ceil(width / 32) - 1; w >= 0; w--) v = (v << 32n) | BigInt(out[at + w]! >>> 0);
-    return v;
-  };
-  const mix = o.mix ?? lf.base.verifyMix();
-  const names = Object.keys(mix).filter((n) => mix[n]! > 0 && n in p.ops);
-  const total = names.reduce((s, n) => s + mix[n]!, 0);
-  const pickOp = (): string => {
-    let r = rng.float() * total;
-    for (const n of names) if ((r -= mix[n]!) < 0) return n;
-    return names[names.length - 1]!;
-  };
+  const pickOp = pickerOf(o.mix ?? lf.base.verifyMix(), p.ops, rng);
   const window = lf.base.window() ?? 1024;
-  const nextKey = keySource(o.workload ?? 'uniform', o.keys ?? Math.max(64, 4 * window), lf.base.config.keyBits, rng);
+  const workload = keySource(o.workload ?? 'uniform', o.keys ?? Math.max(64, 4 * window), lf.base.config.keyBits);
   const tagMask = 2 ** lf.base.config.tagBits - 1;
 
   const lanes = Array.from({ length: N }, (_, i) => ({
@@ -195,15 +160,15 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
       if (l.current === null && l.sent < o.opsPerLane && rng.float() >= idle) {
         const op = pickOp();
         const fields = lf.base.requestFields(rng);
-        l.current = { op, key: nextKey(), tag: l.nextTag++ & tagMask, fields };
+        l.current = { op, key: workload.nextKey(rng), tag: l.nextTag++ & tagMask, fields };
         l.sent++;
       }
       const c = l.current;
       row[l.valid] = c ? 1 : 0;
-      setField(row, l.op.at, l.op.width, c ? BigInt(p.ops[c.op]!) : 0n);
-      setField(row, l.key.at, l.key.width, c ? c.key : 0n);
-      setField(row, l.tag.at, l.tag.width, c ? BigInt(c.tag) : 0n);
-      for (const f of l.fields) setField(row, f.at, f.width, c ? (c.fields[f.f.name] ?? 0n) : 0n);
+      row.set(toWords(c ? BigInt(p.ops[c.op]!) : 0n, l.op.width), l.op.at);
+      row.set(toWords(c ? c.key : 0n, l.key.width), l.key.at);
+      row.set(toWords(c ? BigInt(c.tag) : 0n, l.tag.width), l.tag.at);
+      for (const f of l.fields) row.set(toWords(c ? (c.fields[f.f.name] ?? 0n) : 0n, f.width), f.at);
       row[l.outReady] = rng.float() >= bp ? 1 : 0;
     }
     sim.pokeRow(row);
@@ -225,13 +190,13 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
         if (firstResponse < 0) firstResponse = res.cycles;
         res.responses++;
         const req = l.inFlight.shift();
-        const tag = Number(getField(out, l.outTag.at, l.outTag.width));
+        const tag = Number(fromWords(out, l.outTag.at, l.outTag.width));
         if (!req) {
           mismatch(`cycle ${res.cycles} lane ${i}: a response (tag ${tag}) with no request in flight`);
           return;
         }
         if (tag !== req.tag) mismatch(`cycle ${res.cycles} lane ${i}: response tag ${tag}, expected ${req.tag}`);
-        const s16 = Number(getField(out, l.outSeq.at, l.outSeq.width));
+        const s16 = Number(fromWords(out, l.outSeq.at, l.outSeq.width));
         // Unwrap: the full number closest to the largest seen (ops in flight are << 2^15 apart).
         const base = maxSeq < 0 ? 0 : maxSeq;
         let seq = base - (((base % wrap) + wrap) % wrap) + s16;
@@ -241,7 +206,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
         if (seq <= l.lastSeq) mismatch(`lane ${i}: seq ${seq} after ${l.lastSeq} (the order must follow the lane's)`);
         l.lastSeq = seq;
         const got: ResponseFields = {};
-        for (const f of l.resp) got[f.f.name] = getField(out, f.at, f.width);
+        for (const f of l.resp) got[f.f.name] = fromWords(out, f.at, f.width);
         answered.push({ seq, lane: i, req, got });
       }
     });

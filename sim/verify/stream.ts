@@ -141,7 +141,7 @@ export class Grow {
   }
 }
 
-function pickerOf(mix: Record<string, number>, ops: Readonly<Record<string, number>>, rng: Rng): () => string {
+export function pickerOf(mix: Record<string, number>, ops: Readonly<Record<string, number>>, rng: Rng): () => string {
   const names = Object.keys(mix).filter((n) => mix[n]! > 0);
   for (const n of names)
     if (!(n in ops)) throw new Error(`mix: '${n}' is not an op of this filter (${Object.keys(ops).join(', ')})`);

@@ -63,8 +63,8 @@ export function loadPreset(name: string): unknown {
   return JSON.parse(fs.readFileSync(p.file, 'utf8'));
 }
 
-/** A preset name or a path to a JSON file (resolved and checked) -> a configured filter. */
-export function loadConfig(spec: string): Filter {
+/** A preset name or a path to a JSON file (resolved and checked) -> its written config and source name. */
+export function readConfig(spec: string): { raw: unknown; source: string } {
   const preset = presetEntry(spec);
   const file = preset?.file ?? inputFile(spec, 'config', ['.json']);
   let raw: unknown;
@@ -73,7 +73,13 @@ export function loadConfig(spec: string): Filter {
   } catch (e) {
     throw new ConfigError(`${spec}: not valid JSON: ${(e as Error).message}`);
   }
-  return resolveConfig(raw, preset ? `preset ${spec}` : path.basename(file));
+  return { raw, source: preset ? `preset ${spec}` : path.basename(file) };
+}
+
+/** A preset name or a path to a JSON file (resolved and checked) -> a configured filter. */
+export function loadConfig(spec: string): Filter {
+  const { raw, source } = readConfig(spec);
+  return resolveConfig(raw, source);
 }
 
 /** The filters of every preset. */

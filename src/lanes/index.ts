@@ -5,8 +5,6 @@
  * `LaneFilter` holds the single-lane filter (the config without lanes and shards), the shard's
  * filter and the lane shape; `bloomforge lanes …` works on it.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { FAMILIES, familyOf } from '../families/index.js';
 import { Filter } from '../families/filter.js';
 import { failer } from '../families/schema.js';
@@ -14,10 +12,8 @@ import type { FilterConfig, StreamModel } from '../families/types.js';
 import { emitVerilog } from '../emit/verilog.js';
 import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
-import { resolveConfig, loadPreset } from '../config/resolve.js';
-import { presetEntry } from '../families/index.js';
+import { readConfig, resolveConfig } from '../config/resolve.js';
 import { ConfigError } from '../util/errors.js';
-import { inputFile } from '../util/files.js';
 import { ShardedModel } from './model.js';
 import { device, type Target } from '../device/index.js';
 import { blockRamEstimate } from '../synth/index.js';
@@ -50,6 +46,12 @@ export class LaneFilter {
     return this.support().period(this.base.config);
   }
 
+  /** The shard protocol's ops that insert (the dispatcher counts them). */
+  private insertOps(): string[] {
+    const p = this.shard.protocol();
+    return Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts);
+  }
+
   /** Cycles from a lane's accepted request to its out_valid with no conflict and out_ready high. */
   latency(): number {
     return this.shard.protocol().latency + 3;
@@ -60,7 +62,6 @@ export class LaneFilter {
     const p = this.shard.protocol();
     const sup = this.support();
     const codes = (names: readonly string[]): number[] => names.map((n) => p.ops[n]!);
-    const insertOps = Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts);
     this.built = buildLanes({
       name: this.name,
       core: this.shard.design(),
@@ -72,7 +73,7 @@ export class LaneFilter {
       period: this.period(),
       tickCode: p.ops[sup.tickOp]!,
       broadcastCodes: codes(sup.broadcastOps),
-      insertCodes: codes(insertOps),
+      insertCodes: codes(this.insertOps()),
       request: p.request,
       response: p.response,
       meta: this.parameters(),
@@ -104,7 +105,7 @@ export class LaneFilter {
       period: this.period(),
       tickOp: sup.tickOp,
       broadcastOps: sup.broadcastOps,
-      insertOps: Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts),
+      insertOps: this.insertOps(),
       zeroFields: Object.fromEntries(p.request.map((f) => [f.name, 0n])),
     });
   }
@@ -190,27 +191,11 @@ export function loadLaneConfig(
   spec: string,
   over: { lanes?: number; shards?: number; target?: Target } = {},
 ): LaneFilter {
-  const preset = presetEntry(spec);
-  let raw: unknown;
-  let source: string;
-  if (preset) {
-    raw = loadPreset(spec);
-    source = `preset ${spec}`;
-  } else {
-    const file = inputFile(spec, 'config', ['.json']);
-    try {
-      raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch (e) {
-      throw new ConfigError(`${spec}: not valid JSON: ${(e as Error).message}`);
-    }
-    source = path.basename(file);
-  }
-  if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) {
-    const r = { ...(raw as Record<string, unknown>) };
-    if (over.lanes !== undefined) r.lanes = over.lanes;
-    if (over.shards !== undefined) r.shards = over.shards;
-    if (over.target !== undefined) r.target = over.target;
-    raw = r;
-  }
-  return resolveLaneConfig(raw, source);
+  const { raw, source } = readConfig(spec);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return resolveLaneConfig(raw, source);
+  const r = { ...(raw as Record<string, unknown>) };
+  if (over.lanes !== undefined) r.lanes = over.lanes;
+  if (over.shards !== undefined) r.shards = over.shards;
+  if (over.target !== undefined) r.target = over.target;
+  return resolveLaneConfig(r, source);
 }

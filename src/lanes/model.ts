@@ -24,24 +24,13 @@ export interface ShardedModelOptions {
   zeroFields: Record<string, bigint>;
 }
 
-/** The shard of a key: the dispatcher's H3 (0 with one shard). */
-export function shardOfKey(key: bigint, keyBits: number, seed: number, shards: number): number {
-  if (shards === 1) return 0;
-  return Number(h3Reference(h3Matrix(seed, SHARD_SALT, keyBits, Math.log2(shards)), key));
-}
-
 export class ShardedModel implements StreamModel {
   private count = 0;
   private readonly rows: bigint[] | null;
-  /** Aging steps the dispatcher made (ticks it sent to every shard), for the figures. */
-  autoTicks = 0;
-  /** Ops applied to each shard (broadcasts counted once per shard). */
-  readonly perShard: number[];
 
   constructor(private readonly o: ShardedModelOptions) {
     const S = o.shards.length;
     this.rows = S > 1 ? h3Matrix(o.seed, SHARD_SALT, o.keyBits, Math.log2(S)) : null;
-    this.perShard = new Array<number>(S).fill(0);
   }
 
   shardOf(key: bigint): number {
@@ -52,7 +41,6 @@ export class ShardedModel implements StreamModel {
     const o = this.o;
     if (o.broadcastOps.includes(req.op)) {
       const rs = o.shards.map((s) => s.apply(req));
-      this.perShard.forEach((_, i) => this.perShard[i]!++);
       this.count = 0;
       return rs[0]!;
     }
@@ -60,10 +48,8 @@ export class ShardedModel implements StreamModel {
     if (inserts && this.count === o.period) {
       for (const s of o.shards) s.apply({ op: o.tickOp, key: 0n, tag: 0, fields: { ...o.zeroFields } });
       this.count = 0;
-      this.autoTicks++;
     }
     const s = this.shardOf(req.key);
-    this.perShard[s]!++;
     const r = o.shards[s]!.apply(req);
     if (inserts) this.count++;
     return r;

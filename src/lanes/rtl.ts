@@ -44,7 +44,7 @@ import type { PortField } from '../families/types.js';
 
 /** Bits of the sequence number on each response (wraps; see the verifier's unwrapping). */
 export const SEQ_BITS = 16;
-/** Entries of each lane's response queue (covers the core's latency + 2: no stall when ready). */
+/** Entries of each lane's reorder queue (covers the core's latency + 3: no stall when ready). */
 export const LANE_QUEUE = 16;
 /** Bits of a lane's reorder-queue slot number. */
 const SLOT_BITS = Math.log2(LANE_QUEUE);
@@ -58,7 +58,7 @@ export interface LaneBuild {
   lanes: number;
   shards: number;
   keyBits: number;
-  /** The user's tag width (the core's tag carries drop, lane and seq too). */
+  /** The user's tag width (kept in the lane's reorder slot; the core's tag carries drop, lane and slot). */
   tagBits: number;
   seed: number;
   /** Inserts between aging steps (the generation). */
@@ -147,6 +147,7 @@ export function buildLanes(o: LaneBuild): Design {
   const coreOut = coreIn.map((ci, s) => {
     const data: Record<string, Sig> = { op: ci.op, key: ci.key, tag: ci.tag };
     o.request.forEach((f, j) => (data[`x${j}`] = ci.extras[j]!));
+    // (skidInput decodes at least one flag; this buffer only passes the op on.)
     const q = skidInput(m, { valid: ci.valid, op: ci.op, flags: { tick: [o.tickCode] }, data, name: `shard${s}_q` });
     const co = m.instance(`shard${s}`, core, {
       rst: m.rst,

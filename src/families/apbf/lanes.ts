@@ -13,7 +13,7 @@ import { deriveApbfSizes, MAX_SPARES } from './config.js';
 import type { ApbfDerived } from './types.js';
 
 /** Spare banks a shard needs so that clearing keeps up with `lanes` inserts per cycle. */
-export function laneSpares(depth: number, generation: number, lanes: number): number {
+function laneSpares(depth: number, generation: number, lanes: number): number {
   return Math.max(1, Math.ceil((depth + CLEAR_DELAY + 1) / Math.ceil(generation / lanes)));
 }
 
