@@ -421,8 +421,7 @@ export class Eq34 {
   private readonly qs: Float64Array;
   private readonly qsw: Float64Array;
   private readonly coefs = new Map<number, Float64Array>();
-  private readonly inv: Float64Array;
-  private readonly tail: Float64Array;
+  private readonly scratch: Float64Array;
 
   constructor(
     readonly K: number,
@@ -432,8 +431,7 @@ export class Eq34 {
     const n = K + 1;
     this.qs = new Float64Array(2 * n);
     this.qsw = new Float64Array(2 * n);
-    this.inv = new Float64Array(2 * n);
-    this.tail = new Float64Array(2 * n);
+    this.scratch = new Float64Array(4 * n);
     const qw = ddPow(qe.hi, qe.lo, w);
     let a = 1;
     let al = 0;
@@ -469,49 +467,62 @@ export class Eq34 {
     return c;
   }
 
-  /** P(I_x < w | R_x) for d = c0 + c1, e = r0 + r1 − d. */
-  posterior(px: number, d: number, e: number): number {
+  /**
+   * The part of Eq. 34 that depends on p_x only: for s = 0..K, 1/(1 − r_s) and (1 − r_s^w)/(1 − r_s)
+   * as hi/lo pairs, written to `out` (4(K + 1) values) for `sum`.
+   */
+  terms(px: number, out: Float64Array = new Float64Array(4 * (this.K + 1))): Float64Array {
     // 1 − p_x exactly as a double-double, and (1 − p_x)^w.
     const ph = 1 - px;
     const pl = 1 - ph - px;
     const pw = ddPow(ph, pl, this.w);
     const pwh = pw[0]!;
     const pwl = pw[1]!;
-    const S = d + e;
-    for (let s = 0; s <= S; s++) {
+    for (let s = 0; s <= this.K; s++) {
       // r = p̄ q^s; inv = 1/(1 − r); tail = inv·(1 − p̄^w q^{sw})
       ddMul(ph, pl, this.qs[2 * s]!, this.qs[2 * s + 1]!);
       ddAdd(1, 0, -R0, -R1);
       ddDiv(1, 0, R0, R1);
       const ih = R0;
       const il = R1;
-      this.inv[2 * s] = ih;
-      this.inv[2 * s + 1] = il;
+      out[4 * s] = ih;
+      out[4 * s + 1] = il;
       ddMul(pwh, pwl, this.qsw[2 * s]!, this.qsw[2 * s + 1]!);
       ddAdd(1, 0, -R0, -R1);
       ddMul(R0, R1, ih, il);
-      this.tail[2 * s] = R0;
-      this.tail[2 * s + 1] = R1;
+      out[4 * s + 2] = R0;
+      out[4 * s + 3] = R1;
     }
+    return out;
+  }
+
+  /** P(I_x < w | R_x) for d = c0 + c1, e = r0 + r1 − d, from `terms` of p_x. */
+  sum(t: Float64Array, d: number, e: number): number {
     let nh = 0;
     let nl = 0;
     let dh = 0;
     let dl = 0;
     const coef = this.coef(d, e);
+    const S = d + e;
     for (let s = 0; s <= S; s++) {
       const ch = coef[2 * s]!;
       const cl = coef[2 * s + 1]!;
-      ddMul(ch, cl, this.inv[2 * s]!, this.inv[2 * s + 1]!);
+      ddMul(ch, cl, t[4 * s]!, t[4 * s + 1]!);
       ddAdd(dh, dl, R0, R1);
       dh = R0;
       dl = R1;
-      ddMul(ch, cl, this.tail[2 * s]!, this.tail[2 * s + 1]!);
+      ddMul(ch, cl, t[4 * s + 2]!, t[4 * s + 3]!);
       ddAdd(nh, nl, R0, R1);
       nh = R0;
       nl = R1;
     }
     ddDiv(nh, nl, dh, dl);
     return Math.min(1, Math.max(0, R0 + R1));
+  }
+
+  /** P(I_x < w | R_x) for d = c0 + c1, e = r0 + r1 − d. */
+  posterior(px: number, d: number, e: number): number {
+    return this.sum(this.terms(px, this.scratch), d, e);
   }
 }
 
@@ -530,6 +541,30 @@ function fillGbf(f: FastGbf, at: number, H: Uint32Array, partitioned: boolean, p
   }
 }
 
+/** The queries of a stream grouped by p_x class (counting sort), computed once per stream. */
+const BY_CLASS = new WeakMap<Stream, { start: Int32Array; order: Int32Array }>();
+
+function queriesByClass(s: Stream): { start: Int32Array; order: Int32Array } {
+  let g = BY_CLASS.get(s);
+  if (g) return g;
+  const n = s.pxValues.length;
+  const start = new Int32Array(n + 1);
+  for (let q = 0; q < s.queries; q++) start[s.pxClass[q]! + 1]!++;
+  for (let c = 0; c < n; c++) start[c + 1]! += start[c]!;
+  const at = start.slice(0, n);
+  const order = new Int32Array(s.queries);
+  for (let q = 0; q < s.queries; q++) order[at[s.pxClass[q]!]!++] = q;
+  g = { start, order };
+  BY_CLASS.set(s, g);
+  return g;
+}
+
+/**
+ * The filter runs the stream once and keeps each query's observation (d, e) and standard answer;
+ * the posteriors are then computed class by class of p_x — Eq. 34's p_x-dependent terms once per
+ * class, the sum once per (class, d, e) — and the answers scored in query order, as a loop that
+ * computed each posterior at its query would.
+ */
 export function gbfTrial(x: TrialInput, p: GbfTrialParams, hashes: ItemHashes): TrialResult {
   const s = x.stream;
   const K = p.k0 + p.k1;
@@ -537,38 +572,45 @@ export function gbfTrial(x: TrialInput, p: GbfTrialParams, hashes: ItemHashes): 
   const perBank = partitioned ? Math.floor(p.m / K) : p.m;
   const m = partitioned ? perBank * K : p.m;
   const f = new FastGbf({ ...p, m });
-  const eq = new Eq34(K, qEpsDD({ k0: p.k0, k1: p.k1, m, layout: p.layout }), x.w);
-  // Posteriors by (p_x class, d) when r0 + r1 = K, by (class, d, e) otherwise.
-  const full = new Float64Array(s.pxValues.length * (K + 1)).fill(NaN);
-  const partial = new Map<number, number>();
   const obs = new Int32Array(4);
-  const r = newResult();
   const { H, stride } = hashes;
   if (K + 1 > stride) throw new RangeError(`k0 + k1 = ${K} needs ${K + 1} hashes per item, ${stride} computed`);
+  // Observation code d·(K + 1) + e of each query, and its standard answer.
+  const code = new Uint16Array(s.queries);
+  const hit = new Uint8Array(s.queries);
   for (let i = 0; i < s.items.length; i++) {
     fillGbf(f, s.items[i]! * stride, H, partitioned, perBank);
     if (i >= s.warmup) {
       const q = i - s.warmup;
-      const cls = s.pxClass[q]!;
       f.observe(obs);
       const d = obs[0]! + obs[1]!;
-      const rr = obs[2]! + obs[3]!;
-      const e = rr - d;
-      let post: number;
-      if (rr === K) {
-        const at = cls * (K + 1) + d;
-        post = full[at]!;
-        if (Number.isNaN(post)) post = full[at] = eq.posterior(s.pxValues[cls]!, d, e);
-      } else {
-        const key = (cls * (K + 1) + d) * (K + 1) + e;
-        const known = partial.get(key);
-        post = known ?? eq.posterior(s.pxValues[cls]!, d, e);
-        if (known === undefined) partial.set(key, post);
-      }
-      score(r, q, x, obs[0] === obs[2] && obs[1] === obs[3], post);
+      code[q] = d * (K + 1) + obs[2]! + obs[3]! - d;
+      hit[q] = obs[0] === obs[2] && obs[1] === obs[3] ? 1 : 0;
     }
     f.insert();
   }
+  const eq = new Eq34(K, qEpsDD({ k0: p.k0, k1: p.k1, m, layout: p.layout }), x.w);
+  const post = new Float64Array(s.queries);
+  const terms = new Float64Array(4 * (K + 1));
+  const codes = (K + 1) * (K + 1);
+  const known = new Float64Array(codes);
+  const stamp = new Int32Array(codes).fill(-1);
+  const { start, order } = queriesByClass(s);
+  for (let c = 0; c < s.pxValues.length; c++) {
+    if (start[c] === start[c + 1]) continue;
+    eq.terms(s.pxValues[c]!, terms);
+    for (let j = start[c]!; j < start[c + 1]!; j++) {
+      const q = order[j]!;
+      const o = code[q]!;
+      if (stamp[o] !== c) {
+        stamp[o] = c;
+        known[o] = eq.sum(terms, Math.floor(o / (K + 1)), o % (K + 1));
+      }
+      post[q] = known[o]!;
+    }
+  }
+  const r = newResult();
+  for (let q = 0; q < s.queries; q++) score(r, q, x, hit[q] === 1, post[q]!);
   return r;
 }
 
