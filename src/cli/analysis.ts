@@ -7,6 +7,7 @@ import { UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { addContributed, contributedValues, intArg, optionFlag, optionKey, probabilityArg, targetArg } from './args.js';
 import { DEFAULT_TARGET, type Target } from '../device/index.js';
+import { planLanes, type LanePlan } from '../lanes/plan.js';
 
 export function registerAnalysisCommands(p: Command): void {
   p.command('analyze')
@@ -48,6 +49,8 @@ interface PlanCliOptions {
   name: string;
   json?: boolean;
   out?: string;
+  lanes?: number;
+  shards?: number;
 }
 
 export function registerPlanCommand(p: Command): void {
@@ -68,6 +71,16 @@ export function registerPlanCommand(p: Command): void {
       DEFAULT_TARGET,
     )
     .option('--name <n>', 'config name', 'planned')
+    .option(
+      '--lanes <n>',
+      'plan an N-lane filter (1, 2, 4, 8): the sharded filter meets --fp and fits --target',
+      intArg('--lanes', 1, 64),
+    )
+    .option(
+      '--shards <s>',
+      'with --lanes: shards (default: the most up to 8·lanes that fit)',
+      intArg('--shards', 1, 1 << 16),
+    )
     .option('--json', 'print JSON')
     .option('-o, --out <dir>', 'write the chosen config into DIR/<name>.json (for generate)');
   const keys = addContributed(
@@ -92,14 +105,24 @@ export function registerPlanCommand(p: Command): void {
           throw new UsageError(
             `plan: ${optionFlag(x.flags)} is a constraint of ${f.filters.join(', ')}, not of ${o.filter}`,
           );
-    const pl = planner.plan({
+    const constraints = {
       filter: o.filter,
       window: size,
       fp: o.fp,
       target: o.target,
       name: o.name,
       extra: planner.extra(values),
-    });
+    };
+    if (o.shards !== undefined && o.lanes === undefined) throw new UsageError('plan: --shards needs --lanes');
+    if (o.lanes !== undefined) {
+      if (!family.lanes) {
+        const supported = FAMILIES.filter((f) => f.lanes).flatMap((f) => f.filters);
+        throw new UsageError(`plan: --lanes: ${o.filter} has one lane only (lanes: ${supported.join(', ')})`);
+      }
+      printLanePlan(planLanes(planner, constraints, { lanes: o.lanes, shards: o.shards }), o);
+      return;
+    }
+    const pl = planner.plan(constraints);
     const w = pl.winner;
     const cfg = planner.configOf(pl);
     const figures = planner.figures(w);
@@ -144,4 +167,41 @@ export function registerPlanCommand(p: Command): void {
     for (const c of pl.nearMisses) console.log(`    e.g. ${planner.shape(c.config).text}: ${c.rejected!.detail}`);
     if (written) console.log(`  wrote ${written}`);
   });
+}
+
+function printLanePlan(lp: LanePlan, o: PlanCliOptions): void {
+  const lf = lp.lane;
+  const a = lf.analyze().values;
+  const written = o.out
+    ? writeAll(o.out, { [`${o.name}.json`]: JSON.stringify(lp.config, null, 2) + '\n' }, '--out')[0]
+    : null;
+  const summary = {
+    winner: lp.config,
+    lanes: lf.lanes,
+    shards: lf.shards,
+    fp: lp.fp,
+    fpOneLane: lp.fpOneLane,
+    askedFp: lp.askedFp,
+    window: a.window,
+    slack: a.slack,
+    blockRams: lp.blockRams,
+    shard: lf.shard.describe(),
+    latency: lf.latency(),
+    passed: lp.passed,
+  };
+  if (o.json) {
+    console.log(JSON.stringify(summary, null, 2));
+    return;
+  }
+  console.log(`plan: ${o.filter} ${lf.base.describe()}, ${lf.lanes} lanes over ${lf.shards} shards`);
+  console.log(
+    `  fp of the sharded filter ${lp.fp.toExponential(3)} (<= ${o.fp}; one lane ${lp.fpOneLane.toExponential(3)}; ` +
+      `the family planner was asked for ${lp.askedFp.toExponential(3)}), window ${String(a.window)}, slack ${a.slack}`,
+  );
+  console.log(
+    `  shard: ${lf.shard.describe()}; ${lp.blockRams} block RAMs on ${String(lf.base.config.target)}; latency ${lf.latency()} cycles`,
+  );
+  for (const p of lp.passed) console.log(`  not ${p.shards} shards: ${p.reason}`);
+  console.log(`  ops/cycle: bloomforge lanes throughput <config> (README "Multi-lane filters")`);
+  if (written) console.log(`  wrote ${written}`);
 }

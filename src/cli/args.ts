@@ -35,6 +35,15 @@ export function probabilityArg(name: string) {
   };
 }
 
+/** One of `choices`. */
+export function choiceArg<T extends string>(name: string, choices: readonly T[]) {
+  return (v: string): T => {
+    if (!(choices as readonly string[]).includes(v))
+      throw new InvalidArgumentError(`${name} must be one of ${choices.join(', ')}`);
+    return v as T;
+  };
+}
+
 export function targetArg(v: string): Target {
   if (!(TARGETS as readonly string[]).includes(v))
     throw new InvalidArgumentError(`--target must be one of ${TARGETS.join(', ')}`);

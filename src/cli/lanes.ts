@@ -8,7 +8,7 @@ import { EXIT } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
 import { driveLanes, laneCosim, type LaneWorkload } from '../../sim/verify/lanes.js';
-import { intArg, probabilityArg, targetArg } from './args.js';
+import { choiceArg, intArg, probabilityArg, targetArg } from './args.js';
 import { TARGETS, type Target } from '../device/index.js';
 import { measureShardedFp } from '../lanes/analysis.js';
 import { benchLanes } from '../lanes/bench.js';
@@ -143,7 +143,7 @@ export function registerLaneCommands(p: Command): void {
     lanes
       .command('analyze')
       .description(
-        "the config's analysis (fp, window, slack: the whole filter's), the shard's sizes, and the false-positive rate measured on the sharded model beside the one-lane model on the same stream",
+        "the sharded filter's analysis (fp of S shards beside one lane's; window and slack, which sharding keeps), the shard's sizes, and the false-positive rate measured on the sharded model beside the one-lane model on the same stream",
       )
       .argument('<config>', 'preset name or config JSON file')
       .option(
@@ -153,30 +153,38 @@ export function registerLaneCommands(p: Command): void {
         200_000,
       )
       .option('--seed <s>', 'stream seed', intArg('--seed', 0, 0xffffffff), 1)
+      .option(
+        '--moment <m>',
+        "when the keys are queried: 'shift' (100 just before each aging step, the analysis's moment) or 'cycle' (one after every insert)",
+        choiceArg('--moment', ['shift', 'cycle'] as const),
+        'shift',
+      )
       .option('--json', 'print JSON'),
-  ).action((spec: string, o: ShapeFlags & { queries: number; seed: number; json?: boolean }) => {
-    const lf = load(spec, o);
-    const a = lf.base.analyze();
-    const fp = measureShardedFp(lf, { queries: o.queries, seed: o.seed });
-    const shard = lf.shard.parameters();
-    if (o.json) {
+  ).action(
+    (spec: string, o: ShapeFlags & { queries: number; seed: number; moment: 'shift' | 'cycle'; json?: boolean }) => {
+      const lf = load(spec, o);
+      const a = lf.analyze();
+      const fp = measureShardedFp(lf, { queries: o.queries, seed: o.seed, moment: o.moment });
+      const shard = lf.shard.parameters();
+      if (o.json) {
+        console.log(
+          JSON.stringify(
+            { analysis: a.values, lanes: lf.lanes, shards: lf.shards, latency: lf.latency(), shard, fp },
+            null,
+            2,
+          ),
+        );
+        return;
+      }
+      console.log(`${spec}: ${a.headline}, ${lf.lanes} lanes over ${lf.shards} shards`);
+      for (const line of a.lines) console.log(`  ${line}`);
+      console.log(`  shard: ${lf.shard.describe()}, spares ${String(shard.spares)}; latency ${lf.latency()} cycles`);
+      const pct = (x: number): string => `${(100 * x).toFixed(4)} %`;
       console.log(
-        JSON.stringify(
-          { analysis: a.values, lanes: lf.lanes, shards: lf.shards, latency: lf.latency(), shard, fp },
-          null,
-          2,
-        ),
+        `  measured fp (${fp.queries} never-inserted keys ${o.moment === 'shift' ? 'just before aging steps' : 'one after each insert'}, ${fp.inserts} inserts): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %); a shard's inserts per generation spread by sqrt(S/g) = ${fp.loadSpread.toFixed(3)}`,
       );
-      return;
-    }
-    console.log(`${spec}: ${a.headline}, ${lf.lanes} lanes over ${lf.shards} shards`);
-    for (const line of a.lines) console.log(`  ${line}`);
-    console.log(`  shard: ${lf.shard.describe()}, spares ${String(shard.spares)}; latency ${lf.latency()} cycles`);
-    const pct = (x: number): string => `${(100 * x).toFixed(4)} %`;
-    console.log(
-      `  measured fp (${fp.queries} never-inserted keys after ${fp.inserts - fp.queries} warm-up inserts): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %); a shard's inserts per generation spread by sqrt(S/g) = ${fp.loadSpread.toFixed(3)}`,
-    );
-  });
+    },
+  );
 
   shapeOptions(
     lanes

@@ -333,6 +333,11 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * the config field through `fail`.
    */
   shard(c: C, o: { lanes: number; shards: number }, fail: Fail): C;
+  /**
+   * The false-positive rate of the filter split into `shards` shards, at the same moment as the
+   * family's AnalysisValues.fp (window and slack do not change: aging is global).
+   */
+  shardedFp(c: C, shards: number): number;
 }
 
 // ---- the family --------------------------------------------------------------------------

@@ -25,11 +25,15 @@ export interface ShardedFp {
 }
 
 /**
- * Both filters take `inserts` distinct keys; after each insert past the first `warm` a
- * never-inserted key is queried on both (`queries` in all), so the rates are averaged over the
- * filter's whole aging cycle.
+ * Both filters take distinct keys; past the first `warm` inserts, never-inserted keys are queried
+ * on both (`queries` in all): with `moment` 'cycle' (the default) one after every insert, so the
+ * rates are averaged over the filter's whole aging cycle; with 'shift', `perShift` of them just
+ * before each aging step (after every period-th insert), the moment the analysis's rate is for.
  */
-export function measureShardedFp(lf: LaneFilter, o: { queries: number; seed: number }): ShardedFp {
+export function measureShardedFp(
+  lf: LaneFilter,
+  o: { queries: number; seed: number; moment?: 'cycle' | 'shift'; perShift?: number },
+): ShardedFp {
   const sharded = lf.model();
   const single: StreamModel = lf.base.model();
   const g = lf.period();
@@ -48,10 +52,13 @@ export function measureShardedFp(lf: LaneFilter, o: { queries: number; seed: num
     single.apply(op('insert', k));
     inserts++;
     if (inserts <= warm) continue;
-    const q = probe();
-    if (sharded.apply(op('query', q)).hit) fpS++;
-    if (single.apply(op('query', q)).hit) fp1++;
-    queries++;
+    const n = o.moment === 'shift' ? (inserts % g === 0 ? Math.min(o.perShift ?? 100, o.queries - queries) : 0) : 1;
+    for (let i = 0; i < n; i++) {
+      const q = probe();
+      if (sharded.apply(op('query', q)).hit) fpS++;
+      if (single.apply(op('query', q)).hit) fp1++;
+      queries++;
+    }
   }
   const hw = (p: number): number => 2.576 * Math.sqrt((p * (1 - p)) / queries);
   return {

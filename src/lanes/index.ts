@@ -8,7 +8,7 @@
 import { FAMILIES, familyOf } from '../families/index.js';
 import { Filter } from '../families/filter.js';
 import { failer } from '../families/schema.js';
-import type { FilterConfig, StreamModel } from '../families/types.js';
+import type { AnalysisValues, FilterConfig, StreamModel } from '../families/types.js';
 import { emitVerilog } from '../emit/verilog.js';
 import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
@@ -50,6 +50,25 @@ export class LaneFilter {
   private insertOps(): string[] {
     const p = this.shard.protocol();
     return Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts);
+  }
+
+  /**
+   * The analysis of the sharded filter: the one-lane figures (window and slack are the same, the
+   * aging being global) with the false-positive rate of S shards (the family's shardedFp) beside
+   * the one-lane rate.
+   */
+  analyze(): { values: AnalysisValues & { fpOneLane: number }; headline: string; lines: string[] } {
+    const a = this.base.analyze();
+    const fp = this.support().shardedFp(this.base.config, this.shards);
+    return {
+      values: { ...a.values, fp, fpOneLane: a.values.fp },
+      headline: a.headline,
+      lines: [
+        `fp of ${this.shards} shards ${fp.toExponential(4)} (one lane ${a.values.fp.toExponential(4)}, ` +
+          `${(100 * (fp / a.values.fp - 1)).toFixed(2)} % more): a shard's segments take Binomial(g, 1/S) of each generation`,
+        ...a.lines,
+      ],
+    };
   }
 
   /** Cycles from a lane's accepted request to its out_valid with no conflict and out_ready high. */

@@ -138,6 +138,26 @@ const CASES: [string, () => string[], RegExp][] = [
     /apbf is planned by --window, not --items|--window is required for apbf/,
   ],
   [
+    'plan --lanes for a family with one lane',
+    () => ['plan', '--filter', 'tbf', '--window', '400', '--fp', '0.01', '--lanes', '2'],
+    /--lanes: tbf has one lane only \(lanes: apbf, apbbf\)/,
+  ],
+  [
+    'plan --lanes 3',
+    () => ['plan', '--filter', 'apbf', '--window', '2000', '--fp', '0.01', '--lanes', '3'],
+    /--lanes must be one of 1, 2, 4, 8/,
+  ],
+  [
+    'plan --shards without --lanes',
+    () => ['plan', '--filter', 'apbf', '--window', '2000', '--fp', '0.01', '--shards', '4'],
+    /--shards needs --lanes/,
+  ],
+  [
+    'plan --lanes that cannot fit the target',
+    () => ['plan', '--filter', 'apbf', '--window', '2000', '--fp', '0.01', '--lanes', '4'],
+    /no sharded apbf meets the goals with --lanes 4: 32 shards: field 'shards'/,
+  ],
+  [
     'plan --target foo',
     () => ['plan', '--filter', 'apbf', '--window', '2000', '--fp', '0.01', '--target', 'foo'],
     /--target must be one of/,

@@ -10,6 +10,9 @@ import { loadLaneConfig, resolveLaneConfig } from '../../src/lanes/index.js';
 import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
 import { driveLanes } from '../../sim/verify/lanes.js';
 import { measureShardedFp } from '../../src/lanes/analysis.js';
+import { planLanes } from '../../src/lanes/plan.js';
+import { shardedFalsePositiveRate } from '../../src/families/apbf/analysis.js';
+import { familyOf } from '../../src/families/index.js';
 import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import { lint } from '../helpers/tools.js';
 
@@ -171,5 +174,54 @@ describe('lanes: analysis', () => {
     expect(fp.single).toBeGreaterThan(0.05); // the small preset's rate: there is something to compare
     expect(Math.abs(fp.sharded - fp.single)).toBeLessThan(fp.halfWidth.sharded + fp.halfWidth.single);
     expect(fp.loadSpread).toBeCloseTo(Math.sqrt(8 / 709), 6);
+  });
+
+  it("the sharded fp (analysis) matches the rate measured just before aging steps, where it differs from one lane's", () => {
+    // APBF (10, 7), g = 283 over 64 shards: about 4.4 inserts per shard and generation, so the
+    // shards' uneven fill raises the rate by about 38 % (Binomial(g, 1/S) per generation).
+    const lf = loadLaneConfig('apbf_k10_l7', { lanes: 8, shards: 64, target: 'ecp5' });
+    const a = lf.analyze().values;
+    expect(a.fpOneLane).toBeCloseTo(lf.base.analyze().values.fp, 12);
+    expect(a.fp / a.fpOneLane).toBeGreaterThan(1.3);
+    expect(a.window).toBe(lf.base.analyze().values.window);
+    const m = measureShardedFp(lf, { queries: 200_000, seed: 3, moment: 'shift', perShift: 100 });
+    // About 400 false positives: 3 standard deviations are 15 %.
+    expect(Math.abs(m.sharded / a.fp - 1)).toBeLessThan(0.15);
+    expect(m.sharded / a.fpOneLane).toBeGreaterThan(1.15);
+    expect(Math.abs(m.single / a.fpOneLane - 1)).toBeLessThan(0.2);
+    // One shard is the one-lane formula exactly.
+    expect(shardedFalsePositiveRate({ k: 10, l: 7, m: 4096, g: 283 }, 1)).toBeCloseTo(a.fpOneLane, 15);
+  });
+});
+
+describe('lanes: plan --lanes', () => {
+  const planner = familyOf('apbf')!.planner!;
+  const goals = { filter: 'apbf', window: 2000, fp: 0.01, target: 'ecp5' as const, name: 'p', extra: {} };
+
+  it('sizes a sharded filter whose own fp meets the goal, with the most shards up to 8·lanes', () => {
+    const lp = planLanes(planner, goals, { lanes: 4 });
+    expect(lp.lane.shards).toBe(32);
+    expect(lp.fp).toBeLessThanOrEqual(0.01);
+    expect(lp.fp).toBeGreaterThan(lp.fpOneLane);
+    expect(lp.config).toMatchObject({ lanes: 4, shards: 32, filter: 'apbf' });
+    // The written config resolves to the same design.
+    expect(resolveLaneConfig(lp.config, 'p').shard.describe()).toBe(lp.lane.shard.describe());
+  });
+
+  it('asks the family planner for a lower rate when the shards would miss the goal', () => {
+    // Window 500, fp 0.0125: the one-lane plan (fp 0.0117) lands at 0.0131 on 64 shards.
+    const tight = { ...goals, window: 500, fp: 0.0125 };
+    const naive = resolveLaneConfig({ ...planner.configOf(planner.plan(tight)), lanes: 8, shards: 64 }, 'p');
+    expect(naive.analyze().values.fp).toBeGreaterThan(tight.fp);
+    const lp = planLanes(planner, tight, { lanes: 8, shards: 64 });
+    expect(lp.askedFp).toBeLessThan(tight.fp);
+    expect(lp.fp).toBeLessThanOrEqual(tight.fp);
+  });
+
+  it('refuses, naming every shard count and why, when nothing fits the target', () => {
+    expect(() => planLanes(planner, { ...goals, target: 'ice40-hx8k' }, { lanes: 4 })).toThrow(
+      /no sharded apbf meets the goals with --lanes 4: 32 shards: field 'shards': .*; 4 shards: field 'shards'/,
+    );
+    expect(() => planLanes(planner, goals, { lanes: 3 })).toThrow('--lanes must be one of 1, 2, 4, 8');
   });
 });

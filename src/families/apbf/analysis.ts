@@ -43,8 +43,78 @@ export function realFillRatios(k: number, l: number, m: number, g: number, B = 1
   return Array.from({ length: k + l }, (_, i) => segmentRate(Math.min(i + 1, k) * g, m, B, b));
 }
 
+/**
+ * The false-positive rate just before a shift of the filter split into `shards` shards by a hash
+ * of the key (src/lanes/), each segment of a shard m/S bits. A query meets one shard, and that
+ * shard took G_j ~ Binomial(g, 1/S) of generation j's inserts (j = 0 the current one), independent
+ * across generations; segment i (age i) holds the generations it was among the k newest in,
+ * N_i = G_max(0, i−k+1) + … + G_i, so its match probability is segmentRate(N_i, m/S, B, b). The
+ * rate is the mean of falsePositiveRate over the G's: a shard's segments vary around the same
+ * mean fill, and the rate is convex in the fill, so it lies above the one-shard rate by an amount
+ * that grows with S/g. Estimated over `samples` draws of the G's from a seeded generator
+ * (deterministic); S = 1 is the exact one-shard rate.
+ */
+export function shardedFalsePositiveRate(
+  c: { k: number; l: number; m: number; g: number; B?: number; b?: number },
+  shards: number,
+  samples = 20_000,
+  seed = 1,
+): number {
+  const { k, l, m, g } = c;
+  const B = c.B ?? 1;
+  const b = c.b ?? 1;
+  if (shards === 1) return falsePositiveRate(realFillRatios(k, l, m, g, B, b), k, l);
+  // CDF of Binomial(g, 1/S), for sampling by inversion.
+  const p = 1 / shards;
+  const cdf = new Float64Array(g + 1);
+  let pmf = (1 - p) ** g;
+  let acc = 0;
+  for (let n = 0; n <= g; n++) {
+    acc += pmf;
+    cdf[n] = acc;
+    pmf *= ((g - n) / (n + 1)) * (p / (1 - p));
+  }
+  const draw = (u: number): number => {
+    let lo = 0;
+    let hi = g;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! >= u * acc) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  };
+  const ms = m / shards;
+  const rate = new Map<number, number>();
+  const G = new Int32Array(k + l);
+  const r = new Float64Array(k + l);
+  // xorshift32: a fixed sequence of uniforms for the draws.
+  let x = (seed * 0x9e3779b1) >>> 0 || 1;
+  const uniform = (): number => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return (x + 0.5) / 4294967296;
+  };
+  let sum = 0;
+  for (let t = 0; t < samples; t++) {
+    for (let j = 0; j < k + l; j++) G[j] = draw(uniform());
+    for (let i = 0; i < k + l; i++) {
+      let n = 0;
+      for (let j = Math.max(0, i - k + 1); j <= i; j++) n += G[j]!;
+      let v = rate.get(n);
+      if (v === undefined) rate.set(n, (v = segmentRate(n, ms, B, b)));
+      r[i] = v;
+    }
+    sum += falsePositiveRate(r, k, l);
+  }
+  return sum / samples;
+}
+
 /** §5.3: F(k, l, a, i), the probability of completing k consecutive matches from slice i. */
-export function falsePositiveRate(r: readonly number[], k: number, l: number): number {
+export function falsePositiveRate(r: ArrayLike<number>, k: number, l: number): number {
   // Bottom-up over i (from the end) of the recursion; F(a, i) for a = 0..k.
   //   F(k, ·) = 1;  F(a, i) = 0 when i > l + a;  else r_i F(a+1, i+1) + (1 − r_i) F(0, i+1).
   let next = new Float64Array(k + 1); // F(·, i + 1)

@@ -10,6 +10,7 @@
 import { CLEAR_DELAY } from '../../stages/clear.js';
 import type { Fail, LaneSupport } from '../types.js';
 import { deriveApbfSizes, MAX_SPARES } from './config.js';
+import { shardedFalsePositiveRate } from './analysis.js';
 import type { ApbfDerived } from './types.js';
 
 /** Spare banks a shard needs so that clearing keeps up with `lanes` inserts per cycle. */
@@ -58,4 +59,10 @@ export const apbfLanes: LaneSupport<ApbfDerived> = {
   tickOp: 'tick',
   broadcastOps: ['tick', 'clear'],
   shard: shardConfig,
+  shardedFp: (c, shards) =>
+    shardedFalsePositiveRate(
+      { k: c.k, l: c.l, m: c.segmentBits, g: c.generation, B: c.blockBits, b: c.bitsPerBlock },
+      shards,
+      40_000,
+    ),
 };
