@@ -65,7 +65,8 @@ export interface LaneDriveResult {
   order?: { seq: number; lane: number; req: StreamRequest; got: ResponseFields }[];
 }
 
-function keySource(w: LaneWorkload, pool: number, keyBits: number): Workload {
+/** The key stream of a lane workload over `pool` distinct keys. */
+export function laneKeySource(w: LaneWorkload, pool: number, keyBits: number): Workload {
   if (w === 'hot') return listWorkload([keyOfIndex(0, keyBits, 1)]);
   if (w === 'uniform') return uniformWorkload(keyBits, pool);
   return zipfWorkload(keyBits, pool, w.zipf);
@@ -87,7 +88,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
   };
   const pickOp = pickerOf(o.mix ?? lf.base.verifyMix(), p.ops, rng);
   const window = lf.base.window() ?? 1024;
-  const workload = keySource(o.workload ?? 'uniform', o.keys ?? Math.max(64, 4 * window), lf.base.config.keyBits);
+  const workload = laneKeySource(o.workload ?? 'uniform', o.keys ?? Math.max(64, 4 * window), lf.base.config.keyBits);
   const tagMask = 2 ** lf.base.config.tagBits - 1;
 
   const lanes = Array.from({ length: N }, (_, i) => ({

@@ -7,7 +7,8 @@ import { loadLaneConfig, type LaneFilter } from '../lanes/index.js';
 import { EXIT } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
-import { driveLanes, laneCosim, type LaneWorkload } from '../../sim/verify/lanes.js';
+import { driveLanes, laneCosim, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
+import { grantModel } from '../lanes/grantModel.js';
 import { choiceArg, intArg, probabilityArg, targetArg } from './args.js';
 import { TARGETS, type Target } from '../device/index.js';
 import { measureShardedFp } from '../lanes/analysis.js';
@@ -101,7 +102,7 @@ export function registerLaneCommands(p: Command): void {
     lanes
       .command('throughput')
       .description(
-        'ops per cycle with every lane offered a request every cycle: uniform keys, Zipf 0.8 / 1.0 / 1.2, one hot key',
+        'ops per cycle with every lane offered a request every cycle: uniform keys, Zipf 0.8 / 1.0 / 1.2, one hot key; beside the RTL, the grant rule as a cycle model without and with merging identical keys (src/lanes/grantModel.ts)',
       )
       .argument('<config>', 'preset name or config JSON file')
       .option('--ops <n>', 'requests per lane', intArg('--ops', 100, 10_000_000), 20000)
@@ -126,16 +127,36 @@ export function registerLaneCommands(p: Command): void {
         mix: { query: 1, insert: 1 },
         throughputOnly: true,
       });
-      return { workload: name, opsPerCycle: r.opsPerCycle, perLane: r.opsPerCycle / lf.lanes };
+      const model = lf.model();
+      const grant = (merge: boolean): number =>
+        grantModel({
+          lanes: lf.lanes,
+          shardOf: (k) => model.shardOf(k),
+          workload: laneKeySource(workload, o.keys, lf.base.config.keyBits),
+          cycles: o.ops,
+          merge,
+          seed: o.seed,
+        });
+      return {
+        workload: name,
+        opsPerCycle: r.opsPerCycle,
+        perLane: r.opsPerCycle / lf.lanes,
+        model: grant(false),
+        modelMerged: grant(true),
+      };
     });
     if (o.json) {
       console.log(JSON.stringify({ config: lf.name, lanes: lf.lanes, shards: lf.shards, rows }, null, 2));
       return;
     }
     console.log(`${lf.name}: ${lf.lanes} lanes, ${lf.shards} shards, ${o.ops} requests per lane, query:insert 1:1`);
+    console.log(`  ${'keys'.padEnd(12)} RTL ops/cycle            grant model   with merging identical keys`);
     for (const r of rows)
       console.log(
-        `  ${r.workload.padEnd(12)} ${r.opsPerCycle.toFixed(3)} ops/cycle (${(100 * r.perLane).toFixed(1)} % of ${lf.lanes})`,
+        `  ${r.workload.padEnd(12)} ${r.opsPerCycle.toFixed(3)} (${(100 * r.perLane).toFixed(1).padStart(5)} % of ${lf.lanes})`.padEnd(
+          39,
+        ) +
+          `${r.model.toFixed(3)}         ${r.modelMerged.toFixed(3)} (${r.modelMerged >= r.model ? '+' : ''}${(100 * (r.modelMerged / r.model - 1)).toFixed(1)} %)`,
       );
   });
 

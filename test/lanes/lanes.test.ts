@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { loadLaneConfig, resolveLaneConfig } from '../../src/lanes/index.js';
 import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
-import { driveLanes } from '../../sim/verify/lanes.js';
+import { driveLanes, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
+import { grantModel } from '../../src/lanes/grantModel.js';
 import { measureShardedFp } from '../../src/lanes/analysis.js';
 import { planLanes } from '../../src/lanes/plan.js';
 import { shardedFalsePositiveRate } from '../../src/families/apbf/analysis.js';
@@ -164,6 +165,24 @@ describe('lanes: verified against the sharded model', () => {
     // One hot key: one shard takes every op, one per cycle.
     expect(hot.opsPerCycle).toBeLessThan(1.05);
     expect(hot.opsPerCycle).toBeGreaterThan(0.9);
+    // The grant rule's cycle model (what `lanes throughput` prints beside the RTL) agrees with it.
+    const model = lf.model();
+    const keys = Math.max(64, 4 * lf.base.window()!); // driveLanes's key pool
+    const grant = (w: LaneWorkload, merge: boolean) =>
+      grantModel({
+        lanes: 4,
+        shardOf: (k) => model.shardOf(k),
+        workload: laneKeySource(w, keys, lf.base.config.keyBits),
+        cycles: 4000,
+        merge,
+        seed: 2,
+      });
+    expect(Math.abs(grant('uniform', false) / r.opsPerCycle - 1)).toBeLessThan(0.04);
+    expect(grant('hot', false)).toBe(1);
+    // Merging identical keys: nothing to merge on uniform keys; the hot key runs on every lane.
+    expect(grant('uniform', true)).toBeCloseTo(grant('uniform', false), 2);
+    expect(grant('hot', true)).toBe(4);
+    expect(grant({ zipf: 1.2 }, true)).toBeGreaterThan(1.1 * grant({ zipf: 1.2 }, false));
   });
 });
 
