@@ -1,6 +1,6 @@
 /**
  * `npm run bench:sim`: src/bench/sim.ts on the probe design of the hardware notes (h3_banks8) and
- * every family's bench presets. Prints cycles/s of the TS simulator (WebAssembly and JavaScript
+ * every family's bench presets and the N-lane presets. Prints cycles/s of the TS simulator (WebAssembly and JavaScript
  * cycle loops) and of Verilator -O3 on the same stimulus, and whether all outputs agree.
  *
  * Usage: npm run bench:sim -- [--cycles N] [--json]
@@ -11,6 +11,7 @@ import { machineInfo, machineLine } from '../../src/bench/machine.js';
 import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
 import { loadConfig } from '../../src/config/resolve.js';
 import { FAMILIES } from '../../src/families/index.js';
+import { lanePresets } from '../../src/lanes/index.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -20,7 +21,12 @@ async function main(): Promise<void> {
     console.error('bench:sim: --cycles must be an integer >= 1000');
     process.exit(2);
   }
-  const designs = [h3Banks(), ...FAMILIES.flatMap((f) => f.benchPresets).map((n) => loadConfig(n).design())];
+  // Every family's bench presets, then the N-lane presets (their designs keep the preset's name).
+  const designs = [
+    h3Banks(),
+    ...FAMILIES.flatMap((f) => f.benchPresets).map((n) => loadConfig(n).design()),
+    ...lanePresets().map((l) => l.design()),
+  ];
   const results: SimBenchResult[] = [];
   const machine = await machineInfo();
   for (const d of designs) results.push(await simBench(d, cycles));

@@ -199,7 +199,7 @@ function printLanePlan(lp: LanePlan, o: PlanCliOptions): void {
       `the family planner was asked for ${lp.askedFp.toExponential(3)}), window ${String(a.window)}, slack ${a.slack}`,
   );
   console.log(
-    `  shard: ${lf.shard.describe()}; ${lp.blockRams} block RAMs on ${String(lf.base.config.target)}; latency ${lf.latency()} cycles`,
+    `  shard: ${lf.shard.describe()}; ${lp.blockRams} block RAMs on ${String(lf.base.config.target)} (the estimate synth refuses oversize designs by; Yosys may put small memories in distributed RAM); latency ${lf.latency()} cycles`,
   );
   for (const p of lp.passed) console.log(`  not ${p.shards} shards: ${p.reason}`);
   console.log(`  ops/cycle: bloomforge lanes throughput <config> (README "Multi-lane filters")`);

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig, presetFilters } from '../config/resolve.js';
+import { lanePresets } from '../lanes/index.js';
 import { FAMILIES } from '../families/index.js';
 import type { Filter } from '../families/filter.js';
 import type { DriveHooks } from '../families/types.js';
@@ -68,6 +69,11 @@ export function registerFilterCommands(p: Command): void {
       for (const f of presetFilters())
         console.log(
           `${f.name.padEnd(26)} ${f.config.filter} ${f.describe()} w=${f.window() ?? '-'} target=${f.config.target}`,
+        );
+      for (const f of lanePresets())
+        console.log(
+          `${f.name.padEnd(26)} ${f.base.config.filter} ${f.base.describe()} w=${f.base.window() ?? '-'} ` +
+            `target=${f.base.config.target} lanes=${f.lanes} shards=${f.shards} (bloomforge lanes …)`,
         );
     });
 

@@ -28,6 +28,7 @@ import { registerSoakCommand } from './soak.js';
 import { registerHwCommands } from './hw.js';
 import { addVcdOptions, intArg, vcdOptions, writeVcd, type VcdFlags } from './args.js';
 import { presetFilters } from '../config/resolve.js';
+import { lanePresets } from '../lanes/index.js';
 import { ConfigError, EXIT, UsageError } from '../util/errors.js';
 import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
 import { registerExperimentCommands } from './experiments.js';
@@ -202,6 +203,7 @@ export function program(): Command {
       }
       const presets: Record<string, string> = {};
       for (const f of presetFilters()) Object.assign(presets, f.files());
+      for (const f of lanePresets()) Object.assign(presets, f.files());
       // Files of presets that no longer exist go too: generated/ mirrors the registry.
       const stale = fs.existsSync(o.out)
         ? fs.readdirSync(o.out).filter((x) => /\.(v|manifest\.json)$/.test(x) && !(x in presets))

@@ -51,15 +51,29 @@ export function resolveConfig(raw: unknown, source = 'config'): Filter {
   return new Filter(family, c);
 }
 
-/** Every preset's name, sorted. */
+/** Every one-lane preset's name, sorted (the N-lane presets: lanePresetNames). */
 export function presetNames(): string[] {
-  return presets().map((p) => p.name);
+  return presets()
+    .filter((p) => !p.lanes)
+    .map((p) => p.name);
+}
+
+/** The N-lane presets' names, sorted (src/lanes/ loads them). */
+export function lanePresetNames(): string[] {
+  return presets()
+    .filter((p) => p.lanes)
+    .map((p) => p.name);
 }
 
 /** The written config of a preset (parsed JSON). */
 export function loadPreset(name: string): unknown {
   const p = presetEntry(name);
-  if (!p) throw new ConfigError(`no preset '${name}' (presets: ${presetNames().join(', ')})`);
+  if (!p)
+    throw new ConfigError(
+      `no preset '${name}' (presets: ${presets()
+        .map((x) => x.name)
+        .join(', ')})`,
+    );
   return JSON.parse(fs.readFileSync(p.file, 'utf8'));
 }
 

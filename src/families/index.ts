@@ -44,17 +44,33 @@ export interface PresetEntry {
   name: string;
   family: FilterFamily;
   file: string;
+  /** An N-lane preset (its JSON has `lanes`): `bloomforge lanes …` and src/lanes/ take it. */
+  lanes: boolean;
 }
 
-/** Every family's presets (JSON files in its presets/ folder), sorted by name. */
+let PRESETS: PresetEntry[] | null = null;
+
+/** Every family's presets (JSON files in its presets/ folder), sorted by name; read once. */
 export function presets(): PresetEntry[] {
+  if (PRESETS) return PRESETS;
   const out: PresetEntry[] = [];
   for (const family of FAMILIES) {
     if (!fs.existsSync(family.presetsDir)) continue;
     for (const f of fs.readdirSync(family.presetsDir).sort())
-      if (f.endsWith('.json')) out.push({ name: f.slice(0, -5), family, file: path.join(family.presetsDir, f) });
+      if (f.endsWith('.json')) {
+        const file = path.join(family.presetsDir, f);
+        let lanes = false;
+        try {
+          const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
+          lanes = typeof raw === 'object' && raw !== null && 'lanes' in raw;
+        } catch {
+          // An unreadable preset is reported by whoever loads it (readConfig names the file).
+        }
+        out.push({ name: f.slice(0, -5), family, file, lanes });
+      }
   }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  PRESETS = out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return PRESETS;
 }
 
 export function presetEntry(name: string): PresetEntry | undefined {

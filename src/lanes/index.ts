@@ -12,7 +12,7 @@ import type { AnalysisValues, FilterConfig, StreamModel } from '../families/type
 import { emitVerilog } from '../emit/verilog.js';
 import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
-import { readConfig, resolveConfig } from '../config/resolve.js';
+import { lanePresetNames, readConfig, resolveConfig } from '../config/resolve.js';
 import { ConfigError } from '../util/errors.js';
 import { ShardedModel } from './model.js';
 import { device, type Target } from '../device/index.js';
@@ -145,7 +145,8 @@ export class LaneFilter {
       shards: this.shards,
       latency: {
         cycles: this.latency(),
-        note: "from a lane's accepting cycle to out<i>_valid, with no shard conflict and out<i>_ready high",
+        maxStallCycles: this.shard.protocol().maxStallCycles,
+        note: "from a lane's accepting cycle to out<i>_valid, with no shard conflict and out<i>_ready high; after reset the shards clear their memories first (up to maxStallCycles) while in<i>_ready already takes requests, which wait",
       },
       opcodes: p.ops,
       sequence: {
@@ -217,4 +218,9 @@ export function loadLaneConfig(
   if (over.shards !== undefined) r.shards = over.shards;
   if (over.target !== undefined) r.target = over.target;
   return resolveLaneConfig(r, source);
+}
+
+/** The N-lane presets (JSON files with `lanes` in the families' presets/ folders). */
+export function lanePresets(): LaneFilter[] {
+  return lanePresetNames().map((n) => loadLaneConfig(n));
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { presetFilters } from '../../src/config/resolve.js';
+import { lanePresetNames, presetFilters } from '../../src/config/resolve.js';
 import { FAMILIES, presets } from '../../src/families/index.js';
 import { CompiledSim } from '../../sim/compiled.js';
 
@@ -57,8 +57,9 @@ describe('golden files: generated/ mirrors the presets (regenerate with make gen
     return memo.get(f.name)!;
   };
 
-  it('generated/ holds exactly the files of the presets (and examples/)', () => {
-    const expected = filters.flatMap((f) => Object.keys(filesOf(f))).sort();
+  it('generated/ holds exactly the files of the presets, one-lane and N-lane (and examples/)', () => {
+    const lanes = lanePresetNames().flatMap((n) => [`${n}.v`, `${n}.manifest.json`]);
+    const expected = [...filters.flatMap((f) => Object.keys(filesOf(f))), ...lanes].sort();
     const actual = fs
       .readdirSync(GENERATED)
       .filter((x) => x !== 'examples')
