@@ -75,8 +75,9 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
   const verilog = emitVerilog(d);
   const header = portsHeader(d);
   const flags = [...FLAGS, ...(trace ? ['--trace'] : [])];
+  const make = makeFlags();
   const version = await toolVersion('verilator');
-  const key = contentKey([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), version]);
+  const key = contentKey([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), make, version]);
   const root = path.join(CACHE_DIR, 'verilator');
   const dir = path.join(root, `${d.name}-${key}`);
   const exe = path.join(dir, 'obj', 'harness');
@@ -109,7 +110,7 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
       '-CFLAGS',
       `-I${tmp}`,
       '-MAKEFLAGS',
-      'OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1',
+      make,
       `${d.name}.v`,
       HARNESS,
     ],
@@ -128,6 +129,19 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
   fs.renameSync(tmp, dir);
   pruneCache(root, cacheBudgetBytes());
   return { exe, dir, cached: false };
+}
+
+/**
+ * The C++ optimisation of the build: -O2 (the default, what `bench:sim` and `bench` time), or with
+ * BLOOMFORGE_VERILATOR_BUILD=quick -O0, which compiles several times faster and runs slower —
+ * the test suite's co-simulations run few cycles, so it sets it (vitest.config.ts). The generated
+ * model is the same; the optimisation level only changes how fast it runs.
+ */
+export function makeFlags(env: NodeJS.ProcessEnv = process.env): string {
+  const mode = env.BLOOMFORGE_VERILATOR_BUILD ?? '';
+  if (mode === '' || mode === 'fast') return 'OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1';
+  if (mode === 'quick') return 'OPT_FAST=-O0 OPT_GLOBAL=-O0 OPT_SLOW=-O0';
+  throw new Error(`BLOOMFORGE_VERILATOR_BUILD must be 'fast' or 'quick', got '${mode}'`);
 }
 
 /** The cache budget in bytes (`BLOOMFORGE_VERILATOR_CACHE_MB`, default 1024). */

@@ -121,7 +121,15 @@ export function bramBlocks(target: Target, width: number, depth: number): number
 }
 
 /** The Yosys script `synth` and the tests run: read, synthesise, check (failing on any problem), stat. */
-export function yosysScript(target: Target, verilogFile: string, top: string, jsonOut?: string): string {
+export function yosysScript(
+  target: Target,
+  verilogFile: string,
+  top: string,
+  jsonOut?: string,
+  upToLuts = false,
+): string {
   const d = DEVICES[target];
-  return `read_verilog ${verilogFile}; ${d.synth} -top ${top}${jsonOut ? ` -json ${jsonOut}` : ''}; check -assert; stat`;
+  // upToLuts: stop before LUT mapping (ABC), after memories, flip-flops and gates are mapped.
+  const run = upToLuts ? ' -run :map_luts' : '';
+  return `read_verilog ${verilogFile}; ${d.synth} -top ${top}${run}${jsonOut ? ` -json ${jsonOut}` : ''}; check -assert; stat`;
 }

@@ -72,14 +72,15 @@ const netlistFile = (key: string): string => path.join(CACHE_DIR, 'yosys', `${ke
 export async function yosys(
   d: Design,
   target: Target,
-  opts: { fresh?: boolean } = {},
+  opts: { fresh?: boolean; upToLuts?: boolean } = {},
 ): Promise<{ result: YosysResult; cached: boolean }> {
   await requireTool('yosys');
   const tool = await toolVersion('yosys', ['-V']);
-  const ice40 = device(target).pnr !== null;
+  // A netlist for place-and-route only from a whole synthesis.
+  const ice40 = device(target).pnr !== null && !opts.upToLuts;
   const verilog = emitVerilog(d);
   // Run in a scratch folder with fixed file names, so the script is part of the key as run.
-  const script = yosysScript(target, 'design.v', d.name, ice40 ? 'netlist.json' : undefined);
+  const script = yosysScript(target, 'design.v', d.name, ice40 ? 'netlist.json' : undefined, opts.upToLuts);
   const keyParts = [verilog, tool, script, 'yosys-v1'];
   const key = `${d.name}-${contentKey(keyParts)}`;
   const entry = await cachedJson<YosysResult>(
@@ -123,7 +124,7 @@ export async function yosys(
   );
   // A cached entry whose netlist file was removed is recomputed.
   if (entry.cached && entry.value.netlist && !fs.existsSync(netlistFile(entry.value.netlist)))
-    return yosys(d, target, { fresh: true });
+    return yosys(d, target, { ...opts, fresh: true });
   return { result: entry.value, cached: entry.cached };
 }
 

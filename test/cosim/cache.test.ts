@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheBudgetBytes, pruneCache } from '../../sim/cosim/verilator.js';
+import { cacheBudgetBytes, makeFlags, pruneCache } from '../../sim/cosim/verilator.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -45,6 +45,13 @@ describe('Verilator build cache', () => {
   it('removes nothing while the entries fit', () => {
     const root = cacheWith([10, 10, 10]);
     expect(pruneCache(root, 1024 * 1024)).toEqual([]);
+  });
+
+  it('builds at -O2 by default and at -O0 with BLOOMFORGE_VERILATOR_BUILD=quick (the test suite), refusing other values', () => {
+    expect(makeFlags({})).toBe('OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1');
+    expect(makeFlags({ BLOOMFORGE_VERILATOR_BUILD: 'quick' })).toBe('OPT_FAST=-O0 OPT_GLOBAL=-O0 OPT_SLOW=-O0');
+    expect(() => makeFlags({ BLOOMFORGE_VERILATOR_BUILD: 'turbo' })).toThrow(/BLOOMFORGE_VERILATOR_BUILD must be/);
+    expect(process.env.BLOOMFORGE_VERILATOR_BUILD).toBe('quick');
   });
 
   it('reads the budget from BLOOMFORGE_VERILATOR_CACHE_MB (1024 MB by default) and refuses nonsense', () => {
