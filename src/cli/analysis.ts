@@ -8,6 +8,7 @@ import { writeAll } from '../util/files.js';
 import { addContributed, contributedValues, intArg, optionFlag, optionKey, probabilityArg, targetArg } from './args.js';
 import { DEFAULT_TARGET, type Target } from '../device/index.js';
 import { planLanes, type LanePlan } from '../lanes/plan.js';
+import { laneFilterNames } from '../lanes/index.js';
 
 export function registerAnalysisCommands(p: Command): void {
   p.command('analyze')
@@ -116,7 +117,7 @@ export function registerPlanCommand(p: Command): void {
     if (o.shards !== undefined && o.lanes === undefined) throw new UsageError('plan: --shards needs --lanes');
     if (o.lanes !== undefined) {
       if (!family.lanes) {
-        const supported = FAMILIES.filter((f) => f.lanes).flatMap((f) => f.filters);
+        const supported = laneFilterNames();
         throw new UsageError(`plan: --lanes: ${o.filter} has one lane only (lanes: ${supported.join(', ')})`);
       }
       printLanePlan(planLanes(planner, constraints, { lanes: o.lanes, shards: o.shards }), o);

@@ -22,6 +22,11 @@ import { buildLanes, coreTagBits, LANE_QUEUE, SEQ_BITS, SHARD_SALT } from './rtl
 export const LANE_COUNTS = [1, 2, 4, 8] as const;
 export const MAX_SHARDS = 64;
 
+/** The `filter` names whose family runs on lanes (the registry's `lanes` hooks). */
+export function laneFilterNames(): string[] {
+  return FAMILIES.filter((f) => f.lanes).flatMap((f) => f.filters);
+}
+
 export class LaneFilter {
   private built: Design | null = null;
 
@@ -184,7 +189,7 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   const name = (rest as { filter?: unknown }).filter;
   const family = typeof name === 'string' ? familyOf(name) : undefined;
   if (family && !family.lanes) {
-    const supported = FAMILIES.filter((f) => f.lanes).flatMap((f) => f.filters);
+    const supported = laneFilterNames();
     fail('lanes', `filter '${String(name)}' has one lane only (lanes and shards: ${supported.join(', ')})`);
   }
   const base = resolveConfig(rest, source);
