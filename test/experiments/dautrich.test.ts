@@ -298,6 +298,45 @@ describe('streams (Table 4) and D(j)', () => {
     }
   });
 
+  it("the IP-like stream's prior is far off in its bursts and calibrated once the same items are shuffled (the control run)", () => {
+    const o = { warmup: 2 ** 20, queries: 2 ** 22, shrink: 1, seed: 1 };
+    const bursty = makeStream('ip', o);
+    const shuffled = makeStream('ip', { ...o, order: 'shuffled' });
+    // The same items, in another order.
+    const counts = (s: Stream): number[] => {
+      const c = new Array<number>(s.distinct).fill(0);
+      for (const x of s.items) c[x]!++;
+      return c.sort((a, b) => a - b);
+    };
+    expect(shuffled.distinct).toBe(bursty.distinct);
+    expect(counts(shuffled)).toEqual(counts(bursty));
+    let moved = 0;
+    for (let i = 0; i < 1000; i++) if (shuffled.items[i] !== bursty.items[i]) moved++;
+    expect(moved).toBeGreaterThan(900);
+    const calibration = (s: Stream, w: number): { prior: number; truth: number; error: number } => {
+      const x = { stream: s, w, inWindow: truthOf(s, w).inWindow };
+      const post = Array.from(s.pxValues, (px) => priorPosterior(px, w));
+      let prior = 0;
+      let truth = 0;
+      for (let q = 0; q < s.queries; q++) {
+        prior += post[s.pxClass[q]!]!;
+        truth += x.inWindow[q]!;
+      }
+      return { prior: prior / s.queries, truth: truth / s.queries, error: posteriorError(priorTrial(x)) };
+    };
+    for (const w of bursty.windows) {
+      // Bursts: a source repeats within w far more often than its whole-stream frequency says
+      // (w = 2^8: the prior's mean P(I_x < w) 0.213, 0.540 of the queries in the window).
+      const b = calibration(bursty, w);
+      expect(b.prior, `w=${w}`).toBeLessThan(0.8 * b.truth);
+      expect(b.error).toBeGreaterThan(0.2);
+      // Shuffled: p_x is a time-invariant sample probability, and the prior is right on average.
+      const s = calibration(shuffled, w);
+      expect(Math.abs(s.prior / s.truth - 1), `w=${w}`).toBeLessThan(0.02);
+      expect(s.error).toBeLessThan(0.03);
+    }
+  });
+
   it('truth is I_x < w, counted from the last insert; D(j) is sampled as §6.4.2 says', () => {
     const s = small('ip');
     const { inWindow } = truthOf(s, 50);
@@ -363,6 +402,8 @@ describe('bad options and --from', () => {
     [{ condition: '3' }, /^--condition must/],
     [{ gbfLayout: 'banked' }, /^--gbf-layout must/],
     [{ figure: 'fig9' }, /^--figure must/],
+    [{ order: 'random' }, /^--order must be stream or shuffled/],
+    [{ order: 'shuffled' }, /^--order shuffled: only dautrich-ip/],
     [{ from: '/nonexistent/run.json' }, /^--from: cannot read/],
   ];
   for (const [given, msg] of cases)

@@ -22,7 +22,7 @@
 import fs from 'node:fs';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../../families/types.js';
 import { UsageError } from '../../util/errors.js';
-import { bufferLength } from '../../model/baselines.js';
+import { bufferLength, priorPosterior } from '../../model/baselines.js';
 import { makeStream, STREAMS, truthOf, type StreamKind } from './streams.js';
 import {
   btbfForBudget,
@@ -70,7 +70,12 @@ export interface ConditionResult {
   window: number;
   posNeg: number;
   paperPosNeg: number;
-  priorOnly: { penalty: number; posteriorError: number };
+  /**
+   * Prior only; `meanPrior` is the mean over the queries of the prior's P(I_x < w), and
+   * `inWindow` the fraction of queries with I_x < w: equal when the prior is calibrated
+   * (absent in results written before they were kept).
+   */
+  priorOnly: { penalty: number; posteriorError: number; meanPrior?: number; inWindow?: number };
   bpis: BpiResult[];
 }
 
@@ -85,6 +90,8 @@ export interface DautrichOptions {
   /** Indices into Table 4's conditions of the stream. */
   conditions: number[];
   gbfLayout: 'shared' | 'partitioned';
+  /** The IP-like stream's items in their generated order or shuffled (streams.ts; absent: 'stream'). */
+  order?: 'stream' | 'shuffled';
   progress?: (done: number, total: number) => void;
 }
 
@@ -118,7 +125,7 @@ function pickOf(byK: (TrialResult | null)[], inferential: boolean): Pick {
 export function runDautrich(o: DautrichOptions): DautrichRun {
   const warmup = Math.max(1, Math.round((2 ** 20 * o.scale) / o.shrink));
   const queries = Math.max(1, Math.round((2 ** 22 * o.scale) / o.shrink));
-  const stream = makeStream(o.kind, { warmup, queries, shrink: o.shrink, seed: o.seed });
+  const stream = makeStream(o.kind, { warmup, queries, shrink: o.shrink, seed: o.seed, order: o.order });
   const hashes = itemHashes(stream.distinct, o.seed, 2 * o.kMax + 1);
   const bpis: number[] = [];
   for (let b = o.bpiFrom; b <= o.bpiTo; b++) bpis.push(b);
@@ -131,12 +138,24 @@ export function runDautrich(o: DautrichOptions): DautrichRun {
     const { inWindow, posNeg } = truthOf(stream, w);
     const x: TrialInput = { stream, w, inWindow };
     const prior = priorTrial(x);
+    const posterior = Array.from(stream.pxValues, (px) => priorPosterior(px, w));
+    let priorSum = 0;
+    let pos = 0;
+    for (let q = 0; q < stream.queries; q++) {
+      priorSum += posterior[stream.pxClass[q]!]!;
+      pos += inWindow[q]!;
+    }
     return {
       condition: cond.name,
       window: w,
       posNeg,
       paperPosNeg: cond.paperPosNeg,
-      priorOnly: { penalty: prior.inferential, posteriorError: posteriorError(prior) },
+      priorOnly: {
+        penalty: prior.inferential,
+        posteriorError: posteriorError(prior),
+        meanPrior: priorSum / stream.queries,
+        inWindow: pos / stream.queries,
+      },
       bpis: bpis.map((bpi): BpiResult => {
         const btbf: (TrialResult | null)[] = [];
         const gbf: (TrialResult | null)[] = [];
@@ -251,6 +270,14 @@ function mean(xs: number[]): number {
   return xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 }
 
+/** The prior's mean P(I_x < w) against the fraction of queries in the window, when the run kept them. */
+function calibration(c: ConditionResult): string {
+  const { meanPrior, inWindow } = c.priorOnly;
+  return meanPrior === undefined || inWindow === undefined
+    ? ''
+    : ` (mean prior P(I_x < w) ${meanPrior.toFixed(3)}, queries in the window ${inWindow.toFixed(3)})`;
+}
+
 /**
  * Statements of §6 about this stream, checked on the run. Table 4's ratios and the IP stream's
  * statements only at the paper's size (shrink 1: the generated IP stream is calibrated there);
@@ -259,8 +286,9 @@ function mean(xs: number[]): number {
 export function checksOf(run: DautrichRun): { what: string; ok: boolean }[] {
   const checks: { what: string; ok: boolean }[] = [];
   const paperSize = run.options.shrink === 1;
+  const shuffled = run.options.order === 'shuffled';
   for (const c of run.results) {
-    if (paperSize || run.stream === 'uniform') {
+    if ((paperSize && !shuffled) || run.stream === 'uniform') {
       // 3%, or four standard errors of the measured ratio when the stream is short.
       const pos = (run.queries * c.posNeg) / (1 + c.posNeg);
       const tol = Math.max(0.03, 4 * Math.sqrt(1 / pos + 1 / (run.queries - pos)));
@@ -273,13 +301,17 @@ export function checksOf(run: DautrichRun): { what: string; ok: boolean }[] {
     // (§6.4.2: Assumption 2 violated): prior only, which answers from it alone, shows which.
     const priorError = c.priorOnly.posteriorError;
     checks.push(
-      run.stream === 'ip'
+      run.stream === 'ip' && !shuffled
         ? {
-            what: `${c.condition}: p_x is not time-invariant (§6.4.2): prior-only posterior error ${priorError.toFixed(4)} ≥ 0.05`,
+            what:
+              `${c.condition}: p_x is not time-invariant (§6.4.2): prior-only posterior error ${priorError.toFixed(4)} ≥ 0.05` +
+              calibration(c),
             ok: priorError >= 0.05,
           }
         : {
-            what: `${c.condition}: the prior is exact (p_x time-invariant): prior-only posterior error ${priorError.toFixed(4)} < 0.03`,
+            what:
+              `${c.condition}: the prior is exact (p_x time-invariant): prior-only posterior error ${priorError.toFixed(4)} < 0.03` +
+              calibration(c),
             ok: priorError < 0.03,
           },
     );
@@ -309,7 +341,9 @@ export function checksOf(run: DautrichRun): { what: string; ok: boolean }[] {
       });
   }
   if (run.stream === 'ip' && paperSize) {
-    // §6.4.2: "the inferential BTBF still generally reduces penalties for most trials".
+    // §6.4.2: "the inferential BTBF still generally reduces penalties for most trials" — and the
+    // shuffled control must show it too if the bursts are what the generated stream's result
+    // turns on.
     const trials = run.results.flatMap((c) =>
       c.bpis.map((b) => b.picks['BTBF inferential'].penalty <= b.picks['BTBF standard'].penalty),
     );
@@ -339,6 +373,10 @@ function parseOptions(kind: StreamKind, o: ExperimentOptions): DautrichOptions {
   const cond = o.params.condition ?? 'both';
   const conditions = cond === 'both' ? [0, 1] : cond === '1' ? [0] : cond === '2' ? [1] : null;
   if (!conditions) throw new UsageError('--condition must be both, 1 ([Pos≈Neg]) or 2 ([Pos>Neg])');
+  const order = o.params.order ?? 'stream';
+  if (order !== 'stream' && order !== 'shuffled') throw new UsageError('--order must be stream or shuffled');
+  if (order === 'shuffled' && kind !== 'ip')
+    throw new UsageError(`--order shuffled: only dautrich-ip (the ${kind} stream is already time-invariant)`);
   const layout = o.params.gbfLayout;
   if (layout !== 'shared' && layout !== 'partitioned')
     throw new UsageError('--gbf-layout must be shared or partitioned');
@@ -352,6 +390,7 @@ function parseOptions(kind: StreamKind, o: ExperimentOptions): DautrichOptions {
     seed: o.seed,
     conditions,
     gbfLayout: layout,
+    order,
     progress: o.progress,
   };
 }
@@ -378,8 +417,8 @@ function loadRuns(kind: StreamKind, files: string): DautrichRun {
   });
   const first = runs[0]!;
   for (const r of runs)
-    for (const key of ['bpiFrom', 'bpiTo', 'kMax', 'scale', 'shrink', 'seed', 'gbfLayout'] as const)
-      if (r.options[key] !== first.options[key])
+    for (const key of ['bpiFrom', 'bpiTo', 'kMax', 'scale', 'shrink', 'seed', 'gbfLayout', 'order'] as const)
+      if ((r.options[key] ?? 'stream') !== (first.options[key] ?? 'stream'))
         throw new UsageError(
           `--from: the runs differ in ${key} (${String(first.options[key])}, ${String(r.options[key])})`,
         );
@@ -395,7 +434,9 @@ function commandOf(name: string, run: DautrichRun, figure: Figure): string {
   const cond = o.conditions.length === 2 ? '' : ` --condition ${o.conditions[0]! + 1}`;
   return (
     `npx bloomforge experiment ${name} --bpi ${o.bpiFrom}..${o.bpiTo} --k-max ${o.kMax} --scale ${o.scale} ` +
-    `--shrink ${o.shrink} --seed ${o.seed}${cond} --gbf-layout ${o.gbfLayout} --figure ${figure}`
+    `--shrink ${o.shrink} --seed ${o.seed}${cond} --gbf-layout ${o.gbfLayout}` +
+    (o.order === 'shuffled' ? ' --order shuffled' : '') +
+    ` --figure ${figure}`
   );
 }
 
@@ -405,10 +446,13 @@ export function dautrichResult(name: string, run: DautrichRun, figure: Figure): 
   const spec = STREAMS[run.stream];
   const conds = run.results.map((c) => c.condition);
   const oneCondition = run.options.conditions.length === 1 ? `-c${run.options.conditions[0]! + 1}` : '';
+  const shuffled = run.options.order === 'shuffled';
+  const base = shuffled ? `${name}-shuffled` : name;
   return {
-    name: figure === 'penalty' && !oneCondition ? name : `${name}-${figure}${oneCondition}`,
+    name: figure === 'penalty' && !oneCondition ? base : `${base}-${figure}${oneCondition}`,
     title:
-      `${text.title}, ${spec.title} stream (|U| = ${spec.universeLabel}), ${conds.join(' and ')}` +
+      `${text.title}, ${spec.title} stream${shuffled ? ' shuffled' : ''} (|U| = ${spec.universeLabel}), ` +
+      conds.join(' and ') +
       (run.options.shrink > 1 ? ` at 1/${run.options.shrink} size` : ''),
     xLabel: 'bits per item (bpi)',
     yLabel: text.y,
@@ -454,6 +498,13 @@ const OPTIONS = [
     flags: '--gbf-layout <l>',
     description: "dautrich-*: GBF cells as the paper's one array (shared) or the hardware's banks (partitioned)",
     default: 'shared',
+  },
+  {
+    name: 'order',
+    flags: '--order <o>',
+    description:
+      'dautrich-ip: the generated order (stream) or shuffled — same items and p_x, no bursts (the control run)',
+    default: 'stream',
   },
   {
     name: 'figure',

@@ -147,6 +147,23 @@ export interface StreamOptions {
   queries: number;
   shrink: number;
   seed: number;
+  /**
+   * 'shuffled': the generated items put in a uniformly random order before p_x, the queries and
+   * D(j) are taken from them — the same items and frequencies, no bursts, so p_x (the frequency
+   * over the stream) is a time-invariant sample probability: Assumption 2 holds. The control run
+   * that tells whether a result on the bursty IP-like stream comes from its burstiness.
+   */
+  order?: 'stream' | 'shuffled';
+}
+
+/** Fisher–Yates: a uniformly random order of `items`, in place. */
+export function shuffleItems(items: Uint32Array, rng: FastRng): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.float() * (i + 1));
+    const t = items[i]!;
+    items[i] = items[j]!;
+    items[j] = t;
+  }
 }
 
 /** Inverse-CDF sampler over 0..n−1 with weights (binary search on the cumulative sums). */
@@ -231,6 +248,7 @@ export function makeStream(kind: StreamKind, o: StreamOptions): Stream {
       items[i] = id;
       if (rng.float() < IP_STREAM.churn) pool[Math.floor(rng.float() * S)] = source();
     }
+    if (o.order === 'shuffled') shuffleItems(items, rng);
     distinct = counts.length;
     // p_x = frequency over the stream; queries with equal counts share a class.
     const classOfCount = new Map<number, number>();
