@@ -65,6 +65,8 @@ export interface VerilatorBuild {
   exe: string;
   dir: string;
   cached: boolean;
+  /** Whether Verilator's runtime library was compiled by this build or reused (not cached). */
+  runtime?: 'compiled' | 'reused';
 }
 
 const FLAGS = ['-O3', '--x-assign', 'fast', '--x-initial', 'fast', '--noassert'];
@@ -92,14 +94,16 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
   fs.writeFileSync(path.join(tmp, `${d.name}.v`), verilog);
   fs.writeFileSync(path.join(tmp, 'bf_ports.h'), header);
   const jobs = String(Math.max(1, Math.min(2, os.cpus().length)));
-  const r = await execa(
+  const obj = path.join(tmp, 'obj');
+  const fail = (r: { all?: string }): never => {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    throw new Error(`verilator build of '${d.name}' failed:\n${r.all ?? ''}`);
+  };
+  const gen = await execa(
     'verilator',
     [
       '--cc',
       '--exe',
-      '--build',
-      '-j',
-      jobs,
       ...flags,
       '--top-module',
       d.name,
@@ -109,26 +113,62 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
       'harness',
       '-CFLAGS',
       `-I${tmp}`,
-      '-MAKEFLAGS',
-      make,
       `${d.name}.v`,
       HARNESS,
     ],
     { cwd: tmp, reject: false, all: true },
   );
-  if (r.exitCode !== 0) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    throw new Error(`verilator build of '${d.name}' failed:\n${r.all ?? ''}`);
-  }
+  if (gen.exitCode !== 0) fail(gen);
+  const runtime = path.join(root, `.runtime-${contentKey(['runtime', flags.join(' '), make, version])}`);
+  const reused = reuseRuntime(runtime, obj);
+  const r = await execa('make', ['-f', `V${d.name}.mk`, '-j', jobs, ...make.split(' ')], {
+    cwd: obj,
+    reject: false,
+    all: true,
+  });
+  if (r.exitCode !== 0) fail(r);
+  if (!reused) keepRuntime(runtime, obj);
   // Keep the executable only: the objects and the generated C++ are many times its size.
-  const obj = path.join(tmp, 'obj');
   for (const e of fs.readdirSync(obj))
     if (e !== 'harness') fs.rmSync(path.join(obj, e), { recursive: true, force: true });
   for (const e of fs.readdirSync(tmp)) if (e !== 'obj') fs.rmSync(path.join(tmp, e), { recursive: true, force: true });
   fs.rmSync(dir, { recursive: true, force: true });
   fs.renameSync(tmp, dir);
   pruneCache(root, cacheBudgetBytes());
-  return { exe, dir, cached: false };
+  return { exe, dir, cached: false, runtime: reused ? 'reused' : 'compiled' };
+}
+
+/**
+ * Verilator's runtime library (verilated.cpp, verilated_threads.cpp, and verilated_vcd_c.cpp with
+ * --trace) is the same C++ in every build and about two thirds of a build's compile time. Its
+ * objects are kept once per (flags, make flags, Verilator version) in `.runtime-<key>` under the
+ * cache (a dot folder: pruneCache leaves it alone) and copied into a new build's object folder
+ * before make runs; fresh timestamps make make take them as built. The model and the harness are
+ * still compiled for every design.
+ */
+const RUNTIME_OBJECT = /^verilated\w*\.o$/;
+
+function reuseRuntime(runtime: string, obj: string): boolean {
+  if (!fs.existsSync(runtime)) return false;
+  const now = new Date(Date.now() + 1000);
+  for (const e of fs.readdirSync(runtime)) {
+    fs.copyFileSync(path.join(runtime, e), path.join(obj, e));
+    fs.utimesSync(path.join(obj, e), now, now);
+  }
+  return true;
+}
+
+function keepRuntime(runtime: string, obj: string): void {
+  const objects = fs.readdirSync(obj).filter((e) => RUNTIME_OBJECT.test(e));
+  if (objects.length === 0 || fs.existsSync(runtime)) return;
+  // Written aside and renamed, so a concurrent build never copies half a library.
+  const tmp = fs.mkdtempSync(`${runtime}.tmp-`);
+  for (const e of objects) fs.copyFileSync(path.join(obj, e), path.join(tmp, e));
+  try {
+    fs.renameSync(tmp, runtime);
+  } catch {
+    fs.rmSync(tmp, { recursive: true, force: true }); // another build kept it first
+  }
 }
 
 /**

@@ -6,7 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cacheBudgetBytes, makeFlags, pruneCache } from '../../sim/cosim/verilator.js';
+import { EXAMPLES } from '../../src/examples/index.js';
+import { cosimulate } from '../../sim/cosim/index.js';
+import { buildVerilator, cacheBudgetBytes, makeFlags, pruneCache } from '../../sim/cosim/verilator.js';
+import { randomStimulus } from '../../sim/stimulus.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -52,6 +55,20 @@ describe('Verilator build cache', () => {
     expect(makeFlags({ BLOOMFORGE_VERILATOR_BUILD: 'quick' })).toBe('OPT_FAST=-O0 OPT_GLOBAL=-O0 OPT_SLOW=-O0');
     expect(() => makeFlags({ BLOOMFORGE_VERILATOR_BUILD: 'turbo' })).toThrow(/BLOOMFORGE_VERILATOR_BUILD must be/);
     expect(process.env.BLOOMFORGE_VERILATOR_BUILD).toBe('quick');
+  });
+
+  it("a new build reuses Verilator's runtime objects from an earlier one and still agrees with the TS simulator", async () => {
+    const unique = `${process.pid}_${Date.now()}`;
+    const first = await buildVerilator({ ...EXAMPLES.counter!(), name: `counter_rt1_${unique}` });
+    const d = { ...EXAMPLES.fifo!(), name: `fifo_rt2_${unique}` };
+    const second = await buildVerilator(d);
+    dirs.push(first.dir, second.dir);
+    expect(first.cached || second.cached).toBe(false);
+    expect(second.runtime).toBe('reused');
+    const stim = randomStimulus(d, 400, 5);
+    const r = await cosimulate(d, stim, { interpreter: false });
+    expect(r.comparisons.map((c) => c.engines[1])).toEqual(['verilator']);
+    expect(r.mismatches).toBe(0);
   });
 
   it('reads the budget from BLOOMFORGE_VERILATOR_CACHE_MB (1024 MB by default) and refuses nonsense', () => {
