@@ -119,7 +119,9 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
     { cwd: tmp, reject: false, all: true },
   );
   if (gen.exitCode !== 0) fail(gen);
-  const runtime = path.join(root, `.runtime-${contentKey(['runtime', flags.join(' '), make, version])}`);
+  // The C++ compiler's version too: the objects are linked into builds made later.
+  const cxx = await toolVersion('g++').catch(() => 'unknown');
+  const runtime = path.join(root, `.runtime-${contentKey(['runtime', flags.join(' '), make, version, cxx])}`);
   const reused = reuseRuntime(runtime, obj);
   const r = await execa('make', ['-f', `V${d.name}.mk`, '-j', jobs, ...make.split(' ')], {
     cwd: obj,
