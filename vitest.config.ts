@@ -10,8 +10,8 @@ export default defineConfig({
     hookTimeout: 1_200_000,
     // Yield to the event loop after every test (see the file for why).
     setupFiles: ['test/setup/yieldBetweenTests.ts'],
-    // Verilator builds at -O0 (sim/cosim/verilator.ts makeFlags): the tests run few cycles, so a
-    // build that compiles two to three times faster is worth its slower run; benches use -O2.
+    // Verilator builds at -O1 (sim/cosim/verilator.ts makeFlags): nearly as quick to compile as
+    // -O0 and ten times faster on the largest preset's long runs; benches use -O2.
     env: { BLOOMFORGE_VERILATOR_BUILD: 'quick' },
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

@@ -50,9 +50,9 @@ describe('Verilator build cache', () => {
     expect(pruneCache(root, 1024 * 1024)).toEqual([]);
   });
 
-  it('builds at -O2 by default and at -O0 with BLOOMFORGE_VERILATOR_BUILD=quick (the test suite), refusing other values', () => {
+  it('builds at -O2 by default and at -O1 with BLOOMFORGE_VERILATOR_BUILD=quick (the test suite), refusing other values', () => {
     expect(makeFlags({})).toBe('OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1');
-    expect(makeFlags({ BLOOMFORGE_VERILATOR_BUILD: 'quick' })).toBe('OPT_FAST=-O0 OPT_GLOBAL=-O0 OPT_SLOW=-O0');
+    expect(makeFlags({ BLOOMFORGE_VERILATOR_BUILD: 'quick' })).toBe('OPT_FAST=-O1 OPT_GLOBAL=-O1 OPT_SLOW=-O0');
     expect(() => makeFlags({ BLOOMFORGE_VERILATOR_BUILD: 'turbo' })).toThrow(/BLOOMFORGE_VERILATOR_BUILD must be/);
     expect(process.env.BLOOMFORGE_VERILATOR_BUILD).toBe('quick');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { groupOf, toSvg } from '../../src/experiments/chart.js';
 import { COMMON_DEFAULTS, experimentNames, runExperiment } from '../../src/experiments/index.js';
-import { loadConfig, presetNames } from '../../src/config/resolve.js';
+import { smallestPresetPerFamily } from '../helpers/presets.js';
 import type { Series } from '../../src/families/types.js';
 
 /** Recover the series a chart claims to plot: the embedded data, and the legend text. */
@@ -22,17 +22,6 @@ const given = { bpi: '6..8', kMax: '4', shrink: '16' };
  * every family's protocol and checks, in seconds. `npx bloomforge experiment structured-keys`
  * runs every preset (README).
  */
-function smallestPresetPerFamily(): string[] {
-  const best = new Map<string, { name: string; size: number }>();
-  for (const name of presetNames()) {
-    const f = loadConfig(name);
-    const w = f.window();
-    const size = Math.max(w !== null && Number.isFinite(w) ? w : (f.capacity() ?? 0), f.aging()?.run.ops ?? 0);
-    const b = best.get(f.family.id);
-    if (!b || size < b.size) best.set(f.family.id, { name, size });
-  }
-  return [...best.values()].map((b) => b.name).sort();
-}
 const paramsOf = (name: string): Record<string, string> =>
   name === 'structured-keys' ? { presets: smallestPresetPerFamily().join(',') } : given;
 
