@@ -142,11 +142,11 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
 
 /**
  * Verilator's runtime library (verilated.cpp, verilated_threads.cpp, and verilated_vcd_c.cpp with
- * --trace) is the same C++ in every build and about two thirds of a build's compile time. Its
- * objects are kept once per (flags, make flags, Verilator version) in `.runtime-<key>` under the
- * cache (a dot folder: pruneCache leaves it alone) and copied into a new build's object folder
- * before make runs; fresh timestamps make make take them as built. The model and the harness are
- * still compiled for every design.
+ * --trace) is the same C++ in every build and about two thirds of a small design's compile time.
+ * Its objects are kept once per (flags, make flags, Verilator and g++ versions) in
+ * `.runtime-<key>` under the cache (a dot folder: pruneCache leaves it alone) and copied into a
+ * new build's object folder before make runs; fresh timestamps make make take them as built. The
+ * model and the harness are still compiled for every design.
  */
 const RUNTIME_OBJECT = /^verilated\w*\.o$/;
 
