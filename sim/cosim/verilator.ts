@@ -142,7 +142,8 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
 
 /**
  * Verilator's runtime library (verilated.cpp, verilated_threads.cpp, and verilated_vcd_c.cpp with
- * --trace) is the same C++ in every build and about two thirds of a small design's compile time.
+ * --trace) is the same C++ in every build and about two thirds of a small design's compile time
+ * (apbf_k4_l3 at -O0: 3.9 of 5.9 CPU-s, timed by hand with g++ on the generated files).
  * Its objects are kept once per (flags, make flags, Verilator and g++ versions) in
  * `.runtime-<key>` under the cache (a dot folder: pruneCache leaves it alone) and copied into a
  * new build's object folder before make runs; fresh timestamps make make take them as built. The
@@ -177,9 +178,11 @@ function keepRuntime(runtime: string, obj: string): void {
  * The C++ optimisation of the build: -O2 (the default, what `bench:sim` and `bench` time), or with
  * BLOOMFORGE_VERILATOR_BUILD=quick -O1 for the model and -O0 for its constructors, which the test
  * suite sets (vitest.config.ts). -O0 throughout compiled fastest but ran the largest preset's
- * 306 000-cycle run in 80 s against 8 s at -O1; -O1 compiles nearly as fast (apbf_k4_l3's model
- * 6.7 against 5.9 CPU-s, runtime library included, -O2 8.4). The generated model is the same; the
- * optimisation level only changes how fast it compiles and runs.
+ * 306 000-cycle run 10× slower (`npx bloomforge verify apbbf_k3_l8_b512_4_large --ops 3000
+ * --backpressure 0.99 --seed 17` with the build cached: 80 s at -O0, 8 s at -O1, at 2619046 on
+ * the 2-core AMD EPYC); -O1 compiles nearly as fast (apbf_k4_l3's model and runtime: 6.7 CPU-s
+ * against 5.9 at -O0 and 8.4 at -O2, make timed by hand on the generated files). The generated
+ * model is the same; the optimisation level only changes how fast it compiles and runs.
  */
 export function makeFlags(env: NodeJS.ProcessEnv = process.env): string {
   const mode = env.BLOOMFORGE_VERILATOR_BUILD ?? '';

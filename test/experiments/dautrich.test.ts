@@ -27,6 +27,7 @@ import {
   gbfTrial,
   itemHashes,
   posteriorError,
+  priorCalibration,
   priorTrial,
   reduce,
   type ItemHashes,
@@ -315,14 +316,8 @@ describe('streams (Table 4) and D(j)', () => {
     expect(moved).toBeGreaterThan(900);
     const calibration = (s: Stream, w: number): { prior: number; truth: number; error: number } => {
       const x = { stream: s, w, inWindow: truthOf(s, w).inWindow };
-      const post = Array.from(s.pxValues, (px) => priorPosterior(px, w));
-      let prior = 0;
-      let truth = 0;
-      for (let q = 0; q < s.queries; q++) {
-        prior += post[s.pxClass[q]!]!;
-        truth += x.inWindow[q]!;
-      }
-      return { prior: prior / s.queries, truth: truth / s.queries, error: posteriorError(priorTrial(x)) };
+      const { meanPrior, inWindow } = priorCalibration(x);
+      return { prior: meanPrior, truth: inWindow, error: posteriorError(priorTrial(x)) };
     };
     for (const w of bursty.windows) {
       // Bursts: a source repeats within w far more often than its whole-stream frequency says

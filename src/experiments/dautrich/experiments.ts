@@ -22,7 +22,7 @@
 import fs from 'node:fs';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../../families/types.js';
 import { UsageError } from '../../util/errors.js';
-import { bufferLength, priorPosterior } from '../../model/baselines.js';
+import { bufferLength } from '../../model/baselines.js';
 import { makeStream, STREAMS, truthOf, type StreamKind } from './streams.js';
 import {
   btbfForBudget,
@@ -31,6 +31,7 @@ import {
   gbfTrial,
   itemHashes,
   posteriorError,
+  priorCalibration,
   priorTrial,
   type TrialInput,
   type TrialResult,
@@ -138,13 +139,6 @@ export function runDautrich(o: DautrichOptions): DautrichRun {
     const { inWindow, posNeg } = truthOf(stream, w);
     const x: TrialInput = { stream, w, inWindow };
     const prior = priorTrial(x);
-    const posterior = Array.from(stream.pxValues, (px) => priorPosterior(px, w));
-    let priorSum = 0;
-    let pos = 0;
-    for (let q = 0; q < stream.queries; q++) {
-      priorSum += posterior[stream.pxClass[q]!]!;
-      pos += inWindow[q]!;
-    }
     return {
       condition: cond.name,
       window: w,
@@ -153,8 +147,7 @@ export function runDautrich(o: DautrichOptions): DautrichRun {
       priorOnly: {
         penalty: prior.inferential,
         posteriorError: posteriorError(prior),
-        meanPrior: priorSum / stream.queries,
-        inWindow: pos / stream.queries,
+        ...priorCalibration(x),
       },
       bpis: bpis.map((bpi): BpiResult => {
         const btbf: (TrialResult | null)[] = [];

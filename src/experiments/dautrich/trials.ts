@@ -688,6 +688,22 @@ export function bufferTrial(x: TrialInput, delta: number, bph: number, hashes: I
   return r;
 }
 
+/**
+ * The prior's calibration: the mean over the queries of its P(I_x < w), and the fraction of
+ * queries with I_x < w — equal when p_x describes the stream.
+ */
+export function priorCalibration(x: TrialInput): { meanPrior: number; inWindow: number } {
+  const s = x.stream;
+  const post = Array.from(s.pxValues, (px) => priorPosterior(px, x.w));
+  let prior = 0;
+  let pos = 0;
+  for (let q = 0; q < s.queries; q++) {
+    prior += post[s.pxClass[q]!]!;
+    pos += x.inWindow[q]!;
+  }
+  return { meanPrior: prior / s.queries, inWindow: pos / s.queries };
+}
+
 export function priorTrial(x: TrialInput): TrialResult {
   const s = x.stream;
   const post = Array.from(s.pxValues, (px) => priorPosterior(px, x.w));
