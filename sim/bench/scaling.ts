@@ -1,6 +1,6 @@
 /**
  * `npm run bench:sim-scaling`: how the cost of a simulated cycle grows, on the TS simulator
- * (WebAssembly loop) and on Verilator -O3, for one family (APBF, 64-bit keys, the bench stimulus
+ * (WebAssembly loop) and on Verilator (the bench build, src/bench/verilatorFlags.ts), for one family (APBF, 64-bit keys, the bench stimulus
  * of `bench:sim`: a request every cycle, never back-pressured):
  *   - memory: (k, l) = (4, 3) with slices of 2^10 … 2^20 bits (the logic grows only by the
  *     address bits; the block RAM contents grow 1024-fold);
@@ -13,6 +13,7 @@
  */
 import path from 'node:path';
 import { machineInfo, machineLine } from '../../src/bench/machine.js';
+import { BENCH_VARIANT, variantByName } from '../../src/bench/verilatorFlags.js';
 import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { toCsv, toSvg } from '../../src/experiments/chart.js';
@@ -64,7 +65,7 @@ function charts(points: ScalingPoint[], cycles: number): ExperimentResult[] {
         points: ps.map((p) => ({ x: x(p), y: p.result.tsCyclesPerSec / 1e6 })),
       },
       {
-        name: 'Verilator -O3',
+        name: 'Verilator',
         kind: 'measured',
         points: ps.map((p) => ({ x: x(p), y: p.result.verilatorCyclesPerSec / 1e6 })),
       },
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
   }
   const outDir = path.resolve(argValue(args, '-o') ?? 'out/bench-sim-scaling');
   const machine = await machineInfo();
+  const vb = variantByName(BENCH_VARIANT);
+  const verilatorBuild = { name: vb.name, what: vb.what };
   const todo: Omit<ScalingPoint, 'result'>[] = [
     ...MEMORY_POINTS.map((b) => ({ sweep: 'memory' as const, k: 4, l: 3, sliceBits: 2 ** b })),
     ...LOGIC_POINTS.map(([k, l]) => ({ sweep: 'logic' as const, k, l, sliceBits: 4096 })),
@@ -124,16 +127,17 @@ async function main(): Promise<void> {
   }
   const results = charts(points, cycles);
   const files: Record<string, string> = {
-    'sim-scaling.json': `${JSON.stringify({ machine, cycles, points }, null, 2)}\n`,
+    'sim-scaling.json': `${JSON.stringify({ machine, cycles, verilatorBuild, points }, null, 2)}\n`,
   };
   for (const r of results) {
     files[`${r.name}.csv`] = toCsv(r);
     files[`${r.name}.svg`] = await toSvg(r);
   }
   const written = writeAll(outDir, files, '-o');
-  if (args.includes('--json')) console.log(JSON.stringify({ machine, cycles, points }, null, 2));
+  if (args.includes('--json')) console.log(JSON.stringify({ machine, cycles, verilatorBuild, points }, null, 2));
   else {
     console.log(`bench:sim-scaling on ${machineLine(machine)}: ${cycles} cycles per engine and point`);
+    console.log(`Verilator build '${vb.name}': ${vb.what}`);
     console.log('sweep   k   l   slice bits   TS cycles/s   Verilator cycles/s   TS/Verilator   outputs equal');
     for (const p of points) {
       const r = p.result;

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:sim`: src/bench/sim.ts on the probe design of the hardware notes (h3_banks8) and
  * every family's bench presets and the N-lane presets. Prints cycles/s of the TS simulator (WebAssembly and JavaScript
- * cycle loops) and of Verilator -O3 on the same stimulus, and whether all outputs agree.
+ * cycle loops) and of Verilator on the same stimulus (built as src/bench/verilatorFlags.ts's
+ * BENCH_VARIANT says, named in the header and in --json), and whether all outputs agree.
  *
  * Usage: npm run bench:sim -- [--cycles N] [--json]
  * The header (and `machine` in --json) names the CPU, cores, node, Verilator and the commit.
@@ -12,6 +13,7 @@ import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
 import { loadConfig } from '../../src/config/resolve.js';
 import { FAMILIES } from '../../src/families/index.js';
 import { lanePresets } from '../../src/lanes/index.js';
+import { BENCH_VARIANT, variantByName } from '../../src/bench/verilatorFlags.js';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -29,11 +31,15 @@ async function main(): Promise<void> {
   ];
   const results: SimBenchResult[] = [];
   const machine = await machineInfo();
+  const vb = variantByName(BENCH_VARIANT);
   for (const d of designs) results.push(await simBench(d, cycles));
   if (args.includes('--json')) {
-    console.log(JSON.stringify({ machine, cycles, results }, null, 2));
+    console.log(
+      JSON.stringify({ machine, cycles, verilatorBuild: { name: vb.name, what: vb.what }, results }, null, 2),
+    );
   } else {
     console.log(`bench:sim on ${machineLine(machine)}: ${cycles} cycles per engine`);
+    console.log(`Verilator build '${vb.name}': ${vb.what}`);
     console.log(
       'design                TS cycles/s   Verilator cycles/s   TS/Verilator   TS, JS loop   JS loop/Verilator   outputs equal',
     );

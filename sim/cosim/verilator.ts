@@ -71,15 +71,34 @@ export interface VerilatorBuild {
 
 const FLAGS = ['-O3', '--x-assign', 'fast', '--x-initial', 'fast', '--noassert'];
 
-export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}): Promise<VerilatorBuild> {
+/**
+ * How a build is made: Verilator's flags and the make variables of the C++ compile. The default
+ * is `FLAGS` and `makeFlags()`; `bench:verilator-flags` times others (src/bench/verilatorFlags.ts).
+ */
+export interface VerilatorVariant {
+  readonly flags: readonly string[];
+  readonly make: readonly string[];
+}
+
+export function defaultVariant(env: NodeJS.ProcessEnv = process.env): VerilatorVariant {
+  return { flags: FLAGS, make: makeFlags(env).split(' ') };
+}
+
+export async function buildVerilator(
+  d: Design,
+  opts: { trace?: boolean; variant?: VerilatorVariant } = {},
+): Promise<VerilatorBuild> {
   await requireTool('verilator');
   const trace = opts.trace ?? false;
   const verilog = emitVerilog(d);
   const header = portsHeader(d);
-  const flags = [...FLAGS, ...(trace ? ['--trace'] : [])];
-  const make = makeFlags();
+  const variant = opts.variant ?? defaultVariant();
+  const flags = [...variant.flags, ...(trace ? ['--trace'] : [])];
+  const make = variant.make.join(' ');
   const version = await toolVersion('verilator');
-  const key = contentKey([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), make, version]);
+  // A build for this CPU (-march=native) is kept per CPU model: elsewhere it may not run.
+  const cpu = /native/.test(make) ? [os.cpus()[0]?.model ?? 'unknown CPU'] : [];
+  const key = contentKey([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), make, version, ...cpu]);
   const root = path.join(CACHE_DIR, 'verilator');
   const dir = path.join(root, `${d.name}-${key}`);
   const exe = path.join(dir, 'obj', 'harness');
@@ -121,9 +140,9 @@ export async function buildVerilator(d: Design, opts: { trace?: boolean } = {}):
   if (gen.exitCode !== 0) fail(gen);
   // The C++ compiler's version too: the objects are linked into builds made later.
   const cxx = await toolVersion('g++').catch(() => 'unknown');
-  const runtime = path.join(root, `.runtime-${contentKey(['runtime', flags.join(' '), make, version, cxx])}`);
+  const runtime = path.join(root, `.runtime-${contentKey(['runtime', flags.join(' '), make, version, cxx, ...cpu])}`);
   const reused = reuseRuntime(runtime, obj);
-  const r = await execa('make', ['-f', `V${d.name}.mk`, '-j', jobs, ...make.split(' ')], {
+  const r = await execa('make', ['-f', `V${d.name}.mk`, '-j', jobs, ...variant.make], {
     cwd: obj,
     reject: false,
     all: true,
@@ -272,9 +291,17 @@ export interface VerilatorBench {
   out: Uint32Array;
 }
 
-/** Time `cycles` cycles of a packed stimulus on the -O3 build (stimulus loaded before timing). */
-export async function benchVerilator(d: Design, packedStim: Uint32Array, cycles: number): Promise<VerilatorBench> {
-  const build = await buildVerilator(d);
+/**
+ * Time `cycles` cycles of a packed stimulus (loaded before timing) on the build `variant` makes
+ * (by default the one every other command uses).
+ */
+export async function benchVerilator(
+  d: Design,
+  packedStim: Uint32Array,
+  cycles: number,
+  variant?: VerilatorVariant,
+): Promise<VerilatorBench> {
+  const build = await buildVerilator(d, { variant });
   const dir = scratch('bf-vlb-');
   try {
     const stimFile = path.join(dir, 'stim.bin');

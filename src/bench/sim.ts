@@ -1,13 +1,14 @@
 /**
  * The simulator benchmark: the same design and the same stimulus on the compiled TS simulator
- * and on Verilator -O3, in one run, for the TS simulator as used (its cycle loop compiled to
+ * and on Verilator (built as `BENCH_VARIANT` of ./verilatorFlags.ts says: the fastest build measured), in one run, for the TS simulator as used (its cycle loop compiled to
  * WebAssembly) and with its cycle loop compiled to JavaScript instead. Every engine does the same
  * work per cycle: read the inputs from a preloaded buffer, evaluate, store every output into an
  * output buffer, clock edge. The output buffers are compared with Verilator's afterwards.
  */
 import type { Design } from '../ir/types.js';
 import { CompiledSim, type CycleEngine } from '../../sim/compiled.js';
-import { benchVerilator } from '../../sim/cosim/verilator.js';
+import { benchVerilator, type VerilatorVariant } from '../../sim/cosim/verilator.js';
+import { BENCH_VARIANT, variantByName, type NamedVariant } from './verilatorFlags.js';
 
 /** Packed stimulus from a 32-bit xorshift: fast enough for millions of cycles. */
 export function benchStimulus(d: Design, cycles: number, seed = 1): Uint32Array {
@@ -63,9 +64,14 @@ export interface SimBenchResult {
   outputsEqual: boolean;
 }
 
-export async function simBench(d: Design, cycles: number): Promise<SimBenchResult> {
+/** `variant`: the Verilator build (default: the benches' own, `BENCH_VARIANT`). */
+export async function simBench(
+  d: Design,
+  cycles: number,
+  variant: VerilatorVariant = variantByName(BENCH_VARIANT).variant,
+): Promise<SimBenchResult> {
   const stim = benchStimulus(d, cycles);
-  const vl = await benchVerilator(d, stim, cycles);
+  const vl = await benchVerilator(d, stim, cycles, variant);
   const timed = (engine: CycleEngine): { rate: number; equal: boolean } => {
     const sim = new CompiledSim(d, { engine });
     const out = new Uint32Array(cycles * sim.layout.outputWords);
@@ -86,5 +92,59 @@ export async function simBench(d: Design, cycles: number): Promise<SimBenchResul
     verilatorCyclesPerSec: vl.cyclesPerSec,
     ratio: tsCyclesPerSec / vl.cyclesPerSec,
     outputsEqual,
+  };
+}
+
+export interface VariantTiming {
+  variant: string;
+  /** Cycles/s of each repetition, in the order run. */
+  runs: number[];
+  median: number;
+  /** Every repetition's outputs equal the default variant's. */
+  outputsEqual: boolean;
+}
+
+export interface FlagsResult {
+  design: string;
+  cycles: number;
+  timings: VariantTiming[];
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/**
+ * Every variant on one design and one stimulus, `reps` times, the variants interleaved in each
+ * repetition (so a slow minute on the machine hits them all alike); the builds are cached.
+ */
+export async function timeVariants(
+  d: Design,
+  cycles: number,
+  variants: readonly NamedVariant[],
+  reps: number,
+): Promise<FlagsResult> {
+  const stim = benchStimulus(d, cycles);
+  const runs = new Map<string, number[]>(variants.map((v) => [v.name, []]));
+  const equal = new Map<string, boolean>(variants.map((v) => [v.name, true]));
+  let reference: Uint32Array | null = null;
+  for (let r = 0; r < reps; r++) {
+    for (const v of variants) {
+      const b = await benchVerilator(d, stim, cycles, v.variant);
+      reference ??= b.out;
+      runs.get(v.name)!.push(b.cyclesPerSec);
+      if (b.out.length !== reference.length || b.out.some((x, i) => x !== reference![i])) equal.set(v.name, false);
+    }
+  }
+  return {
+    design: d.name,
+    cycles,
+    timings: variants.map((v) => ({
+      variant: v.name,
+      runs: runs.get(v.name)!,
+      median: median(runs.get(v.name)!),
+      outputsEqual: equal.get(v.name)!,
+    })),
   };
 }

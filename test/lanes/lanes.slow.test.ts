@@ -9,6 +9,7 @@ import { driveLanes, laneCosim } from '../../sim/verify/lanes.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { lint } from '../helpers/tools.js';
 import { benchStimulus, simBench } from '../../src/bench/sim.js';
+import { defaultVariant } from '../../sim/cosim/verilator.js';
 
 describe('lanes on Verilator', () => {
   it.each<[string, number, number, number]>([
@@ -40,7 +41,8 @@ describe('lanes on Verilator', () => {
     const at = (name: string): number => sim.layout.inputOffsets[d.inputs.findIndex((p) => p.name === name)]!;
     for (const port of ['in0_valid', 'in1_valid', 'out0_ready', 'out1_ready'])
       for (let c = 0; c < 64; c++) expect(stim[c * sim.layout.inputWords + at(port)]).toBe(1);
-    const r = await simBench(d, 20_000);
+    // The tests' own Verilator build (quick), not the benches' -O3 -march=native one.
+    const r = await simBench(d, 20_000, defaultVariant());
     expect(r.outputsEqual).toBe(true);
   }, 300_000);
 });
