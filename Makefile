@@ -4,7 +4,7 @@ APT_PACKAGES := verilator iverilog yosys nextpnr-ice40 fpga-icestorm
 # command -> Debian package that provides it
 TOOLS := verilator:verilator iverilog:iverilog yosys:yosys nextpnr-ice40:nextpnr-ice40 icepack:fpga-icestorm
 
-.PHONY: setup deps tools demo test check lint generate bench clean
+.PHONY: setup deps tools demo test test-full check lint generate bench clean
 
 setup: deps tools
 
@@ -28,10 +28,16 @@ tools:
 demo: setup
 	npx bloomforge demo
 
-# Everything (what CI runs): the fast tier plus the *.slow.test.ts files (Verilator/Icarus on
-# every preset with 10^5-op streams, Yosys on every preset, nextpnr, the bench).
+# What CI runs: the fast tier plus the *.slow.test.ts files (Verilator and Icarus on 10^5-op
+# streams, Yosys, nextpnr, the bench), the per-preset slow checks on the presets that cover every
+# pipeline and target (test/helpers/presets.ts).
 test: setup
 	npx vitest run
+
+# The same with the per-preset slow checks on every preset (Yosys on the largest ECP5/Xilinx
+# presets takes minutes each): before a release, or after a change to a generator.
+test-full: setup
+	BLOOMFORGE_TESTS=full npx vitest run
 
 # The fast tier, for every change: TypeScript-only tests, goldens, lint of the presets, model ≡
 # compiled simulator on every preset, a few Verilator co-simulations.

@@ -3,11 +3,14 @@
  * reference model, the compiled simulator and Verilator agree on every response and on every
  * port every cycle, and the memories equal the model's state after the stream drained — with no
  * back-pressure, some, and nearly all the time (0.9, 0.99: the run must still finish every op).
- * Icarus joins on the iCE40 presets.
+ * Icarus joins on the iCE40 presets. `make test` runs it on the presets that cover every family
+ * and target (test/helpers/presets.ts), `make test-full` on every preset.
  */
 import { describe, expect, it } from 'vitest';
-import { presetFilters } from '../../src/config/resolve.js';
 import { verifyFilter } from '../../sim/verify/index.js';
+import { slowTierPresets } from '../helpers/presets.js';
+
+const tier = slowTierPresets();
 
 const RUNS: { ops: number; backpressure: number }[] = [
   { ops: 100_000, backpressure: 0 },
@@ -16,8 +19,8 @@ const RUNS: { ops: number; backpressure: number }[] = [
   { ops: 3_000, backpressure: 0.99 },
 ];
 
-describe('verify every preset (model ≡ simulator ≡ Verilator, memories ≡ model)', () => {
-  for (const f of presetFilters()) {
+describe(`verify ${tier.which} (model ≡ simulator ≡ Verilator, memories ≡ model)`, () => {
+  for (const f of tier.filters) {
     for (const { ops, backpressure } of RUNS) {
       it(`${f.name}, ${ops} ops, back-pressure ${backpressure}`, async () => {
         const r = await verifyFilter(f, { ops, seed: 17, backpressure, idle: 0.05 });

@@ -5,15 +5,18 @@
  * part. On ECP5 and Xilinx, where no part size is checked, synthesis stops before LUT mapping
  * (`-run :map_luts`: memories, flip-flops and gates mapped, ABC not run) — the checks above are
  * settled by then, and ABC is most of the time on those large presets. Yosys results are cached
- * under .cache/yosys (the same cache `bloomforge synth` uses).
+ * under .cache/yosys (the same cache `bloomforge synth` uses). `make test` runs it on the presets
+ * that cover every family and target (test/helpers/presets.ts), `make test-full` on every preset.
  */
 import { describe, expect, it } from 'vitest';
-import { presetFilters } from '../../src/config/resolve.js';
 import { device } from '../../src/device/index.js';
 import { blockRamEstimate, yosys } from '../../src/synth/index.js';
+import { slowTierPresets } from '../helpers/presets.js';
 
-describe('Yosys on every preset', () => {
-  for (const f of presetFilters()) {
+const tier = slowTierPresets();
+
+describe(`Yosys on ${tier.which}`, () => {
+  for (const f of tier.filters) {
     const target = f.config.target;
     const dev = device(target);
     const upToLuts = !dev.capacity;

@@ -1,5 +1,6 @@
 /** Preset choices shared by tests that cannot afford every preset for every engine. */
-import { loadConfig, presetNames } from '../../src/config/resolve.js';
+import { loadConfig, presetFilters, presetNames } from '../../src/config/resolve.js';
+import type { Filter } from '../../src/families/filter.js';
 
 /**
  * Each family's preset with the smallest window, capacity or aging run (the fewest warm-up
@@ -15,4 +16,48 @@ export function smallestPresetPerFamily(): string[] {
     if (!b || size < b.size) best.set(f.family.id, { name, size });
   }
   return [...best.values()].map((b) => b.name).sort();
+}
+
+/**
+ * The test tier (`BLOOMFORGE_TESTS`): `full` (`make test-full`) runs the per-preset slow checks —
+ * Yosys, the 10^5-op co-simulations — on every preset; otherwise (`make test`, what CI runs) on
+ * `coverPresets()`. Every other check runs on every preset in both tiers.
+ */
+export function fullTier(env: NodeJS.ProcessEnv = process.env): boolean {
+  const t = env.BLOOMFORGE_TESTS ?? '';
+  if (t !== '' && t !== 'full') throw new Error(`BLOOMFORGE_TESTS must be 'full' or unset, got '${t}'`);
+  return t === 'full';
+}
+
+/**
+ * Presets that cover every pipeline and every target with the fewest cells: the smallest design
+ * (by cells of the IR) of each `filter` value (apbf and apbbf, tbf and btbf, … are different
+ * pipelines of one family) and each target's smallest, sorted by name. The per-preset slow checks
+ * run on these in `make test` (on the rest of the presets too in `make test-full`): a pipeline
+ * is one generator whatever its size, and the larger presets' Verilog is pinned by the golden
+ * test in both tiers.
+ */
+export function coverPresets(filters: readonly Filter[] = presetFilters()): Filter[] {
+  const size = new Map(filters.map((f) => [f, f.design().cells.length]));
+  const pick = (key: (f: Filter) => string): Filter[] => {
+    const best = new Map<string, Filter>();
+    for (const f of filters) {
+      const b = best.get(key(f));
+      if (!b || size.get(f)! < size.get(b)!) best.set(key(f), f);
+    }
+    return [...best.values()];
+  };
+  const chosen = new Set([...pick((f) => f.config.filter), ...pick((f) => f.config.target)]);
+  return filters.filter((f) => chosen.has(f)).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The presets of a per-preset slow check in this tier, and a phrase saying which they are. */
+export function slowTierPresets(env: NodeJS.ProcessEnv = process.env): { filters: Filter[]; which: string } {
+  const all = presetFilters();
+  if (fullTier(env)) return { filters: all, which: `every preset (${all.length})` };
+  const cover = coverPresets(all);
+  return {
+    filters: cover,
+    which: `${cover.length} of ${all.length} presets, each pipeline's and each target's smallest (all with make test-full)`,
+  };
 }
