@@ -1,0 +1,45 @@
+/**
+ * The test tiers (test/helpers/presets.ts): `make test` runs the per-preset slow checks on presets
+ * that cover every pipeline (`filter` value) and every target, each the smallest of its kind;
+ * `make test-full` on every preset; any other BLOOMFORGE_TESTS is refused naming it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { presetFilters } from '../../src/config/resolve.js';
+import { REPO_ROOT } from '../../src/tools/index.js';
+import { coverPresets, fullTier, slowTierPresets } from '../helpers/presets.js';
+
+const all = presetFilters();
+const verilogBytes = (name: string): number => fs.statSync(path.join(REPO_ROOT, 'generated', `${name}.v`)).size;
+
+describe('test tiers', () => {
+  it('the cover holds every filter value and target of the presets, each the smallest of its kind, and fewer presets', () => {
+    const cover = coverPresets(all);
+    const kinds = (key: (f: (typeof all)[number]) => string): string[] => [...new Set(all.map(key))].sort();
+    expect(kinds((f) => f.config.filter)).toEqual([...new Set(cover.map((f) => f.config.filter))].sort());
+    expect(kinds((f) => f.config.target)).toEqual([...new Set(cover.map((f) => f.config.target))].sort());
+    for (const f of all) {
+      const smallestOfFilter = Math.min(
+        ...all.filter((g) => g.config.filter === f.config.filter).map((g) => verilogBytes(g.name)),
+      );
+      if (verilogBytes(f.name) === smallestOfFilter) expect(cover.map((g) => g.name)).toContain(f.name);
+    }
+    expect(cover.length).toBeLessThan(all.length);
+    // The largest presets (minutes of Yosys each) are left to the full tier.
+    const largest = [...all].sort((a, b) => verilogBytes(b.name) - verilogBytes(a.name))[0]!;
+    expect(cover).not.toContain(largest);
+  });
+
+  it('BLOOMFORGE_TESTS: full runs every preset, unset the cover, anything else is refused naming it', () => {
+    expect(fullTier({})).toBe(false);
+    expect(fullTier({ BLOOMFORGE_TESTS: 'full' })).toBe(true);
+    expect(slowTierPresets({ BLOOMFORGE_TESTS: 'full' }).filters).toHaveLength(all.length);
+    const t = slowTierPresets({});
+    expect(t.filters.map((f) => f.name)).toEqual(coverPresets(all).map((f) => f.name));
+    expect(t.which).toMatch(new RegExp(`^${t.filters.length} of ${all.length} presets`));
+    expect(() => fullTier({ BLOOMFORGE_TESTS: 'fast' })).toThrow(
+      /BLOOMFORGE_TESTS must be 'full' or unset, got 'fast'/,
+    );
+  });
+});
