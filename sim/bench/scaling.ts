@@ -9,7 +9,8 @@
  * table with the machine line; writes JSON, CSV and two SVG charts under -o (default
  * out/bench-sim-scaling).
  *
- * Usage: npm run bench:sim-scaling -- [--cycles N] [--json] [-o DIR]
+ * Usage: npm run bench:sim-scaling -- [--cycles N] [--reps R] [--json] [-o DIR]
+ * (each engine's best of R interleaved runs per point, default 3)
  */
 import path from 'node:path';
 import { machineInfo, machineLine } from '../../src/bench/machine.js';
@@ -55,7 +56,7 @@ export function scalingConfig(k: number, l: number, sliceBits: number): Record<s
   };
 }
 
-function charts(points: ScalingPoint[], cycles: number): ExperimentResult[] {
+function charts(points: ScalingPoint[], cycles: number, reps: number): ExperimentResult[] {
   const series = (sweep: 'memory' | 'logic', x: (p: ScalingPoint) => number): Series[] => {
     const ps = points.filter((p) => p.sweep === sweep);
     return [
@@ -71,7 +72,7 @@ function charts(points: ScalingPoint[], cycles: number): ExperimentResult[] {
       },
     ];
   };
-  const command = `npm run bench:sim-scaling -- --cycles ${cycles}`;
+  const command = `npm run bench:sim-scaling -- --cycles ${cycles} --reps ${reps}`;
   return [
     {
       name: 'sim-scaling-memory',
@@ -80,7 +81,7 @@ function charts(points: ScalingPoint[], cycles: number): ExperimentResult[] {
       yLabel: 'M cycles/s',
       logY: true,
       series: series('memory', (p) => Math.log2(p.sliceBits)),
-      params: { k: 4, l: 3, cycles },
+      params: { k: 4, l: 3, cycles, reps },
       command,
     },
     {
@@ -90,7 +91,7 @@ function charts(points: ScalingPoint[], cycles: number): ExperimentResult[] {
       yLabel: 'M cycles/s',
       logY: true,
       series: series('logic', (p) => p.k + p.l),
-      params: { sliceBits: 4096, cycles },
+      params: { sliceBits: 4096, cycles, reps },
       command,
     },
   ];
@@ -104,6 +105,11 @@ function argValue(args: string[], name: string): string | undefined {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const cycles = Number(argValue(args, '--cycles') ?? 500_000);
+  const reps = Number(argValue(args, '--reps') ?? 3);
+  if (!Number.isInteger(reps) || reps < 1) {
+    console.error('bench:sim-scaling: --reps must be a positive integer');
+    process.exit(2);
+  }
   if (!Number.isInteger(cycles) || cycles < 1000) {
     console.error('bench:sim-scaling: --cycles must be an integer >= 1000');
     process.exit(2);
@@ -121,22 +127,22 @@ async function main(): Promise<void> {
     const cfg = scalingConfig(t.k, t.l, t.sliceBits);
     const d = resolveConfig(cfg, String(cfg.name)).design();
     if (!args.includes('--json')) process.stderr.write(`${d.name} … `);
-    const result = await simBench(d, cycles);
+    const result = await simBench(d, cycles, vb.variant, reps);
     if (!args.includes('--json')) process.stderr.write(`${(result.tsCyclesPerSec / 1e6).toFixed(2)} M\n`);
     points.push({ ...t, result });
   }
-  const results = charts(points, cycles);
+  const results = charts(points, cycles, reps);
   const files: Record<string, string> = {
-    'sim-scaling.json': `${JSON.stringify({ machine, cycles, verilatorBuild, points }, null, 2)}\n`,
+    'sim-scaling.json': `${JSON.stringify({ machine, cycles, reps, verilatorBuild, points }, null, 2)}\n`,
   };
   for (const r of results) {
     files[`${r.name}.csv`] = toCsv(r);
     files[`${r.name}.svg`] = await toSvg(r);
   }
   const written = writeAll(outDir, files, '-o');
-  if (args.includes('--json')) console.log(JSON.stringify({ machine, cycles, verilatorBuild, points }, null, 2));
+  if (args.includes('--json')) console.log(JSON.stringify({ machine, cycles, reps, verilatorBuild, points }, null, 2));
   else {
-    console.log(`bench:sim-scaling on ${machineLine(machine)}: ${cycles} cycles per engine and point`);
+    console.log(`bench:sim-scaling on ${machineLine(machine)}: ${cycles} cycles per engine and point, best of ${reps}`);
     console.log(`Verilator build '${vb.name}': ${vb.what}`);
     console.log('sweep   k   l   slice bits   TS cycles/s   Verilator cycles/s   TS/Verilator   outputs equal');
     for (const p of points) {

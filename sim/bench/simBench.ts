@@ -4,7 +4,8 @@
  * cycle loops) and of Verilator on the same stimulus (built as src/bench/verilatorFlags.ts's
  * BENCH_VARIANT says, named in the header and in --json), and whether all outputs agree.
  *
- * Usage: npm run bench:sim -- [--cycles N] [--json]
+ * Usage: npm run bench:sim -- [--cycles N] [--reps R] [--json]
+ * Each engine runs R times (default 3), interleaved, and its best rate counts (src/bench/sim.ts).
  * The header (and `machine` in --json) names the CPU, cores, node, Verilator and the commit.
  */
 import { h3Banks } from '../../src/examples/index.js';
@@ -23,6 +24,12 @@ async function main(): Promise<void> {
     console.error('bench:sim: --cycles must be an integer >= 1000');
     process.exit(2);
   }
+  const j = args.indexOf('--reps');
+  const reps = j >= 0 ? Number(args[j + 1]) : 3;
+  if (!Number.isInteger(reps) || reps < 1) {
+    console.error('bench:sim: --reps must be a positive integer');
+    process.exit(2);
+  }
   // Every family's bench presets, then the N-lane presets (their designs keep the preset's name).
   const designs = [
     h3Banks(),
@@ -32,13 +39,13 @@ async function main(): Promise<void> {
   const results: SimBenchResult[] = [];
   const machine = await machineInfo();
   const vb = variantByName(BENCH_VARIANT);
-  for (const d of designs) results.push(await simBench(d, cycles));
+  for (const d of designs) results.push(await simBench(d, cycles, vb.variant, reps));
   if (args.includes('--json')) {
     console.log(
-      JSON.stringify({ machine, cycles, verilatorBuild: { name: vb.name, what: vb.what }, results }, null, 2),
+      JSON.stringify({ machine, cycles, reps, verilatorBuild: { name: vb.name, what: vb.what }, results }, null, 2),
     );
   } else {
-    console.log(`bench:sim on ${machineLine(machine)}: ${cycles} cycles per engine`);
+    console.log(`bench:sim on ${machineLine(machine)}: ${cycles} cycles per engine, best of ${reps} interleaved runs`);
     console.log(`Verilator build '${vb.name}': ${vb.what}`);
     console.log(
       'design                TS cycles/s   Verilator cycles/s   TS/Verilator   TS, JS loop   JS loop/Verilator   outputs equal',
