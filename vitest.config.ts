@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirstSequencer } from './test/setup/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -13,6 +14,8 @@ export default defineConfig({
     // Verilator builds at -O1 (sim/cosim/verilator.ts makeFlags): nearly as quick to compile as
     // -O0 and ten times faster on the largest preset's long runs; benches use -O2.
     env: { BLOOMFORGE_VERILATOR_BUILD: 'quick' },
+    // The slow files start first on a fresh clone (see the file).
+    sequence: { sequencer: SlowFirstSequencer },
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
   },

@@ -15,7 +15,8 @@ describe('verify on the command line', () => {
   it('verify prints the summary line and exits 0', async () => {
     const r = await run([
       'verify',
-      'apbbf_k2_l5_b512_4',
+      // A preset the slow tier's co-simulations build anyway (test/helpers/presets.ts).
+      'apbbf_k2_l3_b512_4',
       '--ops',
       '3000',
       '--seed',
@@ -34,7 +35,7 @@ describe('verify on the command line', () => {
     const vcd = path.join(dir, 'run.vcd');
     const r = await run([
       'verify',
-      'btbf_k4_w512_b16',
+      'btbf_k3_w256_b8_decision',
       '--ops',
       '300',
       '--backpressure',
@@ -45,7 +46,13 @@ describe('verify on the command line', () => {
     ]);
     expect(r.exitCode, r.all).toBe(0);
     const j = JSON.parse(r.stdout);
-    expect(j).toMatchObject({ config: 'btbf_k4_w512_b16', family: 'tbf', ops: 300, responses: 300, finished: true });
+    expect(j).toMatchObject({
+      config: 'btbf_k3_w256_b8_decision',
+      family: 'tbf',
+      ops: 300,
+      responses: 300,
+      finished: true,
+    });
     expect(j.ok).toBe(true);
     expect(j.mismatches).toBe(0);
     expect(j.rtl.map((x: { engines: string[]; count: number }) => [x.engines[1], x.count])).toEqual([['verilator', 0]]);
