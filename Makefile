@@ -30,19 +30,19 @@ demo: setup
 
 # What CI runs: the fast tier plus the *.slow.test.ts files (Verilator and Icarus on 10^5-op
 # streams, Yosys, nextpnr, the bench), the per-preset slow checks on the presets that cover every
-# pipeline and target (test/helpers/presets.ts).
+# pipeline and target (test/helpers/presets.ts). Unisolated like `check` (below): the files of a
+# worker share loaded modules.
 test: setup
-	npx vitest run
+	npx vitest run --no-isolate
 
 # The same with the per-preset slow checks on every preset (Yosys on the largest ECP5/Xilinx
 # presets takes minutes each): before a release, or after a change to a generator.
 test-full: setup
-	BLOOMFORGE_TESTS=full npx vitest run
+	BLOOMFORGE_TESTS=full npx vitest run --no-isolate
 
 # The fast tier, for every change: TypeScript-only tests, goldens, lint of the presets, model ≡
 # compiled simulator on every preset, a few Verilator co-simulations.
-# --no-isolate: the test files of one worker share loaded modules (collect 21 s -> 6 s); the full
-# tier keeps every file isolated.
+# --no-isolate: the test files of one worker share loaded modules (collect 21 s -> 6 s).
 check: setup
 	npx vitest run --exclude '**/*.slow.test.ts' --no-isolate
 
