@@ -12,7 +12,8 @@ export default defineConfig({
     // Yield to the event loop after every test (see the file for why).
     setupFiles: ['test/setup/yieldBetweenTests.ts'],
     // Verilator builds at -O1 (sim/cosim/verilator.ts makeFlags): nearly as quick to compile as
-    // -O0 and ten times faster on the largest preset's long runs; benches use -O2.
+    // -O0 and ten times faster on the largest preset's long runs (verify uses -O2; the benches their own
+    // build, src/bench/verilatorFlags.ts, also in the `bench` command's test).
     env: { BLOOMFORGE_VERILATOR_BUILD: 'quick' },
     // The slow files start first on a fresh clone (see the file).
     sequence: { sequencer: SlowFirstSequencer },

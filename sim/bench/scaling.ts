@@ -5,7 +5,7 @@
  *   - memory: (k, l) = (4, 3) with slices of 2^10 … 2^20 bits (the logic grows only by the
  *     address bits; the block RAM contents grow 1024-fold);
  *   - logic: 4096-bit slices with k + l from 2 to 31 (more slices, hashes, window logic).
- * Each point is `simBench` of src/bench/sim.ts (one run per engine, outputs compared). Prints a
+ * Each point is `simBench` of src/bench/sim.ts (each engine's best of --reps runs, outputs compared). Prints a
  * table with the machine line; writes JSON, CSV and two SVG charts under -o (default
  * out/bench-sim-scaling).
  *

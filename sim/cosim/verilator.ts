@@ -84,6 +84,15 @@ export function defaultVariant(env: NodeJS.ProcessEnv = process.env): VerilatorV
   return { flags: FLAGS, make: makeFlags(env).split(' ') };
 }
 
+/** The CPU's instruction-set flags from /proc/cpuinfo, or '' where there is none. */
+function cpuFlags(): string {
+  try {
+    return /^flags\s*:\s*(.*)$/m.exec(fs.readFileSync('/proc/cpuinfo', 'utf8'))?.[1] ?? '';
+  } catch {
+    return '';
+  }
+}
+
 export async function buildVerilator(
   d: Design,
   opts: { trace?: boolean; variant?: VerilatorVariant } = {},
@@ -96,8 +105,9 @@ export async function buildVerilator(
   const flags = [...variant.flags, ...(trace ? ['--trace'] : [])];
   const make = variant.make.join(' ');
   const version = await toolVersion('verilator');
-  // A build for this CPU (-march=native) is kept per CPU model: elsewhere it may not run.
-  const cpu = /native/.test(make) ? [os.cpus()[0]?.model ?? 'unknown CPU'] : [];
+  // A build for this CPU (-march=native) is kept per CPU: the model name and, where Linux gives
+  // them, the instruction-set flags (a VM may name its CPU only "AMD EPYC").
+  const cpu = /native/.test(make) ? [os.cpus()[0]?.model ?? 'unknown CPU', cpuFlags()] : [];
   const key = contentKey([verilog, header, fs.readFileSync(HARNESS, 'utf8'), flags.join(' '), make, version, ...cpu]);
   const root = path.join(CACHE_DIR, 'verilator');
   const dir = path.join(root, `${d.name}-${key}`);
@@ -194,7 +204,8 @@ function keepRuntime(runtime: string, obj: string): void {
 }
 
 /**
- * The C++ optimisation of the build: -O2 (the default, what `bench:sim` and `bench` time), or with
+ * The C++ optimisation of the build: -O2 (the default: `verify`, co-simulation; the benches build
+ * their own variant, src/bench/verilatorFlags.ts), or with
  * BLOOMFORGE_VERILATOR_BUILD=quick -O1 for the model and -O0 for its constructors, which the test
  * suite sets (vitest.config.ts). -O0 throughout compiled fastest but ran the largest preset's
  * 306 000-cycle run 10× slower (`npx bloomforge verify apbbf_k3_l8_b512_4_large --ops 3000

@@ -54,7 +54,7 @@ export function variantByName(name: string): NamedVariant {
 /**
  * The variant `bench:sim`, `bench:sim-scaling` and `bench` time Verilator with: the fastest
  * (geometric mean over the bench designs) in `npm run bench:verilator-flags` on this machine kind
- * (README, "Simulator speed": C++ -O3 -march=native, 1.035x the default, within the run-to-run
+ * (README, "Verilator at its best": C++ -O3 -march=native, 1.035x the default, within the run-to-run
  * spread; the benches give Verilator the benefit of the doubt).
  */
 export const BENCH_VARIANT = 'cxx-O3-native';

@@ -33,12 +33,32 @@ export function fullTier(env: NodeJS.ProcessEnv = process.env): boolean {
 }
 
 /**
- * Presets that cover every pipeline and every target at the least cost: the smallest design
- * (by its Verilog) of each `filter` value (apbf and apbbf, tbf and btbf, … are different
- * pipelines of one family) and each target's smallest, sorted by name. The per-preset slow checks
- * run on these in `make test` (on the rest of the presets too in `make test-full`): a pipeline
- * is one generator whatever its size, and the larger presets' Verilog is pinned by the golden
- * test in both tiers.
+ * What makes two presets the same hardware but for sizes, read from the preset's golden manifest
+ * (generated/<name>.manifest.json): the `filter` value, the port names, the op codes, and each
+ * parameter that is a choice rather than a size — a boolean, or a string without digits (IBF's
+ * insert rule, spectral's algorithm, the key mix); a parameter holding sizes (a number, a
+ * string with digits, an object such as a decision unit's table) counts by its presence only.
+ */
+export function pipelineShape(name: string): string {
+  const m = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'generated', `${name}.manifest.json`), 'utf8')) as {
+    ports: { name: string }[];
+    opcodes: Record<string, number>;
+    parameters: Record<string, unknown>;
+  };
+  const params = Object.entries(m.parameters)
+    .filter(([k, v]) => k !== 'target' && typeof v !== 'number')
+    .map(([k, v]) => [k, typeof v === 'boolean' || (typeof v === 'string' && !/\d/.test(v)) ? v : typeof v])
+    .sort(([a], [b]) => String(a).localeCompare(String(b)));
+  return JSON.stringify({ ports: m.ports.map((p) => p.name).sort(), ops: Object.keys(m.opcodes).sort(), params });
+}
+
+/**
+ * Presets that cover every pipeline shape and every target at the least cost: the smallest (by
+ * its golden Verilog) of each `pipelineShape` — every filter value, and within one the choices
+ * that change the hardware (a decision unit, spectral RM's remove, IBF's insert rule, the SPN key
+ * mix) — and each target's smallest, sorted by name. The per-preset slow checks run on these in
+ * `make test` (on the rest of the presets too in `make test-full`): what the full tier adds is
+ * the other sizes of the same hardware, whose Verilog the golden test pins in both tiers.
  */
 export function coverPresets(filters: readonly Filter[] = presetFilters()): Filter[] {
   // The size of a preset's golden Verilog (generated/, equal to what its generator emits — the
@@ -52,7 +72,7 @@ export function coverPresets(filters: readonly Filter[] = presetFilters()): Filt
     }
     return [...best.values()];
   };
-  const chosen = new Set([...pick((f) => f.config.filter), ...pick((f) => f.config.target)]);
+  const chosen = new Set([...pick((f) => pipelineShape(f.name)), ...pick((f) => f.config.target)]);
   return filters.filter((f) => chosen.has(f)).sort((a, b) => a.name.localeCompare(b.name));
 }
 
@@ -63,6 +83,6 @@ export function slowTierPresets(env: NodeJS.ProcessEnv = process.env): { filters
   const cover = coverPresets(all);
   return {
     filters: cover,
-    which: `${cover.length} of ${all.length} presets, each pipeline's and each target's smallest (all with make test-full)`,
+    which: `${cover.length} of ${all.length} presets, each pipeline shape's and each target's smallest (all with make test-full)`,
   };
 }
