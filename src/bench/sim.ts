@@ -8,6 +8,7 @@
 import type { Design } from '../ir/types.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { benchVerilator, type VerilatorVariant } from '../../sim/cosim/verilator.js';
+import { median } from '../util/stats.js';
 import { BENCH_VARIANT, variantByName, type NamedVariant } from './verilatorFlags.js';
 
 /** Packed stimulus from a 32-bit xorshift: fast enough for millions of cycles. */
@@ -56,6 +57,13 @@ export function timeRunBatch(sim: CompiledSim, stim: Uint32Array, cycles: number
   return cycles / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
 
+/** Whether `got` equals the first `got.length` words of `reference`. */
+function sameOutputs(got: Uint32Array, reference: Uint32Array): boolean {
+  if (reference.length < got.length) return false;
+  for (let i = 0; i < got.length; i++) if (got[i] !== reference[i]) return false;
+  return true;
+}
+
 export interface SimBenchResult {
   design: string;
   cycles: number;
@@ -97,9 +105,7 @@ export async function simBench(
       const sim = new CompiledSim(d, { engine });
       const out = new Uint32Array(cycles * sim.layout.outputWords);
       (engine === 'wasm' ? rates.ts : rates.tsJs).push(timeRunBatch(sim, stim, cycles, out));
-      let equal = vl.out.length >= out.length;
-      for (let i = 0; i < out.length && equal; i++) equal = out[i] === vl.out[i];
-      outputsEqual &&= equal;
+      outputsEqual &&= sameOutputs(out, vl.out);
     }
   }
   const best = (xs: number[]): number => Math.max(...xs);
@@ -130,11 +136,6 @@ export interface FlagsResult {
   timings: VariantTiming[];
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-
 /**
  * Every variant on one design and one stimulus, `reps` times, the variants interleaved in each
  * repetition (so a slow minute on the machine hits them all alike); the builds are cached.
@@ -154,7 +155,7 @@ export async function timeVariants(
       const b = await benchVerilator(d, stim, cycles, v.variant);
       reference ??= b.out;
       runs.get(v.name)!.push(b.cyclesPerSec);
-      if (b.out.length !== reference.length || b.out.some((x, i) => x !== reference![i])) equal.set(v.name, false);
+      if (!sameOutputs(b.out, reference)) equal.set(v.name, false);
     }
   }
   return {

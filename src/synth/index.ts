@@ -21,6 +21,7 @@ import { bramBlocks, device, yosysScript, type Target } from '../device/index.js
 import { emitVerilog, srcAttr } from '../emit/verilog.js';
 import type { Design } from '../ir/types.js';
 import { CACHE_DIR, cachedJson, contentKey, requireTool, toolVersion } from '../tools/index.js';
+import { median } from '../util/stats.js';
 
 export class DoesNotFitError extends Error {
   constructor(
@@ -232,12 +233,6 @@ export interface SynthOptions {
   fresh?: boolean;
   /** Called as the steps finish: Yosys, then each place-and-route seed. */
   onProgress?: (done: number, total: number, step: string) => void;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 /**
