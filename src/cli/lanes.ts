@@ -19,6 +19,7 @@ interface ShapeFlags {
   lanes?: number;
   shards?: number;
   target?: Target;
+  merge?: boolean;
 }
 
 const shapeOptions = (c: Command): Command =>
@@ -29,10 +30,14 @@ const shapeOptions = (c: Command): Command =>
       'shards, a power of two >= lanes (default: the config, else lanes)',
       intArg('--shards', 1, 1 << 16),
     )
-    .option('--target <t>', `one of ${TARGETS.join(', ')} (default: the config's target)`, targetArg);
+    .option('--target <t>', `one of ${TARGETS.join(', ')} (default: the config's target)`, targetArg)
+    .option(
+      '--merge',
+      'merge identical keys: heads of a cycle with the same key share one shard access (default: the config)',
+    );
 
 const load = (spec: string, o: ShapeFlags): LaneFilter =>
-  loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards, target: o.target });
+  loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards, target: o.target, merge: o.merge });
 
 export function registerLaneCommands(p: Command): void {
   const lanes = p
@@ -146,10 +151,15 @@ export function registerLaneCommands(p: Command): void {
       };
     });
     if (o.json) {
-      console.log(JSON.stringify({ config: lf.name, lanes: lf.lanes, shards: lf.shards, rows }, null, 2));
+      console.log(
+        JSON.stringify({ config: lf.name, lanes: lf.lanes, shards: lf.shards, merge: lf.merge, rows }, null, 2),
+      );
       return;
     }
-    console.log(`${lf.name}: ${lf.lanes} lanes, ${lf.shards} shards, ${o.ops} requests per lane, query:insert 1:1`);
+    console.log(
+      `${lf.name}: ${lf.lanes} lanes, ${lf.shards} shards, ${o.ops} requests per lane, query:insert 1:1` +
+        (lf.merge ? ', the RTL merging identical keys' : ''),
+    );
     console.log(`  ${'keys'.padEnd(12)} RTL ops/cycle            grant model   with merging identical keys`);
     for (const r of rows)
       console.log(

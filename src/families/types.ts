@@ -338,6 +338,15 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * family's AnalysisValues.fp (window and slack do not change: aging is global).
    */
   shardedFp(c: C, shards: number): number;
+  /**
+   * Merging identical keys (a lane config's `merge: true`): heads of one cycle with the same key
+   * run as one access of their shard. The family names its op that only queries, its op that only
+   * inserts and its op that does both (answering as of before its insert), and so vouches that
+   * (1) the insert op's response fields are zero whatever the state, and (2) inserting a key
+   * again before the next aging step leaves the memories as one insert does (the dispatcher
+   * still counts every insert). Absent: `merge` is refused for the family.
+   */
+  merge?: { query: string; insert: string; testAndInsert: string };
 }
 
 // ---- the family --------------------------------------------------------------------------

@@ -37,6 +37,8 @@ export class LaneFilter {
     readonly shard: Filter,
     readonly lanes: number,
     readonly shards: number,
+    /** Heads of one cycle with the same key run as one shard access (the config's `merge`). */
+    readonly merge = false,
   ) {}
 
   get name(): string {
@@ -101,6 +103,13 @@ export class LaneFilter {
       request: p.request,
       response: p.response,
       meta: this.parameters(),
+      merge: this.merge
+        ? {
+            query: p.ops[sup.merge!.query]!,
+            insert: p.ops[sup.merge!.insert]!,
+            testAndInsert: p.ops[sup.merge!.testAndInsert]!,
+          }
+        : null,
     });
     return this.built;
   }
@@ -110,6 +119,7 @@ export class LaneFilter {
       ...this.base.parameters(),
       lanes: this.lanes,
       shards: this.shards,
+      ...(this.merge ? { merge: true } : {}),
       shardParameters: this.shard.parameters(),
       seqBits: SEQ_BITS,
       laneQueue: LANE_QUEUE,
@@ -156,7 +166,9 @@ export class LaneFilter {
       opcodes: p.ops,
       sequence: {
         bits: SEQ_BITS,
-        note: 'out<i>_seq numbers every executed op in one total order (cycle by cycle, lane 0 first), modulo 2^bits',
+        note: this.merge
+          ? 'out<i>_seq numbers every executed op in one total order (cycle by cycle; within a cycle the queries, then the test-and-inserts, then the other ops, each in lane order), modulo 2^bits; heads of a cycle with the same key share one shard access (merge)'
+          : 'out<i>_seq numbers every executed op in one total order (cycle by cycle, lane 0 first), modulo 2^bits',
       },
       parameters: this.parameters(),
     };
@@ -174,7 +186,7 @@ export class LaneFilter {
 export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw new ConfigError(`${source}: a config is a JSON object`);
-  const { lanes: lanesRaw, shards: shardsRaw, ...rest } = raw as Record<string, unknown>;
+  const { lanes: lanesRaw, shards: shardsRaw, merge: mergeRaw, ...rest } = raw as Record<string, unknown>;
   const fail = failer(source);
   const lanes = lanesRaw ?? 1;
   if (typeof lanes !== 'number' || !(LANE_COUNTS as readonly number[]).includes(lanes))
@@ -192,10 +204,18 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
     const supported = laneFilterNames();
     fail('lanes', `filter '${String(name)}' has one lane only (lanes and shards: ${supported.join(', ')})`);
   }
+  const merge = mergeRaw ?? false;
+  if (typeof merge !== 'boolean') fail('merge', 'must be true or false');
+  if (merge && N < 2) fail('merge', 'merging identical keys needs lanes >= 2');
+  if (merge && family && !family.lanes?.merge)
+    fail(
+      'merge',
+      `filter '${String(name)}' does not merge identical keys (its family names no query/insert ops for it)`,
+    );
   const base = resolveConfig(rest, source);
   const sup = base.family.lanes!;
   const shardCfg = sup.shard(base.config, { lanes: N, shards: S }, fail);
-  const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N) };
+  const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N, merge as boolean) };
   const shard = new Filter(base.family, c);
   // The block RAMs: S times a shard's, against the target's (the shards' memories are the design's).
   const cap = device(base.config.target).capacity;
@@ -208,13 +228,13 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
           `(use fewer shards, a smaller filter, or target ecp5 or xilinx)`,
       );
   }
-  return new LaneFilter(base, shard, N, S);
+  return new LaneFilter(base, shard, N, S, merge as boolean);
 }
 
 /** A preset name or a JSON file, with `lanes`/`shards` in it or given here (these win). */
 export function loadLaneConfig(
   spec: string,
-  over: { lanes?: number; shards?: number; target?: Target } = {},
+  over: { lanes?: number; shards?: number; target?: Target; merge?: boolean } = {},
 ): LaneFilter {
   const { raw, source } = readConfig(spec);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return resolveLaneConfig(raw, source);
@@ -222,6 +242,7 @@ export function loadLaneConfig(
   if (over.lanes !== undefined) r.lanes = over.lanes;
   if (over.shards !== undefined) r.shards = over.shards;
   if (over.target !== undefined) r.target = over.target;
+  if (over.merge !== undefined) r.merge = over.merge;
   return resolveLaneConfig(r, source);
 }
 

@@ -32,6 +32,14 @@
  * order is cycle by cycle, lane 0 first within a cycle, and `seq` (SEQ_BITS bits, wrapping) numbers
  * the ops in that order. Every answer equals the sharded model's (src/lanes/model.ts) on it.
  *
+ * Merging identical keys (`merge`, fast mode only): a query or insert head whose key equals that
+ * of an earlier head granted as its shard's access joins it — the group runs as one shard op (a
+ * test-and-insert when it holds a query and an insert, else the leader's op), the core's tag
+ * carries a mask of the group's lanes and every lane's slot, and each member's response goes into
+ * its own lane's reorder queue (a pure insert's answer zeroed, as the family's insert answers).
+ * The linear order of a cycle is then its queries, its test-and-inserts, then the rest, each in
+ * lane order: a group answers as of before its insert, and ops of different shards commute.
+ *
  * Latency with no conflict and out<i>_ready high: the core's latency + 3 (a cycle in the lane's
  * skid input, one in the shard's, one in the lane's reorder queue).
  */
@@ -69,15 +77,20 @@ export interface LaneBuild {
   request: readonly PortField[];
   response: readonly PortField[];
   meta: Record<string, unknown>;
+  /** Merging identical keys: the op codes of the family's query, insert and test-and-insert (absent: off). */
+  merge?: { query: number; insert: number; testAndInsert: number } | null;
 }
 
 export function laneBitsOf(lanes: number): number {
   return Math.max(1, Math.log2(lanes));
 }
 
-/** The core's tag width for a lane build: drop, lane and reorder slot (seq and tag wait in the slot). */
-export function coreTagBits(lanes: number): number {
-  return 1 + laneBitsOf(lanes) + SLOT_BITS;
+/**
+ * The core's tag width for a lane build: drop, lane and reorder slot (seq and tag wait in the
+ * slot); with merging, drop, a mask of the lanes the response goes to and every lane's slot.
+ */
+export function coreTagBits(lanes: number, merge = false): number {
+  return merge ? 1 + lanes + lanes * SLOT_BITS : 1 + laneBitsOf(lanes) + SLOT_BITS;
 }
 
 const orAll = (m: ModuleBuilder, xs: Sig[]): Sig => (xs.length ? xs.reduce((a, b) => a.or(b)) : m.const(0, 1));
@@ -102,7 +115,8 @@ export function buildLanes(o: LaneBuild): Design {
   const opW = width('in_op');
   const laneBits = laneBitsOf(N);
   const shardBits = Math.log2(S);
-  const tagW = coreTagBits(N);
+  const mg = o.merge && N > 1 ? o.merge : null;
+  const tagW = coreTagBits(N, mg !== null);
   if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);
 
   // ---- lanes: inputs and skid buffers ------------------------------------------------------
@@ -225,20 +239,63 @@ export function buildLanes(o: LaneBuild): Design {
       .and(m.mux(bcast[i]!, allReady, shardReady[i]!)),
   );
   const pendGrant = lane.map((l, i) => pend.bit(i).and(l.req).and(shardReady[i]!));
-  const grant = lane.map((_, i) =>
-    fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!),
-  );
+  // Merging (fast mode, no insert pending after a tick): a query or insert head whose key equals
+  // that of an earlier head granted as its shard's one access joins that access (the group: same
+  // key, same shard).
+  const opIs = (i: number, code: number): Sig => lane[i]!.sk.data.op!.eq(code);
+  const member = mg
+    ? lane.map((l, i) =>
+        slow
+          .not()
+          .and(pendAny.not())
+          .and(l.req)
+          .and(opIs(i, mg.query).or(opIs(i, mg.insert)))
+          .and(
+            others(i, (j) =>
+              prec(j, i)
+                .and(fastGrant[j]!)
+                .and(opIs(j, mg.query).or(opIs(j, mg.insert)).or(opIs(j, mg.testAndInsert)))
+                .and(lane[j]!.sk.data.key!.eq(l.sk.data.key!)),
+            ),
+          ),
+      )
+    : null;
+  const grant = lane.map((_, i) => {
+    const g = fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!);
+    return member ? g.or(member[i]!) : g;
+  });
   pend.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
 
-  // Sequence numbers: lane order within the cycle.
+  // Sequence numbers: lane order within the cycle; with merging, the cycle's queries first, then
+  // its test-and-inserts, then the rest, each in lane order (a group answers as of before its insert).
   const seq: Sig[] = [];
   let prefix = m.const(0, SEQ_BITS);
-  for (let i = 0; i < N; i++) {
-    seq.push(seqBase.add(prefix));
-    prefix = prefix.add(grant[i]!.zext(SEQ_BITS));
-  }
+  if (mg) {
+    const cls = lane.map((_, i) => {
+      const a = opIs(i, mg.query);
+      const b = opIs(i, mg.testAndInsert);
+      return { a, b, c: a.or(b).not() };
+    });
+    for (let i = 0; i < N; i++) {
+      const x = cls[i]!;
+      const before = (j: number): Sig => {
+        const y = cls[j]!;
+        const rank = y.a.and(x.a.not()).or(y.b.and(x.c));
+        const same = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
+        return j < i ? rank.or(same) : rank;
+      };
+      let off = m.const(0, SEQ_BITS);
+      for (let j = 0; j < N; j++) if (j !== i) off = off.add(grant[j]!.and(before(j)).zext(SEQ_BITS));
+      seq.push(seqBase.add(off));
+      prefix = prefix.add(grant[i]!.zext(SEQ_BITS));
+    }
+  } else
+    for (let i = 0; i < N; i++) {
+      seq.push(seqBase.add(prefix));
+      prefix = prefix.add(grant[i]!.zext(SEQ_BITS));
+    }
   seqBase.next(seqBase.add(prefix));
   let inserted = m.const(0, bitsFor(o.period));
   for (let i = 0; i < N; i++) inserted = inserted.add(grant[i]!.and(ins[i]!).zext(bitsFor(o.period)));
@@ -246,25 +303,32 @@ export function buildLanes(o: LaneBuild): Design {
 
   // Each shard's request: a granted lane's (one at most), a broadcast, or the aging tick.
   coreIn.forEach((ci, s) => {
-    const sel = lane.map((l, i) =>
+    // Lanes granted to this shard (with merging, the group's leader and members).
+    const to = lane.map((l, i) =>
       grant[i]!.and(bcast[i]!.not())
         .and(S > 1 ? l.shard!.eq(s) : m.const(1, 1))
         .or(bcastGrant[i]!),
     );
+    // The lane whose request the shard takes: the group's leader (no member is a broadcast).
+    const sel = member ? to.map((t, i) => t.and(member[i]!.not())) : to;
     m.assignWire(ci.valid, orAll(m, sel).or(tickNow));
-    m.assignWire(
-      ci.op,
-      m.mux(
-        tickNow,
-        m.const(o.tickCode, opW),
-        andOr(
-          m,
-          sel,
-          lane.map((l) => l.sk.data.op!),
-          opW,
-        ),
-      ),
+    const tickOp = m.const(o.tickCode, opW);
+    let op = andOr(
+      m,
+      sel,
+      lane.map((l) => l.sk.data.op!),
+      opW,
     );
+    // A group with a query and an insert runs as one test-and-insert.
+    if (mg) {
+      const has = (code: number): Sig =>
+        orAll(
+          m,
+          to.map((t, i) => t.and(opIs(i, code))),
+        );
+      op = m.mux(has(mg.query).and(has(mg.insert)), m.const(mg.testAndInsert, opW), op);
+    }
+    m.assignWire(ci.op, m.mux(tickNow, tickOp, op));
     m.assignWire(
       ci.key,
       andOr(
@@ -275,24 +339,26 @@ export function buildLanes(o: LaneBuild): Design {
       ),
     );
     const drop = s === 0 ? tickNow : tickNow.or(bcastNow);
-    m.assignWire(
-      ci.tag,
-      m.cat(
-        drop,
-        andOr(
-          m,
-          sel,
-          lane.map((_, i) => m.const(i, laneBits)),
-          laneBits,
+    if (mg) m.assignWire(ci.tag, m.cat(drop, ...[...to].reverse(), ...lane.map((l) => l.slot).reverse()));
+    else
+      m.assignWire(
+        ci.tag,
+        m.cat(
+          drop,
+          andOr(
+            m,
+            sel,
+            lane.map((_, i) => m.const(i, laneBits)),
+            laneBits,
+          ),
+          andOr(
+            m,
+            sel,
+            lane.map((l) => l.slot),
+            SLOT_BITS,
+          ),
         ),
-        andOr(
-          m,
-          sel,
-          lane.map((l) => l.slot),
-          SLOT_BITS,
-        ),
-      ),
-    );
+      );
     o.request.forEach((f, j) =>
       m.assignWire(
         ci.extras[j]!,
@@ -316,16 +382,18 @@ export function buildLanes(o: LaneBuild): Design {
     const writes = coreOut.map((co) => {
       const t = co.out_tag!;
       const drop = t.bit(tagW - 1);
-      const laneOf = t.slice(tagW - 2, tagW - 1 - laneBits);
-      const slot = t.slice(SLOT_BITS - 1, 0);
+      const mine = mg ? t.bit(tagW - 2 - (N - 1 - i)) : t.slice(tagW - 2, tagW - 1 - laneBits);
+      const slot = mg ? t.slice((i + 1) * SLOT_BITS - 1, i * SLOT_BITS) : t.slice(SLOT_BITS - 1, 0);
       return {
-        valid: co.out_valid!.and(drop.not()).and(laneOf.eq(i)),
+        valid: co.out_valid!.and(drop.not()).and(mg ? mine : mine.eq(i)),
         slot,
         data: o.response.length ? m.cat(...o.response.map((f) => co[f.port]!)) : m.const(0, 1),
       };
     });
     // The seq and the tag wait in the slot from the grant; the response fills the rest.
-    const meta = { we: grant[i]!, slot: l.slot, data: m.cat(seq[i]!, l.sk.data.tag!) };
+    // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
+    const zero = mg ? opIs(i, mg.insert) : null;
+    const meta = { we: grant[i]!, slot: l.slot, data: m.cat(seq[i]!, l.sk.data.tag!, ...(zero ? [zero] : [])) };
     const rq = reorderQueue(m, `lane${i}_rq`, meta, writes, l.outReady);
     l.occ.step(grant[i]!, rq.pop);
     const w = rq.head.width;
@@ -338,8 +406,10 @@ export function buildLanes(o: LaneBuild): Design {
       `lane ${i}: the op's place in the linear order (mod 2^${SEQ_BITS})`,
     );
     let hi = w - SEQ_BITS - o.tagBits - 1;
+    const zeroed = zero ? rq.head.bit(hi--) : null;
     o.response.forEach((f, j) => {
-      m.output(`out${i}_${f.port.replace(/^out_/, '')}`, rq.head.slice(hi, hi - respW[j]! + 1), `lane ${i}: ${f.name}`);
+      const v = rq.head.slice(hi, hi - respW[j]! + 1);
+      m.output(`out${i}_${f.port.replace(/^out_/, '')}`, zeroed ? m.mux(zeroed, 0, v) : v, `lane ${i}: ${f.name}`);
       hi -= respW[j]!;
     });
   });

@@ -59,6 +59,9 @@ export const apbfLanes: LaneSupport<ApbfDerived> = {
   tickOp: 'tick',
   broadcastOps: ['tick', 'clear'],
   shard: shardConfig,
+  // An insert answers 0 (src/families/streamKit.ts's membership handlers) and sets bits, so a
+  // second insert of a key in the same generation changes no bit.
+  merge: { query: 'query', insert: 'insert', testAndInsert: 'testAndInsert' },
   shardedFp: (c, shards) =>
     shardedFalsePositiveRate(
       { k: c.k, l: c.l, m: c.segmentBits, g: c.generation, B: c.blockBits, b: c.bitsPerBlock },
