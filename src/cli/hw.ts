@@ -47,6 +47,7 @@ export function registerHwCommands(p: Command): void {
     .option('--control <c>', 'none | regs: synthesize the design with the control port (generate --control)', 'none')
     .option('--lanes <n>', 'synthesize the N-lane design (bloomforge lanes): 1, 2, 4 or 8', intArg('--lanes', 1, 64))
     .option('--shards <s>', 'shards of the N-lane design (default: lanes)', intArg('--shards', 1, 1 << 16))
+    .option('--merge', 'the N-lane design merging identical keys (default: the config)')
     .option('--json', 'print JSON')
     .action(
       async (
@@ -58,13 +59,16 @@ export function registerHwCommands(p: Command): void {
           control: string;
           lanes?: number;
           shards?: number;
+          merge?: boolean;
           json?: boolean;
         },
       ) => {
         if (o.control !== 'none' && o.control !== 'regs') throw new UsageError('--control must be one of none, regs');
-        const laneShape = o.lanes !== undefined || o.shards !== undefined;
+        const laneShape = o.lanes !== undefined || o.shards !== undefined || o.merge !== undefined;
         if (laneShape && o.control !== 'none') throw new UsageError('--control applies to one-lane designs only');
-        const lf = laneShape ? loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards, target: o.target }) : null;
+        const lf = laneShape
+          ? loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards, target: o.target, merge: o.merge })
+          : null;
         const f = lf ? lf.base : loadConfig(spec);
         const design = lf ? lf.design() : o.control === 'regs' ? f.controlDesign() : f.design();
         try {

@@ -330,7 +330,9 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
   /**
    * The derived config of one shard: 1/`shards` of the memory, with whatever the faster aging
    * needs (`lanes` inserts per cycle: a generation can pass in period/lanes cycles). Errors name
-   * the config field through `fail`.
+   * the config field through `fail`. The dispatcher takes every response of a shard as it comes
+   * (out_ready tied high when the shard has one), so a shard may be built without its response
+   * queue (the APBF's `direct`).
    */
   shard(c: C, o: { lanes: number; shards: number }, fail: Fail): C;
   /**

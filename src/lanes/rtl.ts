@@ -22,10 +22,11 @@
  *   - (a broadcast op, tick or clear, at a head) grants one head only, the first in priority
  *     order; a broadcast goes to every shard at once.
  * A granted request goes into its shard's two-entry skid buffer (registered ready, so no path runs
- * from the grant into the core) and from there into the shard's pipeline, whose out_ready is tied high, with a
- * tag carrying {drop, lane, reorder slot} (the seq and the tag wait in the slot); the responses come back after the pipeline's fixed latency
- * and are pushed into their lane's response queue (LANE_QUEUE entries; a lane is granted only while
- * its queue has room for every request in flight).
+ * from the grant into the core) and from there into the shard's pipeline (the family's shard
+ * config: no response queue of its own, or out_ready tied high), with a tag carrying {drop, lane,
+ * reorder slot} (the seq and the tag wait in the slot); the responses come back after the
+ * pipeline's fixed latency and are pushed into their lane's response queue (LANE_QUEUE entries; a
+ * lane is granted only while its queue has room for every request in flight).
  *
  * Linear order: the ops of a cycle are executed by distinct shards, and a cycle never spans an
  * aging step (fast mode grants at most N inserts with at least N left), so they commute; the
@@ -169,7 +170,7 @@ export function buildLanes(o: LaneBuild): Design {
       in_op: q.data.op!,
       in_key: q.data.key!,
       in_tag: q.data.tag!,
-      out_ready: m.const(1, 1),
+      ...(core.inputs.some((q) => q.name === 'out_ready') ? { out_ready: m.const(1, 1) } : {}),
       ...Object.fromEntries(o.request.map((f, j) => [f.port, q.data[`x${j}`]!])),
     });
     const take = q.headValid.and(co.in_ready!);
@@ -269,9 +270,14 @@ export function buildLanes(o: LaneBuild): Design {
   const bcastNow = orAll(m, bcastGrant);
 
   // Sequence numbers: lane order within the cycle; with merging, the cycle's queries first, then
-  // its test-and-inserts, then the rest, each in lane order (a group answers as of before its insert).
-  const seq: Sig[] = [];
-  let prefix = m.const(0, SEQ_BITS);
+  // its test-and-inserts, then the rest, each in lane order (a group answers as of before its
+  // insert). A granted op's place within its cycle (`offset`, 0..N-1) is registered with the grant
+  // count, and the 16-bit sums are formed a cycle later from registers (`seq_base` then holds the
+  // ops of every earlier cycle): the meta write of the reorder queue waits that cycle, so no adder
+  // runs after the grant.
+  const offW = bitsFor(N);
+  const offset: Sig[] = [];
+  let prefix = m.const(0, offW);
   if (mg) {
     const cls = lane.map((_, i) => {
       const a = opIs(i, mg.query);
@@ -286,36 +292,48 @@ export function buildLanes(o: LaneBuild): Design {
         const same = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
         return j < i ? rank.or(same) : rank;
       };
-      let off = m.const(0, SEQ_BITS);
-      for (let j = 0; j < N; j++) if (j !== i) off = off.add(grant[j]!.and(before(j)).zext(SEQ_BITS));
-      seq.push(seqBase.add(off));
-      prefix = prefix.add(grant[i]!.zext(SEQ_BITS));
+      let off = m.const(0, offW);
+      for (let j = 0; j < N; j++) if (j !== i) off = off.add(grant[j]!.and(before(j)).zext(offW));
+      offset.push(off);
+      prefix = prefix.add(grant[i]!.zext(offW));
     }
   } else
     for (let i = 0; i < N; i++) {
-      seq.push(seqBase.add(prefix));
-      prefix = prefix.add(grant[i]!.zext(SEQ_BITS));
+      offset.push(prefix);
+      prefix = prefix.add(grant[i]!.zext(offW));
     }
-  seqBase.next(seqBase.add(prefix));
+  const grantedQ = m.pipe(prefix, 1, 'granted');
+  seqBase.next(seqBase.add(grantedQ.zext(SEQ_BITS)));
   let inserted = m.const(0, bitsFor(o.period));
   for (let i = 0; i < N; i++) inserted = inserted.add(grant[i]!.and(ins[i]!).zext(bitsFor(o.period)));
   count.next(m.mux(tickNow.or(bcastNow), 0, count.add(inserted)));
 
   // Each shard's request: a granted lane's (one at most), a broadcast, or the aging tick.
+  // The fields a shard takes come from its candidate: the one lane that can be granted to it
+  // this cycle, known without the grant (whether it is granted sets only the valid). After a
+  // tick, the pending lane; with a broadcast first in priority order, that lane for every shard;
+  // else the first head in priority order that wants the shard (every grant rule grants no other
+  // head to it; a merge group's leader). And when a tick is wanted nothing else is granted
+  // (nothing is pending then either), so the tick op and the drop bit need not wait for it.
+  const topBcast = orAll(
+    m,
+    top.map((t, i) => t.and(bcast[i]!)),
+  );
+  const dropBcast = topBcast.and(pendAny.not());
   coreIn.forEach((ci, s) => {
+    const here = (i: number): Sig => (S > 1 ? lane[i]!.shard!.eq(s) : m.const(1, 1));
     // Lanes granted to this shard (with merging, the group's leader and members).
-    const to = lane.map((l, i) =>
-      grant[i]!.and(bcast[i]!.not())
-        .and(S > 1 ? l.shard!.eq(s) : m.const(1, 1))
-        .or(bcastGrant[i]!),
-    );
+    const to = lane.map((_, i) => grant[i]!.and(bcast[i]!.not()).and(here(i)).or(bcastGrant[i]!));
     // The lane whose request the shard takes: the group's leader (no member is a broadcast).
     const sel = member ? to.map((t, i) => t.and(member[i]!.not())) : to;
     m.assignWire(ci.valid, orAll(m, sel).or(tickNow));
+    const cand = lane.map((l, i) =>
+      m.mux(pendAny, pend.bit(i).and(here(i)), m.mux(topBcast, top[i]!, l.req.and(shardFree[i]!).and(here(i)))),
+    );
     const tickOp = m.const(o.tickCode, opW);
     let op = andOr(
       m,
-      sel,
+      cand,
       lane.map((l) => l.sk.data.op!),
       opW,
     );
@@ -328,17 +346,17 @@ export function buildLanes(o: LaneBuild): Design {
         );
       op = m.mux(has(mg.query).and(has(mg.insert)), m.const(mg.testAndInsert, opW), op);
     }
-    m.assignWire(ci.op, m.mux(tickNow, tickOp, op));
+    m.assignWire(ci.op, m.mux(tickWanted, tickOp, op));
     m.assignWire(
       ci.key,
       andOr(
         m,
-        sel,
+        cand,
         lane.map((l) => l.sk.data.key!),
         o.keyBits,
       ),
     );
-    const drop = s === 0 ? tickNow : tickNow.or(bcastNow);
+    const drop = s === 0 ? tickWanted : tickWanted.or(dropBcast);
     if (mg) m.assignWire(ci.tag, m.cat(drop, ...[...to].reverse(), ...lane.map((l) => l.slot).reverse()));
     else
       m.assignWire(
@@ -347,13 +365,13 @@ export function buildLanes(o: LaneBuild): Design {
           drop,
           andOr(
             m,
-            sel,
+            cand,
             lane.map((_, i) => m.const(i, laneBits)),
             laneBits,
           ),
           andOr(
             m,
-            sel,
+            cand,
             lane.map((l) => l.slot),
             SLOT_BITS,
           ),
@@ -364,7 +382,7 @@ export function buildLanes(o: LaneBuild): Design {
         ci.extras[j]!,
         andOr(
           m,
-          sel,
+          cand,
           lane.map((l) => l.sk.data[f.name]!),
           f.width,
         ),
@@ -393,7 +411,12 @@ export function buildLanes(o: LaneBuild): Design {
     // The seq and the tag wait in the slot from the grant; the response fills the rest.
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
     const zero = mg ? opIs(i, mg.insert) : null;
-    const meta = { we: grant[i]!, slot: l.slot, data: m.cat(seq[i]!, l.sk.data.tag!, ...(zero ? [zero] : [])) };
+    // The seq and the tag go into the slot the cycle after the grant (see `offset`).
+    const weQ = m.pipe(grant[i]!, 1, `lane${i}_meta_we`);
+    const slotQ = m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null });
+    const offQ = m.pipe(offset[i]!, 1, `lane${i}_meta_off`, { reset: null });
+    const restQ = m.pipe(m.cat(l.sk.data.tag!, ...(zero ? [zero] : [])), 1, `lane${i}_meta_tag`, { reset: null });
+    const meta = { we: weQ, slot: slotQ, data: m.cat(seqBase.add(offQ.zext(SEQ_BITS)), restQ) };
     const rq = reorderQueue(m, `lane${i}_rq`, meta, writes, l.outReady);
     l.occ.step(grant[i]!, rq.pop);
     const w = rq.head.width;
@@ -418,11 +441,11 @@ export function buildLanes(o: LaneBuild): Design {
 
 /**
  * A lane's reorder queue: LANE_QUEUE entries, one per slot; a request's seq and tag are written
- * into its slot when it is granted (`meta`), its response into the same slot when it comes back
- * (any number of shards may write different slots in one cycle), and the
- * head slot leaves when it is full and `outReady`. So a lane's responses leave in its request
- * order even when a shard answers late (one that took a request just before a clear's sweep
- * holds it until the sweep ends).
+ * into its slot the cycle after it is granted (`meta`; a response takes longer), its response
+ * into the same slot when it comes back (any number of shards may write different slots in one
+ * cycle), and the head slot leaves when it is full and `outReady`. So a lane's responses leave in
+ * its request order even when a shard answers late (one that took a request just before a
+ * clear's sweep holds it until the sweep ends).
  */
 function reorderQueue(
   m: ModuleBuilder,

@@ -263,12 +263,18 @@ describe('lanes: merging identical keys', () => {
     expect(run(true, 'uniform')).toBeCloseTo(run(false, 'uniform'), 2);
   }, 600_000);
 
-  it('merging changes only the merged design: the plain one keeps its netlist, the merged one lints clean', async () => {
+  it('the merged design: the core tag holds a lane mask and every lane slot, the manifest says merge, lint clean', async () => {
     const plain = loadLaneConfig('apbf_k4_l3', { lanes: 2, shards: 2, target: 'ecp5' });
     const merged = loadLaneConfig('apbf_k4_l3', { lanes: 2, shards: 2, target: 'ecp5', merge: true });
     expect(merged.shard.config.tagBits).toBe(1 + 2 + 2 * 4);
     expect(plain.shard.config.tagBits).toBe(1 + 1 + 4);
     expect(merged.manifest().parameters).toMatchObject({ merge: true });
+    expect(plain.manifest().parameters).not.toHaveProperty('merge');
+    // The shards are built without a response queue of their own (the dispatcher takes every answer).
+    const core = plain.shard.design();
+    expect(core.inputs.map((q) => q.name)).not.toContain('out_ready');
+    expect(plain.shard.protocol().latency).toBe(plain.base.protocol().latency - 1);
+    expect(plain.latency()).toBe(plain.shard.protocol().latency + 3);
     expect(await lint(merged.design())).toEqual({ code: 0, output: '' });
   }, 120_000);
 });

@@ -51,7 +51,8 @@ function shardConfig(c: ApbfDerived, o: { lanes: number; shards: number }, fail:
         `${MAX_SPARES} spares; use fewer lanes, more shards or a larger generation`,
     );
   const shardFail: Fail = (field, message) => fail(field, `(shard of ${m} bits per segment) ${message}`);
-  return { ...deriveApbfSizes({ ...written, wordBits: W, spares }, shardFail), keyMix: c.keyMix };
+  // No response queue in a shard: the dispatcher takes every response as it comes.
+  return { ...deriveApbfSizes({ ...written, wordBits: W, spares }, shardFail), keyMix: c.keyMix, direct: true };
 }
 
 export const apbfLanes: LaneSupport<ApbfDerived> = {

@@ -150,11 +150,18 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   const hit = m.pipe(windows.any().and(s7.query), 1, 's8_hit', { reset: null });
   const s8 = pipeStage(m, 's8', s7);
 
-  // ---- response queue (registers) ----------------------------------------------------------
-  const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], io.outReady);
+  // ---- response queue (registers); a lane design's shard answers straight from stage 8 ---------
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  if (c.direct) {
+    acc.close(null);
+    m.output('out_valid', s8.valid, 'response valid (taken as it comes: no out_ready)');
+    m.output('out_tag', s8.tag, 'tag of the request');
+    m.output('out_hit', hit, 'membership answer (0 for insert, tick, clear)');
+    return m.build();
+  }
+  const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], io.outReady!);
   acc.close(rq.pop);
 
-  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
   m.output('out_valid', rq.outValid, 'response available');
   m.output('out_tag', rq.head[0]!, 'tag of the request');
   m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert, tick, clear)');
@@ -167,7 +174,7 @@ function apbfPorts(m: ModuleBuilder, c: ApbfDerived) {
     op: m.input('in_op', 3, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 tick, 4 clear'),
     key: m.input('in_key', c.keyBits, 'key'),
     tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
-    outReady: m.input('out_ready', 1, 'response consumer ready'),
+    outReady: c.direct ? null : m.input('out_ready', 1, 'response consumer ready'),
   };
 }
 
@@ -191,7 +198,7 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   // The channel the next shift starts (round robin).
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
   // Requests in flight or queued, as a thermometer (bit i: more than i).
-  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
+  const occ = c.direct ? null : occupancy(m, { capacity: RESPONSE_QUEUE });
   // The head is accepted when there is room in the response queue, no sweep runs, and it does
   // not shift onto a spare still being cleared: four registers (room and no sweep are one,
   // computed from the next-state values), so accept is one LUT4.
@@ -231,7 +238,11 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   input.setReady(sweepRun.busyNext);
   sweepRun.finish();
 
-  const close = (pop: Sig): void => {
+  const close = (pop: Sig | null): void => {
+    if (!occ || !pop) {
+      headGo.next(headValidNext.and(sweepRun.busyNext.not()));
+      return;
+    }
     occ.step(accept, pop);
     // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
     // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).

@@ -25,8 +25,9 @@ export function apbfProtocol(c: ApbfDerived): StreamProtocol {
     semantics: { ...MEMBERSHIP_SEMANTICS, tick: { ages: true } },
     request: [],
     response: [{ name: 'hit', port: 'out_hit', width: 1 }],
-    latency: LATENCY,
-    queueDepth: RESPONSE_QUEUE,
+    // A lane shard (`direct`) answers from stage 8, the cycle before the response queue would.
+    latency: c.direct ? LATENCY - 1 : LATENCY,
+    queueDepth: c.direct ? 0 : RESPONSE_QUEUE,
     // The reset/clear sweep (CLEAR_DELAY + depth cycles), or a tick waiting for the spare it
     // reuses to finish clearing (at most as long): twice that, with room to spare.
     maxStallCycles: 2 * (c.columnDepth + CLEAR_DELAY + 1) + 8,

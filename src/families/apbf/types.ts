@@ -29,6 +29,12 @@ export interface ApbfDerived extends ApbfParams, FilterConfig {
   /** Words per column block RAM. */
   columnDepth: number;
   target: Target;
+  /**
+   * A lane design's shard (src/families/apbf/lanes.ts; never from a written config): no response
+   * queue — out_valid, out_tag and out_hit come straight from the pipeline, a cycle earlier, and
+   * there is no out_ready (the lane dispatcher takes every response as it comes).
+   */
+  direct?: boolean;
   /** Set when the planner chose k, l and the sizes from `window` and `fp`. */
   planned?: { window: number; fp: number; maxNpws?: number; maxSlack?: number };
 }
