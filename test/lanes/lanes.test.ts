@@ -248,7 +248,7 @@ describe('lanes: merging identical keys', () => {
   it('lifts the one-hot-key worst case from 1 to nearly N ops per cycle, and Zipf 1.2 as the grant model says', () => {
     const run = (merge: boolean, workload: LaneWorkload): number =>
       driveLanes(loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 4, target: 'ecp5', merge }), {
-        opsPerLane: 3000,
+        opsPerLane: 2000,
         seed: 2,
         mix: { query: 1, insert: 1 },
         workload,
