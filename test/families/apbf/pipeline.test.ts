@@ -8,6 +8,7 @@ import { ExactWindow } from '../../../src/model/window.js';
 import { distinctWorkload, uniformWorkload } from '../../../sim/verify/workloads.js';
 import { driveConfig, presetConfig } from '../../helpers/families.js';
 import { Rng } from '../../../src/util/rng.js';
+import { pipelineShape } from '../../helpers/presets.js';
 
 const preset = (n: string): ApbfDerived => presetConfig<ApbfDerived>(n);
 
@@ -157,5 +158,12 @@ describe('model word API', () => {
       expect(b.testAndInsertWords(words)).toBe(a.testAndInsert(key));
     }
     expect(b.columns).toEqual(a.columns);
+  });
+});
+
+describe('test cover', () => {
+  it('the SPN key mix is a pipeline shape of its own in the test cover, k and l are not (test/helpers/presets.ts)', () => {
+    expect(pipelineShape('apbf_k4_l3_mix')).not.toBe(pipelineShape('apbf_k4_l3'));
+    expect(pipelineShape('apbf_k10_l7')).toBe(pipelineShape('apbf_k4_l3'));
   });
 });

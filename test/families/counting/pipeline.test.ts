@@ -14,6 +14,7 @@ import { CLEAR_DELAY } from '../../../src/stages/clear.js';
 import { CompiledSim } from '../../../sim/compiled.js';
 import { keyOfIndex, uniformWorkload } from '../../../sim/verify/workloads.js';
 import { driveConfig, presetConfig } from '../../helpers/families.js';
+import { pipelineShape } from '../../helpers/presets.js';
 
 const PRESETS = ['counting_k4_w4', 'spectral_mi_k4_w4', 'spectral_rm_k4_w4', 'counting_k8_w8_ecp5'];
 
@@ -253,4 +254,10 @@ describe('reset, clear, one op per cycle', () => {
       expect(r.lastAccept - r.firstAccept + 1).toBe(20_000);
       expect(r.mismatches).toEqual([]);
     });
+});
+
+describe('test cover', () => {
+  it('spectral RM (its remove) is a pipeline shape of its own in the test cover (test/helpers/presets.ts)', () => {
+    expect(pipelineShape('spectral_rm_k4_w4')).not.toBe(pipelineShape('spectral_mi_k4_w4'));
+  });
 });

@@ -13,6 +13,7 @@ import type { GbfDerived } from '../../../src/families/gbf/types.js';
 import { CompiledSim } from '../../../sim/compiled.js';
 import type { DriveResult } from '../../../sim/verify/stream.js';
 import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js';
+import { pipelineShape } from '../../helpers/presets.js';
 
 const banks = (r: DriveResult) => r.model.compareMemories((name, addr) => r.sim.readMemory(name, addr));
 
@@ -124,5 +125,11 @@ describe('GBF pipeline behaviour', () => {
     expect(r.responses).toBe(20_000);
     expect(r.mismatches).toEqual([]);
     expect(banks(r).mismatches).toEqual([]);
+  });
+});
+
+describe('test cover', () => {
+  it('a decision unit is a pipeline shape of its own in the test cover (test/helpers/presets.ts)', () => {
+    expect(pipelineShape('gbf_k4_c4096_decision')).not.toBe(pipelineShape('gbf_k4_c4096'));
   });
 });

@@ -6,6 +6,7 @@ import type { IbfStreamModel } from '../../../src/families/ibf/stream.js';
 import type { IbfDerived } from '../../../src/families/ibf/types.js';
 import { uniformWorkload } from '../../../sim/verify/workloads.js';
 import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js';
+import { pipelineShape } from '../../helpers/presets.js';
 
 const preset = (n: string): IbfDerived => presetConfig<IbfDerived>(n);
 
@@ -79,5 +80,11 @@ describe('importance-aware Bloom filter pipelines', () => {
     expect(r.finished).toBe(true);
     expect(r.mismatches).toEqual([]);
     expect(r.model.compareMemories((n, a) => r.sim.readMemory(n, a)).mismatches).toEqual([]);
+  });
+});
+
+describe('test cover', () => {
+  it('the insert rule is a pipeline shape of its own in the test cover (test/helpers/presets.ts)', () => {
+    expect(pipelineShape('ibf_max_k4_m4')).not.toBe(pipelineShape('ibf_imp_k4_m4'));
   });
 });

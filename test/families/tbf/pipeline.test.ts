@@ -10,6 +10,7 @@ import { deriveTbf } from '../../../src/families/tbf/config.js';
 import type { TbfDerived } from '../../../src/families/tbf/types.js';
 import type { DriveResult } from '../../../sim/verify/stream.js';
 import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js';
+import { pipelineShape } from '../../helpers/presets.js';
 
 const timers = (r: DriveResult) => r.model.compareMemories((name, addr) => r.sim.readMemory(name, addr));
 
@@ -64,5 +65,11 @@ describe('TBF/BTBF pipeline behaviour', () => {
     });
     expect(r.responses).toBe(30_000);
     expect(r.mismatches).toEqual([]);
+  });
+});
+
+describe('test cover', () => {
+  it('a decision unit is a pipeline shape of its own in the test cover (test/helpers/presets.ts)', () => {
+    expect(pipelineShape('btbf_k3_w256_b8_decision')).not.toBe(pipelineShape('btbf_k4_w512_b16'));
   });
 });
