@@ -48,6 +48,7 @@ export function registerHwCommands(p: Command): void {
     .option('--lanes <n>', 'synthesize the N-lane design (bloomforge lanes): 1, 2, 4 or 8', intArg('--lanes', 1, 64))
     .option('--shards <s>', 'shards of the N-lane design (default: lanes)', intArg('--shards', 1, 1 << 16))
     .option('--merge', 'the N-lane design merging identical keys (default: the config)')
+    .option('--no-merge', "the N-lane design without merging (overrides the config's merge)")
     .option('--json', 'print JSON')
     .action(
       async (

@@ -34,7 +34,8 @@ const shapeOptions = (c: Command): Command =>
     .option(
       '--merge',
       'merge identical keys: heads of a cycle with the same key share one shard access (default: the config)',
-    );
+    )
+    .option('--no-merge', "do not merge identical keys (overrides the config's merge)");
 
 const load = (spec: string, o: ShapeFlags): LaneFilter =>
   loadLaneConfig(spec, { lanes: o.lanes, shards: o.shards, target: o.target, merge: o.merge });

@@ -22,7 +22,7 @@ export function resolveConfig(raw: unknown, source = 'config'): Filter {
   const family = typeof name === 'string' ? familyOf(name) : undefined;
   if (!family) throw new ConfigError(`${source}: field 'filter': must be one of ${filterNames().join(', ')}`);
   const fail = failer(source);
-  for (const field of ['lanes', 'shards'])
+  for (const field of ['lanes', 'shards', 'merge'])
     if (field in raw)
       fail(
         field,

@@ -346,7 +346,8 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * inserts and its op that does both (answering as of before its insert), and so vouches that
    * (1) the insert op's response fields are zero whatever the state, and (2) inserting a key
    * again before the next aging step leaves the memories as one insert does (the dispatcher
-   * still counts every insert). Absent: `merge` is refused for the family.
+   * still counts every insert). Only the leader's request fields reach the shard, so a protocol
+   * with request fields is refused. Absent: `merge` is refused for the family.
    */
   merge?: { query: string; insert: string; testAndInsert: string };
 }

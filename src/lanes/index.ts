@@ -217,6 +217,8 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   const shardCfg = sup.shard(base.config, { lanes: N, shards: S }, fail);
   const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N, merge as boolean) };
   const shard = new Filter(base.family, c);
+  if (merge && shard.protocol().request.length)
+    fail('merge', `a merged group runs with its leader's request fields; filter '${String(name)}' has request fields`);
   // The block RAMs: S times a shard's, against the target's (the shards' memories are the design's).
   const cap = device(base.config.target).capacity;
   if (cap) {

@@ -289,8 +289,8 @@ export function buildLanes(o: LaneBuild): Design {
       const before = (j: number): Sig => {
         const y = cls[j]!;
         const rank = y.a.and(x.a.not()).or(y.b.and(x.c));
-        const same = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
-        return j < i ? rank.or(same) : rank;
+        const sameClass = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
+        return j < i ? rank.or(sameClass) : rank;
       };
       let off = m.const(0, offW);
       for (let j = 0; j < N; j++) if (j !== i) off = off.add(grant[j]!.and(before(j)).zext(offW));
@@ -308,9 +308,10 @@ export function buildLanes(o: LaneBuild): Design {
   for (let i = 0; i < N; i++) inserted = inserted.add(grant[i]!.and(ins[i]!).zext(bitsFor(o.period)));
   count.next(m.mux(tickNow.or(bcastNow), 0, count.add(inserted)));
 
-  // Each shard's request: a granted lane's (one at most), a broadcast, or the aging tick.
+  // Each shard's request: a granted lane's (with merging, its group leader's), a broadcast, or the aging tick.
   // The fields a shard takes come from its candidate: the one lane that can be granted to it
-  // this cycle, known without the grant (whether it is granted sets only the valid). After a
+  // this cycle, known without the grant (whether it is granted sets the valid, and with merging
+  // the group's lane mask and op). After a
   // tick, the pending lane; with a broadcast first in priority order, that lane for every shard;
   // else the first head in priority order that wants the shard (every grant rule grants no other
   // head to it; a merge group's leader). And when a tick is wanted nothing else is granted
@@ -408,7 +409,6 @@ export function buildLanes(o: LaneBuild): Design {
         data: o.response.length ? m.cat(...o.response.map((f) => co[f.port]!)) : m.const(0, 1),
       };
     });
-    // The seq and the tag wait in the slot from the grant; the response fills the rest.
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
     const zero = mg ? opIs(i, mg.insert) : null;
     // The seq and the tag go into the slot the cycle after the grant (see `offset`).

@@ -30,7 +30,8 @@
  *   A+8  hit = OR over windows (registered)
  *   A+9  the response enters the response queue (RESPONSE_QUEUE = 16 entries, enough for a
  *        full pipeline so a ready consumer never causes a stall)
- *   A+10 out_valid (latency LATENCY = 10 cycles when out_ready is high)
+ *   A+10 out_valid (latency LATENCY = 10 cycles when out_ready is high); a lane design's
+ *        `direct` shard has no response queue and no out_ready: out_valid at A+9 (9 cycles)
  *
  * Aging without stalls: P = k+l+spares banks. On a shift the bank leaving the window becomes a
  * spare and a clear channel zeroes it in the background through its write port (which no insert
@@ -183,7 +184,7 @@ type HeadFlag = 'ins' | 'query' | 'tick' | 'clear';
 /**
  * The accept stage (A+1): the generation counter, the window masks, the clear channels and the
  * sweep, and accept itself. `close(pop)` closes the occupancy count and head_go once the response
- * queue exists.
+ * queue exists (`close(null)` for a direct shard: head_go without a queue's room).
  */
 function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag, 'tag' | 'key'>, sweepBusy: Reg) {
   const P = apbfLayout(c).banks;
@@ -202,7 +203,7 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   // The head is accepted when there is room in the response queue, no sweep runs, and it does
   // not shift onto a spare still being cleared: four registers (room and no sweep are one,
   // computed from the next-state values), so accept is one LUT4.
-  const headGo = m.reg('head_go', 1); // head valid, queue room, no sweep
+  const headGo = m.reg('head_go', 1); // head valid, queue room (none in a direct shard), no sweep
   const headCounts = m.reg('head_counts', 1); // head is an insert, tick or clear
   const selBusyReg = m.reg('sel_busy', 1);
   const notHeld = gen.wantShift.and(selBusyReg).not();
@@ -239,10 +240,12 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   sweepRun.finish();
 
   const close = (pop: Sig | null): void => {
-    if (!occ || !pop) {
+    if (!occ) {
+      // A direct shard: no response queue to keep room in.
       headGo.next(headValidNext.and(sweepRun.busyNext.not()));
       return;
     }
+    if (!pop) throw m.error('acceptStage: a pipeline with a response queue closes with its pop');
     occ.step(accept, pop);
     // Room for the next head: judged without this cycle's pop, so the consumer's out_ready does
     // not reach head_go (a full queue that pops costs one cycle; a ready consumer never fills it).
