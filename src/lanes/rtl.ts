@@ -243,20 +243,32 @@ export function buildLanes(o: LaneBuild): Design {
   // Merging (fast mode, no insert pending after a tick): a query or insert head whose key equals
   // that of an earlier head granted as its shard's one access joins that access (the group: same
   // key, same shard).
-  const opIs = (i: number, code: number): Sig => lane[i]!.sk.data.op!.eq(code);
-  const member = mg
+  // Each head's op among the three the family merges, decoded once.
+  const kind = mg
+    ? lane.map((l) => ({
+        query: l.sk.data.op!.eq(mg.query),
+        insert: l.sk.data.op!.eq(mg.insert),
+        testAndInsert: l.sk.data.op!.eq(mg.testAndInsert),
+      }))
+    : null;
+  // The heads' keys compared once per pair.
+  const keyEq: Sig[][] = kind ? lane.map(() => Array.from({ length: N }, () => m.const(0, 1))) : [];
+  if (kind)
+    for (let i = 0; i < N; i++)
+      for (let j = i + 1; j < N; j++) keyEq[i]![j] = keyEq[j]![i] = lane[i]!.sk.data.key!.eq(lane[j]!.sk.data.key!);
+  const member = kind
     ? lane.map((l, i) =>
         slow
           .not()
           .and(pendAny.not())
           .and(l.req)
-          .and(opIs(i, mg.query).or(opIs(i, mg.insert)))
+          .and(kind[i]!.query.or(kind[i]!.insert))
           .and(
             others(i, (j) =>
               prec(j, i)
                 .and(fastGrant[j]!)
-                .and(opIs(j, mg.query).or(opIs(j, mg.insert)).or(opIs(j, mg.testAndInsert)))
-                .and(lane[j]!.sk.data.key!.eq(l.sk.data.key!)),
+                .and(kind[j]!.query.or(kind[j]!.insert).or(kind[j]!.testAndInsert))
+                .and(keyEq[j]![i]!),
             ),
           ),
       )
@@ -278,12 +290,8 @@ export function buildLanes(o: LaneBuild): Design {
   const offW = bitsFor(N);
   const offset: Sig[] = [];
   let prefix = m.const(0, offW);
-  if (mg) {
-    const cls = lane.map((_, i) => {
-      const a = opIs(i, mg.query);
-      const b = opIs(i, mg.testAndInsert);
-      return { a, b, c: a.or(b).not() };
-    });
+  if (kind) {
+    const cls = kind.map(({ query: a, testAndInsert: b }) => ({ a, b, c: a.or(b).not() }));
     for (let i = 0; i < N; i++) {
       const x = cls[i]!;
       const before = (j: number): Sig => {
@@ -308,14 +316,14 @@ export function buildLanes(o: LaneBuild): Design {
   for (let i = 0; i < N; i++) inserted = inserted.add(grant[i]!.and(ins[i]!).zext(bitsFor(o.period)));
   count.next(m.mux(tickNow.or(bcastNow), 0, count.add(inserted)));
 
-  // Each shard's request: a granted lane's (with merging, its group leader's), a broadcast, or the aging tick.
-  // The fields a shard takes come from its candidate: the one lane that can be granted to it
-  // this cycle, known without the grant (whether it is granted sets the valid, and with merging
-  // the group's lane mask and op). After a
-  // tick, the pending lane; with a broadcast first in priority order, that lane for every shard;
-  // else the first head in priority order that wants the shard (every grant rule grants no other
-  // head to it; a merge group's leader). And when a tick is wanted nothing else is granted
-  // (nothing is pending then either), so the tick op and the drop bit need not wait for it.
+  // Each shard's request: a granted lane's (with merging, its group leader's), a broadcast, or
+  // the aging tick. The fields a shard takes come from its candidate: the one lane that can be
+  // granted to it this cycle, known without the grant (whether it is granted sets the valid, and
+  // with merging the group's lane mask and op). After a tick, the pending lane; with a broadcast
+  // first in priority order, that lane for every shard; else the first head in priority order
+  // that wants the shard (every grant rule grants no other head to it; a merge group's leader).
+  // And when a tick is wanted nothing else is granted (nothing is pending then either), so the
+  // tick op and the drop bit need not wait for it.
   const topBcast = orAll(
     m,
     top.map((t, i) => t.and(bcast[i]!)),
@@ -339,13 +347,13 @@ export function buildLanes(o: LaneBuild): Design {
       opW,
     );
     // A group with a query and an insert runs as one test-and-insert.
-    if (mg) {
-      const has = (code: number): Sig =>
+    if (mg && kind) {
+      const has = (k: 'query' | 'insert'): Sig =>
         orAll(
           m,
-          to.map((t, i) => t.and(opIs(i, code))),
+          to.map((t, i) => t.and(kind[i]![k])),
         );
-      op = m.mux(has(mg.query).and(has(mg.insert)), m.const(mg.testAndInsert, opW), op);
+      op = m.mux(has('query').and(has('insert')), m.const(mg.testAndInsert, opW), op);
     }
     m.assignWire(ci.op, m.mux(tickWanted, tickOp, op));
     m.assignWire(
@@ -410,7 +418,7 @@ export function buildLanes(o: LaneBuild): Design {
       };
     });
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
-    const zero = mg ? opIs(i, mg.insert) : null;
+    const zero = kind ? kind[i]!.insert : null;
     // The seq and the tag go into the slot the cycle after the grant (see `offset`).
     const weQ = m.pipe(grant[i]!, 1, `lane${i}_meta_we`);
     const slotQ = m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null });

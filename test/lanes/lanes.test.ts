@@ -248,7 +248,7 @@ describe('lanes: merging identical keys', () => {
     expect(wrong).toBeGreaterThan(0);
   });
 
-  it('lifts the one-hot-key worst case from 1 to nearly N ops per cycle, and Zipf 1.2 as the grant model says', () => {
+  it('lifts the one-hot-key worst case from 1 to nearly N ops per cycle, and Zipf 1.2 by more than 10 %', () => {
     const run = (merge: boolean, workload: LaneWorkload): number =>
       driveLanes(loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 4, target: 'ecp5', merge }), {
         opsPerLane: 2000,
