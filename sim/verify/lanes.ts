@@ -61,8 +61,10 @@ export interface LaneDriveResult {
   stim: Uint32Array | null;
   out: Uint32Array | null;
   finished: boolean;
-  /** The answered ops in the linear order (with keepOrder). */
-  order?: { seq: number; lane: number; req: StreamRequest; got: ResponseFields }[];
+  /** The answered ops in the linear order, each with its reported scan step (with keepOrder). */
+  order?: { seq: number; lane: number; req: StreamRequest; got: ResponseFields; scan: boolean }[];
+  /** Block RAM words of the simulator at the end (with keepOrder). */
+  readMemory?: (memory: string, addr: number) => bigint;
 }
 
 /** The key stream of a lane workload over `pool` distinct keys. */
@@ -103,6 +105,8 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     outTag: need(outAt, `out${i}_tag`),
     outSeq: need(outAt, `out${i}_seq`),
     resp: p.response.map((f) => ({ f, ...need(outAt, `out${i}_${f.port.replace(/^out_/, '')}`) })),
+    // Global time: a scan step follows the op in the linear order.
+    outScan: outAt.get(`out${i}_scan`)?.at ?? null,
     sent: 0,
     current: null as StreamRequest | null,
     inFlight: [] as StreamRequest[],
@@ -114,7 +118,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
   const out = new Uint32Array(L.outputWords);
   const stimRec = o.record ? new Grow(L.inputWords * 1024) : null;
   const outRec = o.record ? new Grow(L.outputWords * 1024) : null;
-  const answered: { seq: number; lane: number; req: StreamRequest; got: ResponseFields }[] = [];
+  const answered: { seq: number; lane: number; req: StreamRequest; got: ResponseFields; scan: boolean }[] = [];
   const res: LaneDriveResult = {
     cycles: 0,
     ops: 0,
@@ -208,7 +212,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
         l.lastSeq = seq;
         const got: ResponseFields = {};
         for (const f of l.resp) got[f.f.name] = fromWords(out, f.at, f.width);
-        answered.push({ seq, lane: i, req, got });
+        answered.push({ seq, lane: i, req, got, scan: l.outScan !== null && out[l.outScan] === 1 });
       }
     });
     sim.step();
@@ -228,8 +232,10 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
       if (a.seq !== n) mismatch(`sequence numbers: position ${n} holds seq ${a.seq} (a gap or a repeat)`);
     });
     const model = lf.model();
+    model.externalScan = true;
     for (const a of answered) {
       const want = model.apply(a.req);
+      if (a.scan) model.scan();
       const bad = Object.keys(want).filter((k) => want[k] !== a.got[k]);
       if (bad.length)
         mismatch(
@@ -237,12 +243,16 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
             bad.map((k) => `${k} expected ${want[k]}, got ${a.got[k]}`).join(', '),
         );
     }
+    for (const x of model.problems) mismatch(`scan steps: ${x}`);
     res.agingEvents = model.agingEvents();
     const mem = model.compareMemories((name, addr) => sim.readMemory(name, addr));
     res.memory = { checked: mem.checked, count: mem.count, mismatches: mem.mismatches };
     if (mem.count) mismatch(`memories: ${mem.count} ${mem.unit} differ from the model (${mem.mismatches[0]})`);
   }
-  if (o.keepOrder) res.order = answered;
+  if (o.keepOrder) {
+    res.order = answered;
+    res.readMemory = (name, addr) => sim.readMemory(name, addr);
+  }
   if (stimRec && outRec) {
     res.stim = stimRec.done();
     res.out = outRec.done();

@@ -315,16 +315,27 @@ export interface SimulateExtension<C extends FilterConfig = FilterConfig> {
 /**
  * What a family gives to run N request lanes over S shards (src/lanes/): each shard is an
  * instance of the family's own pipeline holding 1/S of the memory, and the dispatcher keeps the
- * aging global. The family's aging must be lazy and count inserts: an aging step happens before
- * the insert that follows `period` inserts since the last step, and the op `tickOp` forces one and
- * restarts that count (the APBF's generations). The dispatcher counts every lane's inserts and
- * sends `tickOp` to every shard before the (period + 1)-th, so a shard never ages on its own.
+ * aging global, in one of two ways.
+ *
+ * - Ticks (`period`, `tickOp`; the APBF's generations): the family's aging is lazy and counts
+ *   inserts — a step happens before the insert that follows `period` inserts since the last one,
+ *   and `tickOp` forces a step and restarts that count. The dispatcher counts every lane's inserts
+ *   and sends `tickOp` to every shard before the (period + 1)-th, so a shard never ages on its own.
+ * - Global time (`time`; the TBF's T+ and block counter): the dispatcher counts every lane's
+ *   inserts G as a time (step ⌊G/block⌋ mod wrap, phase G mod block) and gives each request the
+ *   time as of its place in the linear order (see LaneTime); the shard built for lanes never
+ *   advances a time of its own. Its background work (the TBF's expiry scan) advances one step in
+ *   every shard per `shards` inserts, at the end of the cycle whose inserts reach the next multiple
+ *   of `shards`; the op that is last in that cycle's linear order reports it (out<i>_scan), and the
+ *   sharded model takes the step there.
  */
 export interface LaneSupport<C extends FilterConfig = FilterConfig> {
-  /** Inserts between aging steps (the APBF's g). */
-  period(c: C): number;
-  /** The op that forces an aging step and restarts the count. */
-  tickOp: string;
+  /** Ticks: inserts between aging steps (the APBF's g). */
+  period?(c: C): number;
+  /** Ticks: the op that forces an aging step and restarts the count. */
+  tickOp?: string;
+  /** Global time instead of ticks. */
+  time?(c: C): LaneTime;
   /** Ops the dispatcher sends to every shard at once (the tick, a clear). */
   broadcastOps: readonly string[];
   /**
@@ -350,6 +361,25 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * with request fields is refused. Absent: `merge` is refused for the family.
    */
   merge?: { query: string; insert: string; testAndInsert: string };
+}
+
+/**
+ * Global time on lanes. A shard built for lanes has these input ports beside the request's, held
+ * with it: in_tplus and, when block > 1, in_bcnt (log2 block bits) — the time at the start of the
+ * request's cycle; in_before (bitsFor(lanes) bits) — the inserts ordered before the request in its
+ * cycle, so its time is (in_tplus, in_bcnt) advanced by in_before inserts; in_scan — a background
+ * step follows the request, at the time advanced by in_scan_at (bitsFor(lanes) bits, the cycle's
+ * inserts). The dispatcher reads the widths from the shard's ports. A request whose only purpose is the step is a `scanOp` with in_scan set
+ * (its response dropped). The shard's StreamModel reads the same values from the request's fields
+ * `tplus`, `bcnt`, `before`, `scan`, `scanAt`.
+ */
+export interface LaneTime {
+  /** Inserts per time step (the BTBF's B; 1 for the TBF). */
+  block: number;
+  /** Time steps before the time wraps to 0 (TΩ + 1). */
+  wrap: number;
+  /** The op that carries a background step alone (a query; its answer is dropped). */
+  scanOp: string;
 }
 
 // ---- the family --------------------------------------------------------------------------

@@ -49,8 +49,16 @@ export class LaneFilter {
     return this.base.family.lanes!;
   }
 
+  /** Inserts between aging steps: the generation (ticks), or the block of one time step (global time). */
   period(): number {
-    return this.support().period(this.base.config);
+    const sup = this.support();
+    return sup.time ? sup.time(this.shard.config).block : sup.period!(this.base.config);
+  }
+
+  /** Global time (LaneTime), read from the shard's config (its TΩ may exceed the one-lane one). */
+  private time() {
+    const sup = this.support();
+    return sup.time ? sup.time(this.shard.config) : null;
   }
 
   /** The shard protocol's ops that insert (the dispatcher counts them). */
@@ -72,7 +80,7 @@ export class LaneFilter {
       headline: a.headline,
       lines: [
         `fp of ${this.shards} shards ${fp.toExponential(4)} (one lane ${a.values.fp.toExponential(4)}, ` +
-          `${(100 * (fp / a.values.fp - 1)).toFixed(2)} % more): a shard's segments take Binomial(g, 1/S) of each generation`,
+          `${(100 * (fp / a.values.fp - 1)).toFixed(2)} % more): a shard takes Binomial(n, 1/S) of any n inserts into 1/S of the memory`,
         ...a.lines,
       ],
     };
@@ -96,8 +104,9 @@ export class LaneFilter {
       keyBits: this.base.config.keyBits,
       tagBits: this.base.config.tagBits,
       seed: this.base.config.seed,
-      period: this.period(),
-      tickCode: p.ops[sup.tickOp]!,
+      ...(sup.time
+        ? { time: { block: this.time()!.block, wrap: this.time()!.wrap, scanCode: p.ops[this.time()!.scanOp]! } }
+        : { period: this.period(), tickCode: p.ops[sup.tickOp!]! }),
       broadcastCodes: codes(sup.broadcastOps),
       insertCodes: codes(this.insertOps()),
       request: p.request,
@@ -136,8 +145,7 @@ export class LaneFilter {
       shards,
       keyBits: this.base.config.keyBits,
       seed: this.base.config.seed,
-      period: this.period(),
-      tickOp: sup.tickOp,
+      ...(sup.time ? { time: this.time()! } : { period: this.period(), tickOp: sup.tickOp! }),
       broadcastOps: sup.broadcastOps,
       insertOps: this.insertOps(),
       zeroFields: Object.fromEntries(p.request.map((f) => [f.name, 0n])),

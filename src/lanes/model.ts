@@ -5,10 +5,16 @@
  * tick op before the insert that follows `period` inserts since the last aging step, and a
  * broadcast op (tick, clear) goes to every shard and restarts the count.
  *
+ * A family with global time (LaneTime, src/families/types.ts; the TBF) instead gets the time of
+ * its place in the order with every request — the count G of every shard's inserts as T+ =
+ * ⌊G/block⌋ mod wrap and b = G mod block — and every shard takes one background step (`scan`)
+ * per S inserts: right after the insert that reaches a multiple of S, or, with `externalScan`,
+ * where the hardware reports it (the end of that insert's cycle), checked to be one per S inserts.
+ *
  * As a filter this is the family's filter with m·S bits per segment (S shards of m) and a hash
  * whose index is (shard(x), h_i(x) mod m): one model of it, the single lane's, on the linear order.
  */
-import type { MemoryCheck, ResponseFields, StreamModel, StreamRequest } from '../families/types.js';
+import type { LaneTime, MemoryCheck, ResponseFields, StreamModel, StreamRequest } from '../families/types.js';
 import { h3Matrix, h3Reference } from '../ir/h3.js';
 import { SHARD_SALT } from './rtl.js';
 
@@ -16,8 +22,11 @@ export interface ShardedModelOptions {
   shards: StreamModel[];
   keyBits: number;
   seed: number;
-  period: number;
-  tickOp: string;
+  /** Ticks. */
+  period?: number;
+  tickOp?: string;
+  /** Global time instead of ticks. */
+  time?: LaneTime;
   broadcastOps: readonly string[];
   insertOps: readonly string[];
   /** Zero values of the family's request fields (the dispatcher's tick carries zeros). */
@@ -27,6 +36,14 @@ export interface ShardedModelOptions {
 export class ShardedModel implements StreamModel {
   private count = 0;
   private readonly rows: bigint[] | null;
+  /** Global time: inserts since the last clear, scan steps taken, wraps of the time. */
+  private g = 0;
+  private scans = 0;
+  private wraps = 0;
+  /** Scan steps come from `scan()` calls (the hardware's reports) rather than after the S-th insert. */
+  externalScan = false;
+  /** Scan steps reported where none was due, or missing (with externalScan). */
+  readonly problems: string[] = [];
 
   constructor(private readonly o: ShardedModelOptions) {
     const S = o.shards.length;
@@ -40,13 +57,16 @@ export class ShardedModel implements StreamModel {
   apply(req: StreamRequest): ResponseFields {
     const o = this.o;
     if (o.broadcastOps.includes(req.op)) {
-      const rs = o.shards.map((s) => s.apply(req));
+      const rs = o.shards.map((s) => s.apply(o.time ? { ...req, fields: { ...req.fields, ...this.now(0n) } } : req));
       this.count = 0;
+      this.g = 0;
+      this.scans = 0;
       return rs[0]!;
     }
+    if (o.time) return this.applyTimed(req);
     const inserts = o.insertOps.includes(req.op);
     if (inserts && this.count === o.period) {
-      for (const s of o.shards) s.apply({ op: o.tickOp, key: 0n, tag: 0, fields: { ...o.zeroFields } });
+      for (const s of o.shards) s.apply({ op: o.tickOp!, key: 0n, tag: 0, fields: { ...o.zeroFields } });
       this.count = 0;
     }
     const s = this.shardOf(req.key);
@@ -55,8 +75,45 @@ export class ShardedModel implements StreamModel {
     return r;
   }
 
+  /** The time fields of a request at the current G (before nothing, `scan` as given). */
+  private now(scan: bigint): Record<string, bigint> {
+    const t = this.o.time!;
+    return {
+      tplus: BigInt(Math.floor(this.g / t.block) % t.wrap),
+      bcnt: BigInt(this.g % t.block),
+      before: 0n,
+      scan,
+      scanAt: 0n,
+    };
+  }
+
+  private applyTimed(req: StreamRequest): ResponseFields {
+    const o = this.o;
+    const S = o.shards.length;
+    const r = o.shards[this.shardOf(req.key)]!.apply({ ...req, fields: { ...req.fields, ...this.now(0n) } });
+    if (o.insertOps.includes(req.op)) {
+      this.g++;
+      if (this.g % (o.time!.block * o.time!.wrap) === 0) this.wraps++;
+      if (!this.externalScan && this.g % S === 0) this.scan();
+      else if (this.externalScan && Math.floor(this.g / S) > this.scans + 1 && this.problems.length < 20)
+        this.problems.push(`insert ${this.g}: the scan step after insert ${(this.scans + 1) * S} was not reported`);
+    }
+    return r;
+  }
+
+  /** Global time: one background step of every shard now (the hardware reported one). */
+  scan(): void {
+    const o = this.o;
+    const S = o.shards.length;
+    if (Math.floor(this.g / S) !== this.scans + 1 && this.problems.length < 20)
+      this.problems.push(`a scan step after ${this.g} inserts, the ${this.scans + 1}-th: not due`);
+    this.scans++;
+    for (const s of o.shards)
+      s.apply({ op: o.time!.scanOp, key: 0n, tag: 0, fields: { ...o.zeroFields, ...this.now(1n) } });
+  }
+
   agingEvents(): number {
-    return this.o.shards[0]!.agingEvents();
+    return this.o.time ? this.wraps : this.o.shards[0]!.agingEvents();
   }
 
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {

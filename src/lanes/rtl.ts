@@ -70,9 +70,14 @@ export interface LaneBuild {
   /** The user's tag width (kept in the lane's reorder slot; the core's tag carries drop, lane and slot). */
   tagBits: number;
   seed: number;
-  /** Inserts between aging steps (the generation). */
-  period: number;
-  tickCode: number;
+  /** Ticks: inserts between aging steps (the generation), and the tick op. */
+  period?: number;
+  tickCode?: number;
+  /**
+   * Global time instead of ticks (LaneTime in src/families/types.ts): the time's block and wrap,
+   * and the op code of a request that only carries a background step.
+   */
+  time?: { block: number; wrap: number; scanCode: number } | null;
   broadcastCodes: readonly number[];
   insertCodes: readonly number[];
   request: readonly PortField[];
@@ -118,6 +123,9 @@ export function buildLanes(o: LaneBuild): Design {
   const shardBits = Math.log2(S);
   const mg = o.merge && N > 1 ? o.merge : null;
   const tagW = coreTagBits(N, mg !== null);
+  const time = o.time ?? null;
+  if (!time && (o.period === undefined || o.tickCode === undefined))
+    throw new Error(`lanes '${o.name}': a family ages by ticks (period, tickCode) or by global time`);
   if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);
 
   // ---- lanes: inputs and skid buffers ------------------------------------------------------
@@ -147,6 +155,9 @@ export function buildLanes(o: LaneBuild): Design {
   });
 
   // ---- the shards' cores, on wires the dispatcher drives -------------------------------------
+  const timePorts = time
+    ? ['in_tplus', ...(time.block > 1 ? ['in_bcnt'] : []), 'in_before', 'in_scan', 'in_scan_at']
+    : [];
   const coreIn = Array.from({ length: S }, (_, s) => {
     const w = (name: string, bits: number): Wire => m.wire(`shard${s}_${name}`, bits);
     return {
@@ -155,6 +166,8 @@ export function buildLanes(o: LaneBuild): Design {
       key: w('req_key', o.keyBits),
       tag: w('req_tag', tagW),
       extras: o.request.map((f) => w(`req_${f.name}`, f.width)),
+      // Global time: the core's time ports, held in the shard's buffer with the request.
+      time: timePorts.map((p) => w(`req_${p.replace(/^in_/, '')}`, width(p))),
     };
   });
   // Each shard takes its requests through a two-entry skid buffer (`shard<s>_q`): the dispatcher
@@ -162,8 +175,15 @@ export function buildLanes(o: LaneBuild): Design {
   const coreOut = coreIn.map((ci, s) => {
     const data: Record<string, Sig> = { op: ci.op, key: ci.key, tag: ci.tag };
     o.request.forEach((f, j) => (data[`x${j}`] = ci.extras[j]!));
+    timePorts.forEach((_, j) => (data[`t${j}`] = ci.time[j]!));
     // (skidInput decodes at least one flag; this buffer only passes the op on.)
-    const q = skidInput(m, { valid: ci.valid, op: ci.op, flags: { tick: [o.tickCode] }, data, name: `shard${s}_q` });
+    const q = skidInput(m, {
+      valid: ci.valid,
+      op: ci.op,
+      flags: { tick: [o.tickCode ?? time!.scanCode] },
+      data,
+      name: `shard${s}_q`,
+    });
     const co = m.instance(`shard${s}`, core, {
       rst: m.rst,
       in_valid: q.headValid,
@@ -172,17 +192,25 @@ export function buildLanes(o: LaneBuild): Design {
       in_tag: q.data.tag!,
       ...(core.inputs.some((q) => q.name === 'out_ready') ? { out_ready: m.const(1, 1) } : {}),
       ...Object.fromEntries(o.request.map((f, j) => [f.port, q.data[`x${j}`]!])),
+      ...Object.fromEntries(timePorts.map((p, j) => [p, q.data[`t${j}`]!])),
     });
     const take = q.headValid.and(co.in_ready!);
     q.advance(take);
     q.release(take);
     q.setReady(m.const(0, 1));
-    const out: Record<string, Sig> = { ...co, in_ready: q.ready };
+    // A request written now enters the core next cycle: the second entry is free (q.ready) and the
+    // head, if any, leaves now.
+    const next = q.ready.and(q.headValid.not().or(co.in_ready!));
+    const out: Record<string, Sig> = { ...co, in_ready: q.ready, next };
     return out;
   });
   const ready = coreOut.map((co) => co.in_ready!);
+  // Global time: inserts only in cycles where a request written to any shard enters its core the
+  // next cycle, so a granted insert and the cycle's scan steps do (the scanner's bound in
+  // src/families/tbf/lanes.ts), and every shard has room for a scan step.
+  const quiet = time ? coreOut.map((co) => co.next!).reduce((a, b) => a.and(b)) : null;
   // ---- the dispatcher ------------------------------------------------------------------------
-  const count = m.reg('gen_count', bitsFor(o.period));
+  const count = time ? null : m.reg('gen_count', bitsFor(o.period!));
   const seqBase = m.reg('seq_base', SEQ_BITS);
   const prio = N > 1 ? m.reg('prio', N, { reset: 1 }) : null;
   if (prio) prio.next(m.cat(prio.slice(N - 2, 0), prio.bit(N - 1)));
@@ -201,10 +229,13 @@ export function buildLanes(o: LaneBuild): Design {
     m,
     lane.map((l, i) => l.sk.headValid.and(bcast[i]!)),
   );
-  const nearFull = o.period > N ? count.gt(o.period - N) : m.const(1, 1);
+  const period = o.period ?? 0;
+  const nearFull = !count ? m.const(0, 1) : period > N ? count.gt(period - N) : m.const(1, 1);
   const slow = anyBcast.or(nearFull);
   const near = nearFull.and(anyBcast.not());
-  const full = count.eq(o.period);
+  const full = count ? count.eq(period) : m.const(0, 1);
+  // Grant g of lane i, with global time only while an insert may go (see `quiet`).
+  const insOk = (i: number, g: Sig): Sig => (quiet ? g.and(ins[i]!.not().or(quiet)) : g);
   const others = (i: number, f: (j: number) => Sig): Sig =>
     orAll(
       m,
@@ -212,7 +243,7 @@ export function buildLanes(o: LaneBuild): Design {
     );
   // No earlier head of the cycle wants the same shard.
   const shardFree = lane.map((_, i) => others(i, (j) => lane[j]!.req.and(same(j, i)).and(prec(j, i))).not());
-  const fastGrant = lane.map((l, i) => slow.not().and(l.req).and(shardReady[i]!).and(shardFree[i]!));
+  const fastGrant = lane.map((l, i) => insOk(i, slow.not().and(l.req).and(shardReady[i]!).and(shardFree[i]!)));
   const top = lane.map((l, i) => l.req.and(others(i, (j) => lane[j]!.req.and(prec(j, i))).not()));
   // Near the end of a generation: queries as in fast mode, and one insert at most (the first in
   // priority order), so a cycle never takes the generation past g.
@@ -234,10 +265,13 @@ export function buildLanes(o: LaneBuild): Design {
   );
   // A broadcast at a head: one op per cycle, the first in priority order.
   const slowGrant = lane.map((_, i) =>
-    anyBcast
-      .and(top[i]!)
-      .and(ins[i]!.and(full).not())
-      .and(m.mux(bcast[i]!, allReady, shardReady[i]!)),
+    insOk(
+      i,
+      anyBcast
+        .and(top[i]!)
+        .and(ins[i]!.and(full).not())
+        .and(m.mux(bcast[i]!, allReady, shardReady[i]!)),
+    ),
   );
   const pendGrant = lane.map((l, i) => pend.bit(i).and(l.req).and(shardReady[i]!));
   // Merging (fast mode, no insert pending after a tick): a query or insert head whose key equals
@@ -312,9 +346,16 @@ export function buildLanes(o: LaneBuild): Design {
     }
   const grantedQ = m.pipe(prefix, 1, 'granted');
   seqBase.next(seqBase.add(grantedQ.zext(SEQ_BITS)));
-  let inserted = m.const(0, bitsFor(o.period));
-  for (let i = 0; i < N; i++) inserted = inserted.add(grant[i]!.and(ins[i]!).zext(bitsFor(o.period)));
-  count.next(m.mux(tickNow.or(bcastNow), 0, count.add(inserted)));
+  const insW = count ? bitsFor(period) : bitsFor(N);
+  // Inserts granted to lanes before lane i (in the cycle's order, lane order without merging).
+  const insBefore: Sig[] = [];
+  let inserted = m.const(0, insW);
+  for (let i = 0; i < N; i++) {
+    insBefore.push(inserted);
+    inserted = inserted.add(grant[i]!.and(ins[i]!).zext(insW));
+  }
+  if (count) count.next(m.mux(tickNow.or(bcastNow), 0, count.add(inserted)));
+  const clock = time ? globalTime(m, time, { S, inserted, clear: bcastNow, width }) : null;
 
   // Each shard's request: a granted lane's (with merging, its group leader's), a broadcast, or
   // the aging tick. The fields a shard takes come from its candidate: the one lane that can be
@@ -335,11 +376,13 @@ export function buildLanes(o: LaneBuild): Design {
     const to = lane.map((_, i) => grant[i]!.and(bcast[i]!.not()).and(here(i)).or(bcastGrant[i]!));
     // The lane whose request the shard takes: the group's leader (no member is a broadcast).
     const sel = member ? to.map((t, i) => t.and(member[i]!.not())) : to;
-    m.assignWire(ci.valid, orAll(m, sel).or(tickNow));
+    const selAny = orAll(m, sel);
+    // Global time: a shard granted nothing in a cycle with a scan step gets the step alone.
+    m.assignWire(ci.valid, clock ? selAny.or(clock.scanNow) : selAny.or(tickNow));
     const cand = lane.map((l, i) =>
       m.mux(pendAny, pend.bit(i).and(here(i)), m.mux(topBcast, top[i]!, l.req.and(shardFree[i]!).and(here(i)))),
     );
-    const tickOp = m.const(o.tickCode, opW);
+    const tickOp = m.const(o.tickCode ?? time!.scanCode, opW);
     let op = andOr(
       m,
       cand,
@@ -355,7 +398,7 @@ export function buildLanes(o: LaneBuild): Design {
         );
       op = m.mux(has('query').and(has('insert')), m.const(mg.testAndInsert, opW), op);
     }
-    m.assignWire(ci.op, m.mux(tickWanted, tickOp, op));
+    m.assignWire(ci.op, clock ? m.mux(selAny, op, tickOp) : m.mux(tickWanted, tickOp, op));
     m.assignWire(
       ci.key,
       andOr(
@@ -365,7 +408,26 @@ export function buildLanes(o: LaneBuild): Design {
         o.keyBits,
       ),
     );
-    const drop = s === 0 ? tickWanted : tickWanted.or(dropBcast);
+    const drop = clock
+      ? selAny.not().or(s === 0 ? m.const(0, 1) : dropBcast)
+      : s === 0
+        ? tickWanted
+        : tickWanted.or(dropBcast);
+    if (clock) {
+      const fields = [
+        clock.tplus,
+        ...(clock.bcnt ? [clock.bcnt] : []),
+        andOr(
+          m,
+          cand,
+          insBefore.map((b) => b.trunc(clock.countBits)),
+          clock.countBits,
+        ),
+        clock.scanNow,
+        inserted.trunc(clock.countBits),
+      ];
+      fields.forEach((f, j) => m.assignWire(ci.time[j]!, f));
+    }
     if (mg) m.assignWire(ci.tag, m.cat(drop, ...[...to].reverse(), ...lane.map((l) => l.slot).reverse()));
     else
       m.assignWire(
@@ -419,11 +481,20 @@ export function buildLanes(o: LaneBuild): Design {
     });
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
     const zero = kind ? kind[i]!.insert : null;
+    // Global time: the cycle's scan step follows this op (the last granted in lane order).
+    const scanAfter = clock ? clock.scanNow.and(grant[i]!).and(orAll(m, grant.slice(i + 1)).not()) : null;
     // The seq and the tag go into the slot the cycle after the grant (see `offset`).
     const weQ = m.pipe(grant[i]!, 1, `lane${i}_meta_we`);
     const slotQ = m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null });
     const offQ = m.pipe(offset[i]!, 1, `lane${i}_meta_off`, { reset: null });
-    const restQ = m.pipe(m.cat(l.sk.data.tag!, ...(zero ? [zero] : [])), 1, `lane${i}_meta_tag`, { reset: null });
+    const restQ = m.pipe(
+      m.cat(l.sk.data.tag!, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : [])),
+      1,
+      `lane${i}_meta_tag`,
+      {
+        reset: null,
+      },
+    );
     const meta = { we: weQ, slot: slotQ, data: m.cat(seqBase.add(offQ.zext(SEQ_BITS)), restQ) };
     const rq = reorderQueue(m, `lane${i}_rq`, meta, writes, l.outReady);
     l.occ.step(grant[i]!, rq.pop);
@@ -438,6 +509,12 @@ export function buildLanes(o: LaneBuild): Design {
     );
     let hi = w - SEQ_BITS - o.tagBits - 1;
     const zeroed = zero ? rq.head.bit(hi--) : null;
+    if (scanAfter)
+      m.output(
+        `out${i}_scan`,
+        rq.head.bit(hi--),
+        `lane ${i}: every shard takes one background (expiry-scan) step right after this op in the linear order`,
+      );
     o.response.forEach((f, j) => {
       const v = rq.head.slice(hi, hi - respW[j]! + 1);
       m.output(`out${i}_${f.port.replace(/^out_/, '')}`, zeroed ? m.mux(zeroed, 0, v) : v, `lane ${i}: ${f.name}`);
@@ -494,4 +571,45 @@ function reorderQueue(
   fullRegs.forEach(({ f, we }, j) => f.next(m.mux(we, 1, m.mux(pop.and(rp.eq(j)), 0, f))));
   rp.next(m.mux(pop, rp.add(1), rp));
   return { outValid, pop, head: m.cat(muxTree(m, metas, rp), muxTree(m, entries, rp)) };
+}
+
+/**
+ * The dispatcher's global time (LaneTime in src/families/types.ts): every lane's inserts counted
+ * as T+ (wrapping at `wrap`) and b (mod `block`), and the phase of the scan steps (inserts mod S):
+ * `scanNow` when this cycle's inserts reach the next multiple of S (N <= S: one step at most).
+ * A clear restarts all three.
+ */
+function globalTime(
+  m: ModuleBuilder,
+  time: { block: number; wrap: number },
+  o: { S: number; inserted: Sig; clear: Sig; width: (port: string) => number },
+) {
+  const tplusW = o.width('in_tplus');
+  const countBits = o.width('in_before');
+  const n = o.inserted;
+  const tplus = m.reg('time_tplus', tplusW);
+  let steps = n;
+  let bcnt: Sig | null = null;
+  if (time.block > 1) {
+    const bBits = o.width('in_bcnt');
+    const b = m.reg('time_bcnt', bBits);
+    const w = Math.max(bBits, n.width) + 1;
+    const sum = b.zext(w).add(n.zext(w));
+    b.next(m.mux(o.clear, 0, sum.slice(bBits - 1, 0)));
+    steps = sum.slice(w - 1, bBits);
+    bcnt = b;
+  }
+  const w = Math.max(tplusW, steps.width) + 1;
+  const t = tplus.zext(w).add(steps.zext(w));
+  tplus.next(m.mux(o.clear, 0, m.mux(t.ge(time.wrap), t.sub(time.wrap), t).trunc(tplusW)));
+  const sb = Math.log2(o.S);
+  let scanNow: Sig;
+  if (sb === 0) scanNow = n.any();
+  else {
+    const phase = m.reg('time_phase', sb);
+    const sum = phase.zext(sb + 1).add(n.zext(sb + 1));
+    scanNow = sum.ge(o.S);
+    phase.next(m.mux(o.clear, 0, m.mux(scanNow, sum.sub(o.S), sum).trunc(sb)));
+  }
+  return { tplus: tplus as Sig, bcnt, scanNow, countBits };
 }

@@ -13,7 +13,7 @@ import { grantModel } from '../../src/lanes/grantModel.js';
 import { measureShardedFp } from '../../src/lanes/analysis.js';
 import { planLanes } from '../../src/lanes/plan.js';
 import { shardedFalsePositiveRate } from '../../src/families/apbf/analysis.js';
-import { familyOf } from '../../src/families/index.js';
+import { FAMILIES, familyOf } from '../../src/families/index.js';
 import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import { lint } from '../helpers/tools.js';
 
@@ -51,9 +51,9 @@ describe('lanes: configs', () => {
   });
 
   it('a family without lanes is refused naming the field', () => {
-    const tbf = loadPreset('btbf_k4_w512_b16') as Record<string, unknown>;
-    expect(() => resolveLaneConfig({ ...tbf, lanes: 2 }, 'cfg')).toThrow(
-      /field 'lanes': filter 'btbf' has one lane only/,
+    const bloom = loadPreset('bloom_basic_k4_16k') as Record<string, unknown>;
+    expect(() => resolveLaneConfig({ ...bloom, lanes: 2 }, 'cfg')).toThrow(
+      /field 'lanes': filter 'basic' has one lane only \(lanes and shards: apbf, apbbf, tbf, btbf\)/,
     );
   });
 
@@ -154,8 +154,10 @@ describe('lanes: verified against the sharded model', () => {
     expect(wrong).toBeGreaterThan(0);
   });
 
-  it('four lanes on uniform keys execute more than 2.5 ops per cycle with 8 shards', () => {
-    const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 8, target: 'ecp5' });
+  // Each lane family's first bench preset (the APBF's generation ticks, the TBF's global time).
+  const laneBench = FAMILIES.filter((f) => f.lanes).map((f) => f.benchPresets[0]!);
+  it.each(laneBench)('%s: four lanes on uniform keys execute more than 2.5 ops per cycle with 8 shards', (preset) => {
+    const lf = loadLaneConfig(preset, { lanes: 4, shards: 8, target: 'ecp5' });
     const r = driveLanes(lf, { opsPerLane: 4000, seed: 2, mix: { query: 1, insert: 1 }, throughputOnly: true });
     expect(r.opsPerCycle).toBeGreaterThan(2.5);
     const hot = driveLanes(lf, {

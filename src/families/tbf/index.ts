@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { deriveTbfSizes, tbfSchema } from './config.js';
 import { tbfParameters } from './params.js';
+import { tbfLanes } from './lanes.js';
 import { tbfPlanner } from './planner.js';
 import { buildTbf } from './rtl.js';
 import { sampleTbf } from './sampler.js';
@@ -54,4 +55,5 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   demoPreset: 'btbf_k4_w512_b16',
   benchPresets: ['btbf_k4_w512_b16'],
   simulate: tbfSimulate,
+  lanes: tbfLanes,
 };

@@ -134,12 +134,17 @@ export class TbfModel {
   }
 
   insert(key: bigint): void {
-    for (const i of this.indexes(key)) this.timers[i] = this.tPlus;
+    this.write(key);
     if (this.b === this.p.blockSize - 1) {
       this.tPlus = (this.tPlus + 1) % (this.n.tOmega + 1);
       this.b = 0;
     } else this.b++;
-    this.scan();
+    this.scanStep();
+  }
+
+  /** Every timer of R_x := T+, and nothing else (a shard of an N-lane filter: time is global). */
+  write(key: bigint): void {
+    for (const i of this.indexes(key)) this.timers[i] = this.tPlus;
   }
 
   /** The answer (and latent state) as of before the insert. */
@@ -149,7 +154,8 @@ export class TbfModel {
     return q;
   }
 
-  private scan(): void {
+  /** One step of the expiry scan at the current T+ (after every insert; on lanes, when told). */
+  scanStep(): void {
     const { m, markAge, scanPerInsert, tEps } = this.n;
     const t = this.p.timersPerWord;
     if (t !== undefined && this.p.layout === 'partitioned') {

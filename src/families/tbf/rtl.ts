@@ -51,6 +51,12 @@
  *   later: LATENCY = tbfLatency(c) = 10 (11) cycles when out_ready is high.
  * The stage numbers in register names (s<n>_…) count from A+1.
  *
+ * A shard of an N-lane filter (`laneTime`, src/families/tbf/lanes.ts): no time counters — the op's
+ * T+ and b come with the request (in_tplus, in_bcnt advanced by in_before inserts, in A+1), the
+ * scanner steps when in_scan says so (with any op, at in_tplus advanced by in_scan_at; its own lane
+ * excluded only when the op inserts), and the answer leaves from the last stage with no response
+ * queue and no out_ready: LATENCY 9.
+ *
  * Composition (src/stages/): registeredInput (A), clearSweep in its 'lookahead' form and
  * occupancy (A+1), pipeStage (every stage), chunkedH3 (A+2), registeredMatch for the hazards
  * (A+3), compareAges and oldestAge (A+7, A+8), responseQueue. TBF-only and kept here: the time
@@ -183,21 +189,30 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
       query: { codes: [TBF_OP.query, TBF_OP.testAndInsert], qualified: false },
       clear: { codes: [TBF_OP.clear], qualified: true },
     },
-    data: { key: io.key, tag: io.tag, class: io.cls ?? undefined, ratio: io.ratio ?? undefined },
+    data: {
+      key: io.key,
+      tag: io.tag,
+      class: io.cls ?? undefined,
+      ratio: io.ratio ?? undefined,
+      ...(io.time ? { ...io.time, bcnt: io.time.bcnt ?? undefined } : {}),
+    },
     name: 'in',
   });
   const { ins, query, clear } = input.flags;
 
   // ---- A+1: T+, b, scan pointer, the sweep ---------------------------------------------------
-  const counters = timeCounters(m, c, d);
+  // On lanes the time of the op and of the scan come with the request (laneTimes).
+  const lanes = io.time ? laneTimes(m, c, d, input.valid, input.data, clear) : null;
+  const own = lanes ? null : timeCounters(m, c, d);
+  const counters = lanes ?? own!;
   const sweep = clearSweep(m, { addrBits: d.aBits, depth: d.depth });
-  // Requests accepted and not yet popped, as a thermometer.
-  const occ = occupancy(m, { capacity: TBF_RESPONSE_QUEUE });
-  const tplusAfter = counters.connect(ins, clear);
+  // Requests accepted and not yet popped, as a thermometer (none on lanes: no response queue).
+  const occ = lanes ? null : occupancy(m, { capacity: TBF_RESPONSE_QUEUE });
+  const tplusAfter = lanes ? lanes.tscan : own!.connect(ins, clear);
   const { active: sweepActive } = sweep.connectLookahead(clear);
-  const fullAfter = occ.fullAfter(input.fire);
+  const fullAfter = occ ? occ.fullAfter(input.fire) : null;
   const clearOnWire = input.fire.and(decodeOp(io.op, [TBF_OP.clear]));
-  input.setReady(fullAfter.or(sweep.busy).or(clear).or(clearOnWire));
+  input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
 
   // ---- A+1..A+5: request pipeline registers, the stale windows -------------------------------
   const s1 = pipeStage(m, 's1', {
@@ -212,12 +227,13 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     b: counters.bcnt ?? undefined,
     cls: input.data.class,
     ratio: input.data.ratio,
+    scan: lanes?.scan,
   });
   const tm = timerMath(m, c);
   const s2 = windowStage(m, c, tm, s1);
   const s3 = pipeStage(m, 's3', s2);
   const s4 = pipeStage(m, 's4', omit(s3, 'scanNlo', 'scanNhi', 'scanWrap'));
-  const s5 = pipeStage(m, 's5', omit(s4, 'scanAddr'));
+  const s5 = pipeStage(m, 's5', omit(s4, 'scanAddr', 'scan'));
 
   // ---- A+2..A+6: timer banks -----------------------------------------------------------------
   // Valid inserts in stages A+4 (op modifying) and A+5 (its writes in the write registers).
@@ -226,6 +242,10 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const sweepW = m.pipe(sweepActive, 1, 'sweep_w');
   // The block RAMs' write enable, a register (no LUT before the write enables).
   const wEn = m.pipe(sweepActive.or(ins4), 1, 'w_en');
+  // The scanner's steps in A+4 and A+5 (the marks they write): on one lane, the inserts'.
+  const scan4 = s4.scan ? s4.valid.and(s4.scan) : ins4;
+  const scan5 = s4.scan ? m.pipe(scan4, 1, 'scan5') : ins5;
+  const wEnMarks = s4.scan ? m.pipe(sweepActive.or(scan4), 1, 'w_en_marks') : wEn;
   const x: BankContext = {
     c,
     d,
@@ -238,8 +258,11 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     s4,
     ins4,
     ins5,
+    scan4,
+    scan5,
     sweep: { active: sweepActive, addr: sweep.addr, write: sweepW },
     wEn,
+    wEnMarks,
   };
   const banks = Array.from({ length: c.k }, (_, j) => m.scope(`bank${j}`, () => timerBank(m, x, j)));
 
@@ -268,9 +291,18 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   // ---- A+8, A+9: decision unit ------------------------------------------------------------
   const { last, decision } = dl ? decisionUnit(m, c, d, dl, s8) : { last: s8, decision: null };
 
-  // ---- response queue ------------------------------------------------------------------------
+  // ---- response queue (a lanes shard answers straight from the last stage) -------------------
+  if (!occ) {
+    m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+    m.output('out_valid', last.valid, 'response valid (taken as it comes: no out_ready)');
+    m.output('out_tag', last.tag, 'tag of the request');
+    m.output('out_hit', last.hit, 'standard answer: no timer of R_x expired (0 for insert, clear)');
+    m.output('out_lambda', last.lambda, 'λx: age of the oldest timestamp in R_x; all ones = expired');
+    m.output('out_c', last.c, 'cx: timers of R_x at age λx (expired: timers expired)');
+    return m.build();
+  }
   const fields = [last.tag, last.hit, last.lambda, last.c, ...(decision ? [decision] : [])];
-  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid, fields, io.outReady, { oneHotWrite: true });
+  const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid, fields, io.outReady!, { oneHotWrite: true });
   occ.step(input.fire, rq.pop);
 
   m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
@@ -293,8 +325,57 @@ function tbfPorts(m: ModuleBuilder, c: TbfDerived, dl: ReturnType<typeof decisio
   const ratio = dl
     ? m.input('in_ratio', dl.posteriorBits, 'penalty ratio $FP/($FP+$FN) in units of 2^-posteriorBits')
     : null;
-  const outReady = m.input('out_ready', 1, 'response consumer ready');
-  return { valid, op, key, tag, cls, ratio, outReady };
+  const lt = c.laneTime;
+  const outReady = lt ? null : m.input('out_ready', 1, 'response consumer ready');
+  const cw = lt ? bitsFor(lt.lanes) : 0;
+  const time = lt
+    ? {
+        tplus: m.input('in_tplus', c.timerBits, "lanes: T+ at the start of the request's cycle"),
+        bcnt:
+          c.blockSize > 1
+            ? m.input('in_bcnt', Math.log2(c.blockSize), "lanes: b at the start of the request's cycle")
+            : null,
+        before: m.input('in_before', cw, 'lanes: inserts ordered before the request in its cycle'),
+        scan: m.input('in_scan', 1, 'lanes: one expiry-scan step after the request'),
+        scanAt: m.input('in_scan_at', cw, "lanes: the scan step's time, in inserts after the cycle's start"),
+      }
+    : null;
+  return { valid, op, key, tag, cls, ratio, outReady, time };
+}
+
+/**
+ * A shard of an N-lane filter: the op's T+ and b, (in_tplus, in_bcnt) advanced by in_before
+ * inserts, and the scan's T+, advanced by in_scan_at, registered into A+1 beside the scan pointer
+ * (one word per scan step). Both advances are one mixed-radix addition: b + n splits into the new
+ * b and the steps of T+, which wraps once at most (n ≤ lanes ≤ TΩ + 1, src/families/tbf/lanes.ts).
+ */
+function laneTimes(
+  m: ModuleBuilder,
+  c: TbfDerived,
+  d: Dims,
+  valid: Sig,
+  r: { tplus?: Sig; bcnt?: Sig; before?: Sig; scan?: Sig; scanAt?: Sig },
+  clear: Sig,
+) {
+  const tb = c.timerBits;
+  const advance = (n: Sig): { t: Sig; b: Sig | null } => {
+    let steps = n;
+    let b: Sig | null = null;
+    if (r.bcnt) {
+      const w = Math.max(d.bBits, n.width) + 1;
+      const sum = r.bcnt.zext(w).add(n.zext(w));
+      b = sum.slice(d.bBits - 1, 0);
+      steps = sum.slice(w - 1, d.bBits);
+    }
+    const w = Math.max(tb, steps.width) + 1;
+    const t = r.tplus!.zext(w).add(steps.zext(w));
+    return { t: m.mux(t.ge(c.tOmega + 1), t.sub(c.tOmega + 1), t).trunc(tb), b };
+  };
+  const op = advance(r.before!);
+  const scan = valid.and(r.scan!);
+  const scanPtr = m.reg('scan_ptr', d.aBits);
+  scanPtr.next(m.mux(clear, 0, m.mux(scan, scanPtr.add(1), scanPtr)));
+  return { tplus: op.t, bcnt: op.b, tscan: advance(r.scanAt!).t, scanPtr, scan };
 }
 
 /**
@@ -368,15 +449,21 @@ interface BankContext {
   forwarding: boolean;
   scanner: boolean;
   key: Sig;
-  s2: { valid: Sig; ins: Sig; scanAddr: Sig };
-  s3: { valid: Sig; ins: Sig; scanAddr: Sig; scanNlo: Sig; scanNhi: Sig; scanWrap: Sig };
+  /** `scan` (on lanes): a scan step with the op; on one lane every insert steps. */
+  s2: { valid: Sig; ins: Sig; scanAddr: Sig; scan?: Sig };
+  s3: { valid: Sig; ins: Sig; scanAddr: Sig; scanNlo: Sig; scanNhi: Sig; scanWrap: Sig; scan?: Sig };
   s4: { scanAddr: Sig; tplus: Sig };
   /** Valid inserts in A+4 and A+5. */
   ins4: Sig;
   ins5: Sig;
+  /** Valid scan steps in A+4 and A+5 (ins4 and ins5 on one lane). */
+  scan4: Sig;
+  scan5: Sig;
   /** The sweep's word this cycle; `write`: it writes (a cycle later, like an op). */
   sweep: { active: Sig; addr: Sig; write: Sig };
   wEn: Sig;
+  /** The marks' write enable (wEn on one lane). */
+  wEnMarks: Sig;
 }
 
 /** A bank's timer of the op in A+5: {L_A, T} and L_S, registered. */
@@ -407,7 +494,7 @@ function timerBank(m: ModuleBuilder, x: BankContext, j: number): BankOut {
   const rd = {
     timers: timers.read(a2, x.s2.valid),
     marks: marks.read(a2, x.s2.valid),
-    scan: scanMem.read(x.s2.scanAddr, x.s2.valid.and(x.s2.ins)),
+    scan: scanMem.read(x.s2.scanAddr, x.s2.valid.and(x.s2.scan ?? x.s2.ins)),
   };
   const w = writeRegisters(m, x, a4);
   const hz = hazards(m, x, w, { a2, a3, a4 });
@@ -426,7 +513,7 @@ function timerBank(m: ModuleBuilder, x: BankContext, j: number): BankOut {
   const aData = m.mux(x.sweep.write, 0, w.opTimers);
   timers.write(aAddr, aData, x.wEn);
   scanMem.write(aAddr, aData, x.wEn);
-  marks.write(sAddr, m.mux(x.sweep.write, 0, w.opMarksData), x.wEn, m.mux(x.sweep.write, ones, w.opMarksMask));
+  marks.write(sAddr, m.mux(x.sweep.write, 0, w.opMarksData), x.wEnMarks, m.mux(x.sweep.write, ones, w.opMarksMask));
   return { la: own.la, ls: own.ls, time: own.time };
 }
 
@@ -462,10 +549,10 @@ function hazards(m: ModuleBuilder, x: BankContext, w: { a5: Sig; sa5: Sig }, a: 
     wA: hit('hit3_timers', x.ins5, w.a5, a.a2),
     zScan: hit('hit2_scan', x.ins4, a.a4, sa2),
     wScan: hit('hit3_scan', x.ins5, w.a5, sa2),
-    zS: hit('hit2_marks', x.ins4, sa4, a.a2),
-    wS: hit('hit3_marks', x.ins5, w.sa5, a.a2),
+    zS: hit('hit2_marks', x.scan4, sa4, a.a2),
+    wS: hit('hit3_marks', x.scan5, w.sa5, a.a2),
     yA: hit('hit1_timers', x.ins4, a.a4, a.a3),
-    yS: hit('hit1_marks', x.ins4, sa4, a.a3),
+    yS: hit('hit1_marks', x.scan4, sa4, a.a3),
   };
 }
 
@@ -493,10 +580,24 @@ function scanLanes(m: ModuleBuilder, x: BankContext, j: number, hash: Sig, a3: S
   // read and before the scan: this op's own (same word), and the op one ahead's (its insert
   // hits the scan word). Those hold T+ then, never stale; every other lane is as registered
   // in A+3, since the op one ahead writes back the word it read with only its lane changed.
+  // On lanes the step comes with any op (its own lane excluded only when it inserts), and the
+  // lanes shard's config keeps those refreshed lanes too young to be stale (tbf/lanes.ts).
   const allow = Array.from({ length: t }, (_, i) => {
-    const own = lane3 === null ? a3.eq(sa3) : a3.eq(sa3).and(lane3.eq(i));
+    const own0 = lane3 === null ? a3.eq(sa3) : a3.eq(sa3).and(lane3.eq(i));
+    const own = x.s3.scan ? own0.and(x.s3.ins) : own0;
     const ahead = lane4 === null ? x.ins4.and(a4.eq(sa3)) : x.ins4.and(a4.eq(sa3)).and(lane4.eq(i));
-    return m.pipe(own.or(ahead).not().and(x.s3.valid).and(x.s3.ins), 1, `scan_allow${i}`, { reset: null });
+    return m.pipe(
+      own
+        .or(ahead)
+        .not()
+        .and(x.s3.valid)
+        .and(x.s3.scan ?? x.s3.ins),
+      1,
+      `scan_allow${i}`,
+      {
+        reset: null,
+      },
+    );
   });
   return { scanWin, lane4, oneHot, allow };
 }

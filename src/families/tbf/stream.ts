@@ -49,7 +49,7 @@ export function tbfProtocol(c: TbfDerived): StreamProtocol {
     request,
     response,
     latency: tbfLatency(c),
-    queueDepth: TBF_RESPONSE_QUEUE,
+    queueDepth: c.laneTime ? 0 : TBF_RESPONSE_QUEUE,
     // The reset/clear sweep: CLEAR_DELAY + wordsPerBank cycles; twice that, with room to spare.
     maxStallCycles: 2 * (c.wordsPerBank + CLEAR_DELAY + 1) + 8,
   };
@@ -105,6 +105,7 @@ export class TbfStreamModel implements StreamModel {
   }
 
   apply(req: StreamRequest): Record<string, bigint> {
+    if (this.c.laneTime) return this.applyOnLanes(req);
     const m = this.model;
     const out: Record<string, bigint> = { hit: 0n, lambda: 0n, c: 0n };
     if (this.table) out.decision = 0n;
@@ -130,6 +131,37 @@ export class TbfStreamModel implements StreamModel {
 
   agingEvents(): number {
     return this.wraps;
+  }
+
+  /**
+   * A shard of an N-lane filter: T+ and b from the request's fields (`tplus`, `bcnt` advanced by
+   * `before` inserts), an insert only writes its timers, and `scan` takes one step of the expiry
+   * scan after the op at the time advanced by `scanAt` inserts (src/families/types.ts, LaneTime).
+   */
+  private applyOnLanes(req: StreamRequest): Record<string, bigint> {
+    const m = this.model;
+    const f = req.fields;
+    const at = (n: bigint | undefined): void => {
+      const g = Number(f.bcnt ?? 0n) + Number(n ?? 0n);
+      m.b = g % this.c.blockSize;
+      m.tPlus = (Number(f.tplus ?? 0n) + Math.floor(g / this.c.blockSize)) % (this.c.tOmega + 1);
+    };
+    at(f.before);
+    const out: Record<string, bigint> = { hit: 0n, lambda: 0n, c: 0n };
+    if (!(req.op in TBF_OP)) throw new Error(`tbf: unknown op '${req.op}'`);
+    if (req.op === 'query' || req.op === 'testAndInsert') {
+      const q = m.query(req.key);
+      out.hit = q.hit ? 1n : 0n;
+      out.lambda = BigInt(q.lambda === Infinity ? this.inf : q.lambda);
+      out.c = BigInt(q.c);
+    }
+    if (req.op === 'insert' || req.op === 'testAndInsert') m.write(req.key);
+    else if (req.op === 'clear') m.clear();
+    if (f.scan) {
+      at(f.scanAt);
+      m.scanStep();
+    }
+    return out;
   }
 
   /** Inserts since the last wrap of T+ (or clear): T+·B + b, the hardware's {tplus, bcnt}. */

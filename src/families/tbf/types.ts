@@ -51,4 +51,10 @@ export interface TbfDerived extends TbfParams, FilterConfig {
   decision: TbfDecisionDerived | null;
   /** Set when the planner chose the sizes from `window` and `fp`. */
   planned?: { window: number; fp: number };
+  /**
+   * A shard of an N-lane filter (src/families/tbf/lanes.ts): T+ and b come with each request from
+   * the dispatcher (the ports of LaneTime in src/families/types.ts) and the expiry scanner steps
+   * when a request says so, instead of on the shard's own inserts.
+   */
+  laneTime?: { lanes: number; shards: number };
 }

@@ -1,0 +1,204 @@
+/**
+ * TBF/BTBF on N lanes (src/families/tbf/lanes.ts, global time in src/lanes/): configs refused with
+ * the field named, the Verilog lint-clean, and runs on the compiled simulator checked as the APBF's
+ * are (test/lanes/lanes.test.ts) — lane order, a gap-free linear order, every answer equal to the
+ * sharded model on it with the time of each op's place and the scan steps where the hardware
+ * reports them, the timer banks equal to the model's. The checks are not vacuous: the reported
+ * scan steps carry the memory's state, and a step where none is due is flagged.
+ */
+import { describe, expect, it } from 'vitest';
+import { resolveLaneConfig } from '../../../src/lanes/index.js';
+import { loadPreset, resolveConfig } from '../../../src/config/resolve.js';
+import { driveLanes, laneCosim } from '../../../sim/verify/lanes.js';
+import { measureShardedFp } from '../../../src/lanes/analysis.js';
+import { tbfShardedFp } from '../../../src/families/tbf/lanes.js';
+import type { TbfDerived } from '../../../src/families/tbf/types.js';
+import { lint } from '../../helpers/tools.js';
+
+const btbf = { ...(loadPreset('btbf_k4_w512_b16') as Record<string, unknown>), target: 'ecp5' };
+const tbf = { ...(loadPreset('tbf_k4_w256') as Record<string, unknown>), target: 'ecp5' };
+// w mod B = 3: the expiry threshold ⌈(w − b)/B⌉ + 1 depends on b, so each op's b must be its own.
+const small = {
+  name: 'small_btbf',
+  filter: 'btbf',
+  k: 3,
+  timersPerBank: 256,
+  timerBits: 8,
+  window: 203,
+  blockSize: 8,
+  keyBits: 32,
+  seed: 3,
+  target: 'ecp5',
+};
+const CLEARS = { query: 4, insert: 4, testAndInsert: 2, clear: 0.002 };
+
+describe('TBF/BTBF lanes: configs', () => {
+  it.each([
+    [{ ...btbf, decision: { distinct: { kind: 'uniform', universe: 100000 } }, lanes: 2 }, "field 'decision'"],
+    // A one-key-per-step window: an insert one slot ahead of a scan could already be stale.
+    [{ ...tbf, window: 4, timerBits: 12, lanes: 4 }, "field 'lanes': with 4 lanes an insert can be 7 inserts older"],
+    [{ ...small, timersPerBank: 64, lanes: 2, shards: 64 }, "field 'shards': 64 shards leave 64/64 timers per bank"],
+    // One lane's scan sweeps 4 words (P >= 3 fits 5 timer bits); eight shards of 8 lanes need P >= 22.
+    [
+      { ...tbf, window: 16, timersPerBank: 256, timerBits: 5, lanes: 8, shards: 8 },
+      "field 'lanes': a shard's expiry scan steps once per 8 inserts",
+    ],
+  ])('%j is refused', (cfg, msg) => {
+    expect(() => resolveLaneConfig(cfg, 'cfg')).toThrow(msg);
+  });
+
+  it('the one-lane config of the last refusal is accepted', () => {
+    expect(() => resolveConfig({ ...tbf, window: 16, timersPerBank: 256, timerBits: 5 }, 'cfg')).not.toThrow();
+  });
+
+  it('a shard keeps k, w, B and markAge, takes 1/S of each bank and the padding its scan needs', () => {
+    const lf = resolveLaneConfig({ ...btbf, lanes: 4, shards: 8 }, 'cfg');
+    const one = lf.base.config as TbfDerived;
+    const s = lf.shard.config as TbfDerived;
+    expect(s).toMatchObject({ k: one.k, window: one.window, blockSize: one.blockSize, markAge: one.markAge });
+    expect(s.timersPerBank).toBe(one.timersPerBank / 8);
+    expect(s.wordsPerBank * 8 + 3).toBeLessThanOrEqual(s.blockSize * (s.padding + 1));
+    expect(s.tOmega).toBe(s.markAge + s.padding);
+    expect(s.laneTime).toEqual({ lanes: 4, shards: 8 });
+  });
+
+  it('every lane shape of accepted one-lane configs builds or is refused naming a field', () => {
+    let built = 0;
+    let refused = 0;
+    for (const [filter, blockSize] of <[string, number | undefined][]>[
+      ['tbf', undefined],
+      ['btbf', 8],
+    ])
+      for (const window of [3, 40, 2000])
+        for (const timersPerBank of [2, 64, 4096])
+          for (const timerBits of [6, 12])
+            for (const k of [1, 4])
+              for (const [lanes, shards] of <[number, number][]>[
+                [1, 1],
+                [2, 2],
+                [8, 8],
+                [8, 64],
+              ]) {
+                const one = { ...small, filter, blockSize, window, timersPerBank, timerBits, k };
+                try {
+                  resolveConfig(one, 'cfg');
+                } catch {
+                  continue; // not a valid one-lane config
+                }
+                try {
+                  const lf = resolveLaneConfig({ ...one, lanes, shards }, 'cfg');
+                  // Building is the slow part: the small ones are built, the rest only derived.
+                  if (shards <= 2 && timersPerBank <= 64) expect(lf.design().cells.length).toBeGreaterThan(0);
+                  built++;
+                } catch (e) {
+                  expect((e as Error).message).toMatch(/^cfg: field '(lanes|shards)'/);
+                  refused++;
+                }
+              }
+    expect(built).toBeGreaterThan(20);
+    expect(refused).toBeGreaterThan(5);
+  }, 600_000);
+});
+
+describe('TBF/BTBF lanes: Verilog', () => {
+  it.each([
+    ['btbf', 2, 2],
+    ['tbf', 8, 8],
+  ])('%s on %i lanes, %i shards: verilator -Wall clean, out<i>_scan on every lane', async (f, N, S) => {
+    const lf = resolveLaneConfig({ ...(f === 'tbf' ? tbf : small), lanes: N, shards: S }, 'cfg');
+    const d = lf.design();
+    for (let i = 0; i < N; i++) expect(d.outputs.map((o) => o.name)).toContain(`out${i}_scan`);
+    const r = await lint(d);
+    expect(r.output).toBe('');
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('TBF/BTBF lanes: verified against the sharded model', () => {
+  it('small btbf, 2 lanes, 4 shards: simulator = Verilator on every port every cycle, answers = model', async () => {
+    const lf = resolveLaneConfig({ ...small, lanes: 2, shards: 4 }, 'cfg');
+    const r = driveLanes(lf, {
+      opsPerLane: 3000,
+      seed: 4,
+      backpressure: 0.2,
+      idle: 0.1,
+      workload: { zipf: 1.0 },
+      keys: 600,
+      mix: CLEARS,
+      record: true,
+    });
+    expect(r.mismatches).toEqual([]);
+    const cmp = await laneCosim(lf, r);
+    expect(cmp.cycles).toBe(r.cycles);
+    expect(cmp.mismatches).toEqual([]);
+  }, 300_000);
+
+  const cases: [string, number, number, number, Record<string, unknown>][] = [
+    ['small btbf (b matters)', 2, 2, 0.2, small],
+    ['small btbf (b matters)', 4, 8, 0.1, small],
+    ['small btbf, k = 1', 2, 4, 0.2, { ...small, k: 1 }],
+    ['btbf_k4_w512_b16', 4, 4, 0.2, btbf],
+    ['tbf_k4_w256', 8, 8, 0.1, tbf],
+  ];
+  it.each(cases)(
+    '%s, %i lanes, %i shards, back-pressure %f (Zipf 1.0, clears)',
+    (_, N, S, bp, cfg) => {
+      const lf = resolveLaneConfig({ ...cfg, lanes: N, shards: S }, 'cfg');
+      const r = driveLanes(lf, {
+        opsPerLane: Math.ceil(12000 / N),
+        seed: 3,
+        backpressure: bp,
+        idle: 0.1,
+        workload: { zipf: 1.0 },
+        keys: 600,
+        mix: CLEARS,
+      });
+      expect(r.mismatches).toEqual([]);
+      expect(r.responses).toBe(r.ops);
+      expect(r.memory!.checked).toBeGreaterThan(0);
+      // Wraps of T+ (global time, every lane's inserts): the scan kept the timers from aliasing.
+      expect(r.agingEvents).toBeGreaterThan(2);
+    },
+    600_000,
+  );
+
+  it('the scan steps the hardware reports carry the timers: replayed without them, the banks differ', () => {
+    const lf = resolveLaneConfig({ ...small, lanes: 4, shards: 4 }, 'cfg');
+    const r = driveLanes(lf, { opsPerLane: 3000, seed: 5, keepOrder: true, keys: 600 });
+    expect(r.mismatches).toEqual([]);
+    expect(r.order!.filter((a) => a.scan).length).toBeGreaterThan(100);
+    const replay = (scans: boolean) => {
+      const m = lf.model();
+      m.externalScan = true;
+      for (const a of r.order!) {
+        m.apply(a.req);
+        if (scans && a.scan) m.scan();
+      }
+      return { problems: m.problems.length, differ: m.compareMemories(r.readMemory!).count };
+    };
+    expect(replay(true)).toEqual({ problems: 0, differ: 0 });
+    const without = replay(false);
+    expect(without.problems).toBeGreaterThan(0); // every missing step is reported
+    expect(without.differ).toBeGreaterThan(0); // and stale timers stay unmarked in the model
+  });
+
+  it('a scan step where none is due is flagged', () => {
+    const lf = resolveLaneConfig({ ...small, lanes: 2, shards: 4 }, 'cfg');
+    const m = lf.model();
+    m.externalScan = true;
+    m.apply({ op: 'insert', key: 1n, tag: 0, fields: {} });
+    m.scan(); // 1 insert of 4: not due
+    expect(m.problems[0]).toMatch(/not due/);
+  });
+});
+
+describe('TBF/BTBF lanes: analysis', () => {
+  it('the sharded fp (analysis) is within the 99 % interval of the rate measured on the sharded model', () => {
+    const lf = resolveLaneConfig({ ...small, lanes: 4, shards: 8 }, 'cfg');
+    const fp = measureShardedFp(lf, { queries: 60_000, seed: 2 });
+    const want = tbfShardedFp(lf.base.config as TbfDerived, 8);
+    expect(Math.abs(fp.sharded - want)).toBeLessThan(fp.halfWidth.sharded + 0.002);
+    // One shard is the one-lane filter.
+    expect(tbfShardedFp(lf.base.config as TbfDerived, 1)).toBeCloseTo(lf.base.analyze().values.fp, 12);
+  });
+});
