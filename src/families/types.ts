@@ -365,11 +365,12 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
 
 /**
  * Global time on lanes. A shard built for lanes has these input ports beside the request's, held
- * with it: in_tplus and, when block > 1, in_bcnt (log2 block bits) — the time at the start of the
- * request's cycle; in_before (bitsFor(lanes) bits) — the inserts ordered before the request in its
- * cycle, so its time is (in_tplus, in_bcnt) advanced by in_before inserts; in_scan — a background
- * step follows the request, at the time advanced by in_scan_at (bitsFor(lanes) bits, the cycle's
- * inserts). The dispatcher reads the widths from the shard's ports. A request whose only purpose is the step is a `scanOp` with in_scan set
+ * with it: in_tplus and, when block > 1, in_bcnt (log2 block bits) — a time at most a cycle before
+ * the request's (the start of the previous cycle); in_before (bitsFor(2·lanes) bits) — the inserts
+ * from that time to the request's place, so its time is (in_tplus, in_bcnt) advanced by in_before
+ * inserts; in_scan — a background step follows the request, at the time advanced by in_scan_at
+ * (same width: to the end of the request's cycle). The dispatcher reads the widths from the
+ * shard's ports. A request whose only purpose is the step is a `scanOp` with in_scan set
  * (its response dropped). The shard's StreamModel reads the same values from the request's fields
  * `tplus`, `bcnt`, `before`, `scan`, `scanAt`.
  */

@@ -178,6 +178,13 @@ export class LaneFilter {
           ? 'out<i>_seq numbers every executed op in one total order (cycle by cycle; within a cycle the queries, then the test-and-inserts, then the other ops, each in lane order), modulo 2^bits; heads of a cycle with the same key share one shard access (merge)'
           : 'out<i>_seq numbers every executed op in one total order (cycle by cycle, lane 0 first), modulo 2^bits',
       },
+      ...(this.time()
+        ? {
+            scan: {
+              note: `global time: every lane's inserts advance the shards' T+ every ${this.time()!.block} inserts; every shard takes one expiry-scan step per ${this.shards} inserts, at the end of the cycle whose inserts reach the next multiple, and out<i>_scan marks the op that is last in that cycle's linear order (the step follows it)`,
+            },
+          }
+        : {}),
       parameters: this.parameters(),
     };
   }

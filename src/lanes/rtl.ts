@@ -180,7 +180,10 @@ export function buildLanes(o: LaneBuild): Design {
     const q = skidInput(m, {
       valid: ci.valid,
       op: ci.op,
-      flags: { tick: [o.tickCode ?? time!.scanCode] },
+      flags: (time ? { tick: [time.scanCode], bcast: o.broadcastCodes } : { tick: [o.tickCode!] }) as Record<
+        string,
+        readonly number[]
+      >,
       data,
       name: `shard${s}_q`,
     });
@@ -198,17 +201,27 @@ export function buildLanes(o: LaneBuild): Design {
     q.advance(take);
     q.release(take);
     q.setReady(m.const(0, 1));
-    // A request written now enters the core next cycle: the second entry is free (q.ready) and the
-    // head, if any, leaves now.
-    const next = q.ready.and(q.headValid.not().or(co.in_ready!));
-    const out: Record<string, Sig> = { ...co, in_ready: q.ready, next };
+    // A request written now enters the core next cycle, or follows a clear and waits out its
+    // sweep with every shard's: the second entry is free (q.ready) and the head, if any, leaves
+    // now and is not a broadcast (a clear; its sweep lowers in_ready the cycle after).
+    const next = time ? q.ready.and(q.headValid.not().or(co.in_ready!.and(q.head.bcast!.not()))) : null;
+    const out: Record<string, Sig> = { ...co, in_ready: q.ready, ...(next ? { next } : {}) };
     return out;
   });
   const ready = coreOut.map((co) => co.in_ready!);
   // Global time: inserts only in cycles where a request written to any shard enters its core the
-  // next cycle, so a granted insert and the cycle's scan steps do (the scanner's bound in
-  // src/families/tbf/lanes.ts), and every shard has room for a scan step.
-  const quiet = time ? coreOut.map((co) => co.next!).reduce((a, b) => a.and(b)) : null;
+  // next cycle (or waits behind a clear with every shard), so a granted insert and the cycle's scan
+  // steps do (the scanner's bound in src/families/tbf/lanes.ts), and every shard has room for a
+  // scan step. Judged a cycle ahead (a register): if every shard's head left and none was a
+  // clear, the core took no clear in the last two cycles and is still ready, and what was written
+  // then is the only entry now and leaves now.
+  const quiet = time
+    ? m.pipe(
+        coreOut.map((co) => co.next!).reduce((a, b) => a.and(b)),
+        1,
+        'time_quiet',
+      )
+    : null;
   // ---- the dispatcher ------------------------------------------------------------------------
   const count = time ? null : m.reg('gen_count', bitsFor(o.period!));
   const seqBase = m.reg('seq_base', SEQ_BITS);
@@ -417,14 +430,16 @@ export function buildLanes(o: LaneBuild): Design {
       const fields = [
         clock.tplus,
         ...(clock.bcnt ? [clock.bcnt] : []),
-        andOr(
-          m,
-          cand,
-          insBefore.map((b) => b.trunc(clock.countBits)),
-          clock.countBits,
+        clock.lag.add(
+          andOr(
+            m,
+            cand,
+            insBefore.map((b) => b.zext(clock.countBits)),
+            clock.countBits,
+          ),
         ),
         clock.scanNow,
-        inserted.trunc(clock.countBits),
+        clock.lag.add(inserted.zext(clock.countBits)),
       ];
       fields.forEach((f, j) => m.assignWire(ci.time[j]!, f));
     }
@@ -577,7 +592,9 @@ function reorderQueue(
  * The dispatcher's global time (LaneTime in src/families/types.ts): every lane's inserts counted
  * as T+ (wrapping at `wrap`) and b (mod `block`), and the phase of the scan steps (inserts mod S):
  * `scanNow` when this cycle's inserts reach the next multiple of S (N <= S: one step at most).
- * A clear restarts all three.
+ * The time registers hold the time at the start of the previous cycle and `lag` that cycle's
+ * inserts, so no adder chain runs from the grant into T+: a shard adds `lag` to the inserts before
+ * its request (in_before) and to the cycle's (in_scan_at). A clear restarts all of them.
  */
 function globalTime(
   m: ModuleBuilder,
@@ -587,14 +604,16 @@ function globalTime(
   const tplusW = o.width('in_tplus');
   const countBits = o.width('in_before');
   const n = o.inserted;
+  const lag = m.reg('time_lag', countBits);
+  lag.next(m.mux(o.clear, 0, n.zext(countBits)));
   const tplus = m.reg('time_tplus', tplusW);
-  let steps = n;
+  let steps: Sig = lag;
   let bcnt: Sig | null = null;
   if (time.block > 1) {
     const bBits = o.width('in_bcnt');
     const b = m.reg('time_bcnt', bBits);
-    const w = Math.max(bBits, n.width) + 1;
-    const sum = b.zext(w).add(n.zext(w));
+    const w = Math.max(bBits, countBits) + 1;
+    const sum = b.zext(w).add(lag.zext(w));
     b.next(m.mux(o.clear, 0, sum.slice(bBits - 1, 0)));
     steps = sum.slice(w - 1, bBits);
     bcnt = b;
@@ -611,5 +630,5 @@ function globalTime(
     scanNow = sum.ge(o.S);
     phase.next(m.mux(o.clear, 0, m.mux(scanNow, sum.sub(o.S), sum).trunc(sb)));
   }
-  return { tplus: tplus as Sig, bcnt, scanNow, countBits };
+  return { tplus: tplus as Sig, bcnt, scanNow, countBits, lag: lag as Sig };
 }

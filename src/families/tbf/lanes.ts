@@ -18,7 +18,9 @@
  * grants inserts only in cycles where what it writes to any shard enters the core the next cycle
  * (src/lanes/rtl.ts), so an insert one slot ahead of a scan step was granted the cycle before it,
  * or earlier with no insert granted in between: at most 2N − 1 inserts earlier, and its age is at
- * most ⌊(2N − 2)/B⌋ + 1 steps; stale is ⌈w/B⌉ + 1 or more.
+ * most ⌊(2N − 2)/B⌋ + 1 steps; stale is ⌈w/B⌉ + 1 or more. (The same bound keeps the time a request
+ * carries — up to 2N inserts before its own — within one wrap of T+: the shard adds them with one
+ * conditional subtraction.)
  */
 import type { Fail, LaneSupport } from '../types.js';
 import { btbfShape } from './decision.js';

@@ -327,7 +327,8 @@ function tbfPorts(m: ModuleBuilder, c: TbfDerived, dl: ReturnType<typeof decisio
     : null;
   const lt = c.laneTime;
   const outReady = lt ? null : m.input('out_ready', 1, 'response consumer ready');
-  const cw = lt ? bitsFor(lt.lanes) : 0;
+  // in_before and in_scan_at count up to 2·lanes inserts (the dispatcher's time lags a cycle).
+  const cw = lt ? bitsFor(2 * lt.lanes) : 0;
   const time = lt
     ? {
         tplus: m.input('in_tplus', c.timerBits, "lanes: T+ at the start of the request's cycle"),
@@ -347,7 +348,8 @@ function tbfPorts(m: ModuleBuilder, c: TbfDerived, dl: ReturnType<typeof decisio
  * A shard of an N-lane filter: the op's T+ and b, (in_tplus, in_bcnt) advanced by in_before
  * inserts, and the scan's T+, advanced by in_scan_at, registered into A+1 beside the scan pointer
  * (one word per scan step). Both advances are one mixed-radix addition: b + n splits into the new
- * b and the steps of T+, which wraps once at most (n ≤ lanes ≤ TΩ + 1, src/families/tbf/lanes.ts).
+ * b and the steps of T+, which wraps once at most (n ≤ 2·lanes inserts are at most TΩ + 1 steps:
+ * src/families/tbf/lanes.ts's bound on lanes).
  */
 function laneTimes(
   m: ModuleBuilder,
