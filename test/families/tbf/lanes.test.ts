@@ -30,6 +30,7 @@ const small = {
   seed: 3,
   target: 'ecp5',
 };
+const smallTbf = { ...small, name: 'small_tbf', filter: 'tbf', blockSize: undefined };
 const CLEARS = { query: 4, insert: 4, testAndInsert: 2, clear: 0.002 };
 
 describe('TBF/BTBF lanes: configs', () => {
@@ -69,7 +70,7 @@ describe('TBF/BTBF lanes: configs', () => {
       ['tbf', undefined],
       ['btbf', 8],
     ])
-      for (const window of [3, 40, 2000])
+      for (const window of [3, 2000])
         for (const timersPerBank of [2, 64, 4096])
           for (const timerBits of [6, 12])
             for (const k of [1, 4])
@@ -105,7 +106,7 @@ describe('TBF/BTBF lanes: Verilog', () => {
     ['btbf', 2, 2],
     ['tbf', 8, 8],
   ])('%s on %i lanes, %i shards: verilator -Wall clean, out<i>_scan on every lane', async (f, N, S) => {
-    const lf = resolveLaneConfig({ ...(f === 'tbf' ? tbf : small), lanes: N, shards: S }, 'cfg');
+    const lf = resolveLaneConfig({ ...(f === 'tbf' ? smallTbf : small), lanes: N, shards: S }, 'cfg');
     const d = lf.design();
     for (let i = 0; i < N; i++) expect(d.outputs.map((o) => o.name)).toContain(`out${i}_scan`);
     const r = await lint(d);
@@ -138,14 +139,14 @@ describe('TBF/BTBF lanes: verified against the sharded model', () => {
     ['small btbf (b matters)', 4, 8, 0.1, small],
     ['small btbf, k = 1', 2, 4, 0.2, { ...small, k: 1 }],
     ['btbf_k4_w512_b16', 4, 4, 0.2, btbf],
-    ['tbf_k4_w256', 8, 8, 0.1, tbf],
+    ['small tbf', 8, 8, 0.1, smallTbf],
   ];
   it.each(cases)(
     '%s, %i lanes, %i shards, back-pressure %f (Zipf 1.0, clears)',
     (_, N, S, bp, cfg) => {
       const lf = resolveLaneConfig({ ...cfg, lanes: N, shards: S }, 'cfg');
       const r = driveLanes(lf, {
-        opsPerLane: Math.ceil(12000 / N),
+        opsPerLane: Math.ceil(8000 / N),
         seed: 3,
         backpressure: bp,
         idle: 0.1,
