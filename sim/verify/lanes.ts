@@ -243,6 +243,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
             bad.map((k) => `${k} expected ${want[k]}, got ${a.got[k]}`).join(', '),
         );
     }
+    model.finish();
     for (const x of model.problems) mismatch(`scan steps: ${x}`);
     res.agingEvents = model.agingEvents();
     const mem = model.compareMemories((name, addr) => sim.readMemory(name, addr));

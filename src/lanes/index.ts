@@ -55,6 +55,11 @@ export class LaneFilter {
     return sup.time ? sup.time(this.shard.config).block : sup.period!(this.base.config);
   }
 
+  /** The family ages by ticks (the APBF's generations), not by global time. */
+  ticks(): boolean {
+    return !this.support().time;
+  }
+
   /** Global time (LaneTime), read from the shard's config (its TΩ may exceed the one-lane one). */
   private time() {
     const sup = this.support();

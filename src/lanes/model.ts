@@ -57,6 +57,7 @@ export class ShardedModel implements StreamModel {
   apply(req: StreamRequest): ResponseFields {
     const o = this.o;
     if (o.broadcastOps.includes(req.op)) {
+      if (o.time) this.finish(); // the steps due before a clear were all reported
       const rs = o.shards.map((s) => s.apply(o.time ? { ...req, fields: { ...req.fields, ...this.now(0n) } } : req));
       this.count = 0;
       this.g = 0;
@@ -99,6 +100,18 @@ export class ShardedModel implements StreamModel {
         this.problems.push(`insert ${this.g}: the scan step after insert ${(this.scans + 1) * S} was not reported`);
     }
     return r;
+  }
+
+  /**
+   * Global time, with externalScan, after the last op (and before a clear): every step due was
+   * reported (the last cycle's too); a problem is recorded otherwise.
+   */
+  finish(): void {
+    const S = this.o.shards.length;
+    if (this.o.time && this.externalScan && Math.floor(this.g / S) !== this.scans && this.problems.length < 20)
+      this.problems.push(
+        `after ${this.g} inserts ${this.scans} scan steps were reported, ${Math.floor(this.g / S)} due`,
+      );
   }
 
   /** Global time: one background step of every shard now (the hardware reported one). */

@@ -180,10 +180,7 @@ export function buildLanes(o: LaneBuild): Design {
     const q = skidInput(m, {
       valid: ci.valid,
       op: ci.op,
-      flags: (time ? { tick: [time.scanCode], bcast: o.broadcastCodes } : { tick: [o.tickCode!] }) as Record<
-        string,
-        readonly number[]
-      >,
+      flags: (time ? { bcast: o.broadcastCodes } : { tick: [o.tickCode!] }) as Record<string, readonly number[]>,
       data,
       name: `shard${s}_q`,
     });
@@ -210,11 +207,14 @@ export function buildLanes(o: LaneBuild): Design {
   });
   const ready = coreOut.map((co) => co.in_ready!);
   // Global time: inserts only in cycles where a request written to any shard enters its core the
-  // next cycle (or waits behind a clear with every shard), so a granted insert and the cycle's scan
+  // next cycle, or waits behind a clear with every shard, so a granted insert and the cycle's scan
   // steps do (the scanner's bound in src/families/tbf/lanes.ts), and every shard has room for a
-  // scan step. Judged a cycle ahead (a register): if every shard's head left and none was a
-  // clear, the core took no clear in the last two cycles and is still ready, and what was written
-  // then is the only entry now and leaves now.
+  // scan step. Judged a cycle ahead (a register): last cycle every shard's second entry was free
+  // and its head, if any, left and was not a clear. So now a shard holds at most what was written
+  // last cycle; that leaves now, unless it is a clear (or follows one: the core may have taken a
+  // clear two cycles ago with its head empty since) — then it and everything granted after it wait
+  // out the sweep that every shard runs from the same cycle, and no insert is granted meanwhile
+  // (in_ready low or a clear at the head makes `next` 0).
   const quiet = time
     ? m.pipe(
         coreOut.map((co) => co.next!).reduce((a, b) => a.and(b)),
@@ -502,14 +502,8 @@ export function buildLanes(o: LaneBuild): Design {
     const weQ = m.pipe(grant[i]!, 1, `lane${i}_meta_we`);
     const slotQ = m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null });
     const offQ = m.pipe(offset[i]!, 1, `lane${i}_meta_off`, { reset: null });
-    const restQ = m.pipe(
-      m.cat(l.sk.data.tag!, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : [])),
-      1,
-      `lane${i}_meta_tag`,
-      {
-        reset: null,
-      },
-    );
+    const rest = m.cat(l.sk.data.tag!, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
+    const restQ = m.pipe(rest, 1, `lane${i}_meta_tag`, { reset: null });
     const meta = { we: weQ, slot: slotQ, data: m.cat(seqBase.add(offQ.zext(SEQ_BITS)), restQ) };
     const rq = reorderQueue(m, `lane${i}_rq`, meta, writes, l.outReady);
     l.occ.step(grant[i]!, rq.pop);

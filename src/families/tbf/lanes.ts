@@ -11,16 +11,20 @@
  * most W_s·S + N − 1 inserts: the shard's padding is raised to the least P with
  *     W_s·S + N − 1 ≤ B·(P + 1)
  * (P changes TΩ, where timestamps wrap, not the filter's answers), and the shard's timers per word
- * are chosen for it as ./config.ts chooses one lane's: the fewest block RAMs.
+ * are chosen for it, as ./config.ts chooses one lane's, for the fewest block RAMs (ties: the most
+ * timers per word, the least padding; a `timersPerWord` in the config is one lane's and not used).
  *
  * The scanner leaves alone the lanes written by the op in its slot and by the op one slot ahead
  * (their values are not in the word it read): they must be too young to be stale. The dispatcher
  * grants inserts only in cycles where what it writes to any shard enters the core the next cycle
  * (src/lanes/rtl.ts), so an insert one slot ahead of a scan step was granted the cycle before it,
- * or earlier with no insert granted in between: at most 2N − 1 inserts earlier, and its age is at
- * most ⌊(2N − 2)/B⌋ + 1 steps; stale is ⌈w/B⌉ + 1 or more. (The same bound keeps the time a request
- * carries — up to 2N inserts before its own — within one wrap of T+: the shard adds them with one
- * conditional subtraction.)
+ * or earlier with no insert granted in between. Its timestamp is T+ before its own insert, the
+ * first of that cycle at worst, and the step's time is after the next cycle's last insert: at
+ * most 2N inserts later, so its age is at most ⌊(2N − 1)/B⌋ + 1 steps; stale is ⌈w/B⌉ + 1 or more.
+ * (With N = 1 that is the one-lane rule of ./config.ts: w ≥ 2 when B = 1.) The same bound keeps
+ * the time a request carries — up to 2N inserts before its own — within one wrap of T+: the shard
+ * adds them with one conditional subtraction. Checked by a run at the bound (w = 2N, B = 1):
+ * below it, w = 2N − 1, a run on 2 lanes gave wrong answers.
  */
 import type { Fail, LaneSupport } from '../types.js';
 import { btbfShape } from './decision.js';
@@ -43,11 +47,11 @@ function shardConfig(c: TbfDerived, o: { lanes: number; shards: number }, fail: 
       `${S} shards leave ${c.timersPerBank}/${S} timers per bank; a shard needs at least 2 (use shards <= ${c.timersPerBank / 2})`,
     );
   const B = c.blockSize;
-  const youngest = Math.floor((2 * N - 2) / B) + 1;
+  const youngest = Math.floor((2 * N - 1) / B) + 1;
   if (youngest >= c.markAge)
     fail(
       'lanes',
-      `with ${N} lanes an insert can be ${2 * N - 1} inserts older than the scan that passes its word, ${youngest} ` +
+      `with ${N} lanes an insert can be ${2 * N} inserts older than the scan that passes its word, ${youngest} ` +
         `steps of T+, and a timer is stale at ⌈w/B⌉ + 1 = ${c.markAge}; use fewer lanes or a larger window`,
     );
   // The shard's word: the packing with the fewest iCE40 block RAMs whose sweep fits some padding

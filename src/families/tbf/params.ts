@@ -34,7 +34,9 @@ export function tbfParameters(c: TbfDerived): Record<string, unknown> {
     tOmega: c.tOmega,
     tEpsilon: c.tEps,
     markAge: c.markAge,
-    scanBound: `wordsPerBank ${c.wordsPerBank} <= B·(P+1) = ${c.blockSize * (c.padding + 1)}`,
+    scanBound: c.laneTime
+      ? `wordsPerBank·shards + lanes − 1 = ${c.wordsPerBank * c.laneTime.shards + c.laneTime.lanes - 1} <= B·(P+1) = ${c.blockSize * (c.padding + 1)}`
+      : `wordsPerBank ${c.wordsPerBank} <= B·(P+1) = ${c.blockSize * (c.padding + 1)}`,
     keyBits: c.keyBits,
     tagBits: c.tagBits,
     seed: c.seed,

@@ -331,14 +331,14 @@ function tbfPorts(m: ModuleBuilder, c: TbfDerived, dl: ReturnType<typeof decisio
   const cw = lt ? bitsFor(2 * lt.lanes) : 0;
   const time = lt
     ? {
-        tplus: m.input('in_tplus', c.timerBits, "lanes: T+ at the start of the request's cycle"),
+        tplus: m.input('in_tplus', c.timerBits, 'lanes: T+ at the start of the cycle before the request'),
         bcnt:
           c.blockSize > 1
-            ? m.input('in_bcnt', Math.log2(c.blockSize), "lanes: b at the start of the request's cycle")
+            ? m.input('in_bcnt', Math.log2(c.blockSize), 'lanes: b at the start of the cycle before the request')
             : null,
-        before: m.input('in_before', cw, 'lanes: inserts ordered before the request in its cycle'),
+        before: m.input('in_before', cw, 'lanes: inserts from that time to the request'),
         scan: m.input('in_scan', 1, 'lanes: one expiry-scan step after the request'),
-        scanAt: m.input('in_scan_at', cw, "lanes: the scan step's time, in inserts after the cycle's start"),
+        scanAt: m.input('in_scan_at', cw, "lanes: the scan step's time, in inserts after in_tplus/in_bcnt"),
       }
     : null;
   return { valid, op, key, tag, cls, ratio, outReady, time };
