@@ -124,6 +124,9 @@ export function buildLanes(o: LaneBuild): Design {
   const mg = o.merge && N > 1 ? o.merge : null;
   const tagW = coreTagBits(N, mg !== null);
   const time = o.time ?? null;
+  // Global time numbers a cycle's ops in lane order (its inserts before each lane, the scan step
+  // after the last): the merging class order is not built for it.
+  if (time && mg) throw new Error(`lanes '${o.name}': merging identical keys with global time is not built`);
   if (!time && (o.period === undefined || o.tickCode === undefined))
     throw new Error(`lanes '${o.name}': a family ages by ticks (period, tickCode) or by global time`);
   if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);

@@ -139,8 +139,8 @@ const CASES: [string, () => string[], RegExp][] = [
   ],
   [
     'plan --lanes for a family with one lane',
-    () => ['plan', '--filter', 'tbf', '--window', '400', '--fp', '0.01', '--lanes', '2'],
-    /--lanes: tbf has one lane only \(lanes: apbf, apbbf\)/,
+    () => ['plan', '--filter', 'stable', '--window', '400', '--fp', '0.01', '--lanes', '2'],
+    /--lanes: stable has one lane only \(lanes: apbf, apbbf, tbf, btbf\)/,
   ],
   [
     'plan --lanes 3',
