@@ -106,7 +106,7 @@ describe('TBF/BTBF lanes: configs', () => {
 describe('TBF/BTBF lanes: Verilog', () => {
   it.each([
     ['btbf', 2, 2],
-    ['tbf', 8, 8],
+    ['tbf', 4, 4],
   ])('%s on %i lanes, %i shards: verilator -Wall clean, out<i>_scan on every lane', async (f, N, S) => {
     const lf = resolveLaneConfig({ ...(f === 'tbf' ? smallTbf : small), lanes: N, shards: S }, 'cfg');
     const d = lf.design();
