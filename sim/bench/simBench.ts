@@ -4,7 +4,8 @@
  * cycle loops) and of Verilator on the same stimulus (built as src/bench/verilatorFlags.ts's
  * BENCH_VARIANT says, named in the header and in --json), and whether all outputs agree.
  *
- * Usage: npm run bench:sim -- [--cycles N] [--reps R] [--json]
+ * Usage: npm run bench:sim -- [--cycles N] [--reps R] [--design NAME]... [--json]
+ * (--design: only the named designs; each name must be one of the bench designs.)
  * Each engine runs R times (default 3), interleaved, and its best rate counts (src/bench/sim.ts).
  * The header (and `machine` in --json) names the CPU, cores, node, Verilator and the commit.
  */
@@ -31,11 +32,18 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // Every family's bench presets, then the N-lane presets (their designs keep the preset's name).
-  const designs = [
+  const all = [
     h3Banks(),
     ...FAMILIES.flatMap((f) => f.benchPresets).map((n) => loadConfig(n).design()),
     ...lanePresets().map((l) => l.design()),
   ];
+  const only = args.flatMap((a, k) => (a === '--design' ? [args[k + 1] ?? ''] : []));
+  for (const n of only)
+    if (!all.some((d) => d.name === n)) {
+      console.error(`bench:sim: --design '${n}' is not a bench design (${all.map((d) => d.name).join(', ')})`);
+      process.exit(2);
+    }
+  const designs = only.length ? all.filter((d) => only.includes(d.name)) : all;
   const results: SimBenchResult[] = [];
   const machine = await machineInfo();
   const vb = variantByName(BENCH_VARIANT);
