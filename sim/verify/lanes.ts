@@ -56,7 +56,8 @@ export interface LaneDriveResult {
   opsPerCycle: number;
   mismatches: string[];
   mismatchCount: number;
-  memory: { checked: number; count: number; mismatches: string[] } | null;
+  /** The block RAMs against the model's, in the family's unit (words, timers). */
+  memory: { checked: number; unit: string; count: number; mismatches: string[] } | null;
   agingEvents: number;
   stim: Uint32Array | null;
   out: Uint32Array | null;
@@ -247,7 +248,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     for (const x of model.problems) mismatch(`scan steps: ${x}`);
     res.agingEvents = model.agingEvents();
     const mem = model.compareMemories((name, addr) => sim.readMemory(name, addr));
-    res.memory = { checked: mem.checked, count: mem.count, mismatches: mem.mismatches };
+    res.memory = { checked: mem.checked, unit: mem.unit, count: mem.count, mismatches: mem.mismatches };
     if (mem.count) mismatch(`memories: ${mem.count} ${mem.unit} differ from the model (${mem.mismatches[0]})`);
   }
   if (o.keepOrder) {

@@ -91,7 +91,7 @@ export function registerLaneCommands(p: Command): void {
           `(${r.opsPerCycle.toFixed(2)} ops/cycle while busy), ${r.agingEvents} aging steps`,
       );
       console.log(
-        `  model on the linear order: ${r.mismatchCount} mismatches; memories: ${r.memory?.checked ?? 0} words, ${r.memory?.count ?? 0} differ`,
+        `  model on the linear order: ${r.mismatchCount} mismatches; memories: ${r.memory?.checked ?? 0} ${r.memory?.unit ?? 'words'}, ${r.memory?.count ?? 0} differ`,
       );
       for (const m of r.mismatches) console.log(`  ${m}`);
       let bad = r.mismatchCount > 0;

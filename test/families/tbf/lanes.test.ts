@@ -6,6 +6,8 @@
  * reports them, the timer banks equal to the model's. The checks are not vacuous: the reported
  * scan steps carry the memory's state, and a step where none is due is flagged.
  */
+import path from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { resolveLaneConfig } from '../../../src/lanes/index.js';
 import { loadPreset, resolveConfig } from '../../../src/config/resolve.js';
@@ -216,4 +218,18 @@ describe('TBF/BTBF lanes: analysis', () => {
     // One shard is the one-lane filter.
     expect(tbfShardedFp(lf.base.config as TbfDerived, 1)).toBeCloseTo(lf.base.analyze().values.fp, 12);
   });
+});
+
+describe('TBF/BTBF lanes: the command line', () => {
+  it('lanes verify on the 2 × 2 BTBF preset: the linear order checked, the timers counted as timers', async () => {
+    const bin = path.resolve('bin/bloomforge.mjs');
+    const r = await execa(
+      process.execPath,
+      [bin, 'lanes', 'verify', 'btbf_k2_w256_b16_2x2', '--ops', '400', '--no-verilator'],
+      { reject: false, all: true },
+    );
+    expect(r.exitCode, r.all).toBe(0);
+    expect(r.stdout).toMatch(/2 lanes, 2 shards: 800 ops/);
+    expect(r.stdout).toMatch(/model on the linear order: 0 mismatches; memories: 2048 timers, 0 differ/);
+  }, 120_000);
 });
