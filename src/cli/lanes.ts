@@ -187,16 +187,16 @@ export function registerLaneCommands(p: Command): void {
       .option('--seed <s>', 'stream seed', intArg('--seed', 0, 0xffffffff), 1)
       .option(
         '--moment <m>',
-        "when the keys are queried: 'shift' (100 just before each aging step, the analysis's moment) or 'cycle' (one after every insert)",
+        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for the APBF, 'cycle' for the TBF/BTBF (whose rate is the mean over the block counter)",
         choiceArg('--moment', ['shift', 'cycle'] as const),
-        'shift',
       )
       .option('--json', 'print JSON'),
   ).action(
-    (spec: string, o: ShapeFlags & { queries: number; seed: number; moment: 'shift' | 'cycle'; json?: boolean }) => {
+    (spec: string, o: ShapeFlags & { queries: number; seed: number; moment?: 'shift' | 'cycle'; json?: boolean }) => {
       const lf = load(spec, o);
       const a = lf.analyze();
-      const fp = measureShardedFp(lf, { queries: o.queries, seed: o.seed, moment: o.moment });
+      const moment = o.moment ?? (lf.ticks() ? 'shift' : 'cycle');
+      const fp = measureShardedFp(lf, { queries: o.queries, seed: o.seed, moment });
       const shard = lf.shard.parameters();
       if (o.json) {
         console.log(
@@ -214,7 +214,7 @@ export function registerLaneCommands(p: Command): void {
       console.log(`  shard: ${lf.shard.describe()}${spares}; latency ${lf.latency()} cycles`);
       const pct = (x: number): string => `${(100 * x).toFixed(4)} %`;
       console.log(
-        `  measured fp (${fp.queries} never-inserted keys ${o.moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
+        `  measured fp (${fp.queries} never-inserted keys ${moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
       );
     },
   );
