@@ -23,3 +23,36 @@ export function normalQuantile(p: number): number {
     (((((b[0]! * r + b[1]!) * r + b[2]!) * r + b[3]!) * r + b[4]!) * r + 1)
   );
 }
+
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error below 1e-13 here). */
+export function lnGamma(x: number): number {
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+  const z = x - 1;
+  let a = c[0]!;
+  const t = z + 7.5;
+  for (let i = 1; i < 9; i++) a += c[i]! / (z + i);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Σ_N Binom(n, q)(N)·f(N) over the range that carries the mass (40 standard deviations). */
+export function binomialExpectation(n: number, q: number, f: (N: number) => number): number {
+  if (n === 0) return f(0);
+  if (q >= 1) return f(n);
+  const mu = n * q;
+  const sd = Math.sqrt(n * q * (1 - q));
+  const lo = Math.max(0, Math.floor(mu - 40 * sd - 10));
+  const hi = Math.min(n, Math.ceil(mu + 40 * sd + 10));
+  const lnq = Math.log(q);
+  const ln1q = Math.log1p(-q);
+  const lnN = lnGamma(n + 1);
+  let s = 0;
+  for (let N = lo; N <= hi; N++) {
+    const lp = lnN - lnGamma(N + 1) - lnGamma(n - N + 1) + N * lnq + (n - N) * ln1q;
+    s += Math.exp(lp) * f(N);
+  }
+  return s;
+}

@@ -187,7 +187,7 @@ export function registerLaneCommands(p: Command): void {
       .option('--seed <s>', 'stream seed', intArg('--seed', 0, 0xffffffff), 1)
       .option(
         '--moment <m>',
-        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for the APBF, 'cycle' for the TBF/BTBF (whose rate is the mean over the block counter)",
+        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for a family aging by ticks, 'cycle' for one with global time (its rate is a mean over the phase of a time step)",
         choiceArg('--moment', ['shift', 'cycle'] as const),
       )
       .option('--json', 'print JSON'),

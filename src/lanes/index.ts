@@ -101,6 +101,7 @@ export class LaneFilter {
     const p = this.shard.protocol();
     const sup = this.support();
     const codes = (names: readonly string[]): number[] => names.map((n) => p.ops[n]!);
+    const time = this.time();
     this.built = buildLanes({
       name: this.name,
       core: this.shard.design(),
@@ -109,8 +110,8 @@ export class LaneFilter {
       keyBits: this.base.config.keyBits,
       tagBits: this.base.config.tagBits,
       seed: this.base.config.seed,
-      ...(sup.time
-        ? { time: { block: this.time()!.block, wrap: this.time()!.wrap, scanCode: p.ops[this.time()!.scanOp]! } }
+      ...(time
+        ? { time: { block: time.block, wrap: time.wrap, scanCode: p.ops[time.scanOp]! } }
         : { period: this.period(), tickCode: p.ops[sup.tickOp!]! }),
       broadcastCodes: codes(sup.broadcastOps),
       insertCodes: codes(this.insertOps()),
@@ -186,7 +187,7 @@ export class LaneFilter {
       ...(this.time()
         ? {
             scan: {
-              note: `global time: every lane's inserts advance the shards' T+ every ${this.time()!.block} inserts; every shard takes one expiry-scan step per ${this.shards} inserts, at the end of the cycle whose inserts reach the next multiple, and out<i>_scan marks the op that is last in that cycle's linear order (the step follows it)`,
+              note: `global time: every lane's inserts advance the shards' time one step every ${this.time()!.block} inserts; every shard takes one background step (the family's periodic work) per ${this.shards} inserts, at the end of the cycle whose inserts reach the next multiple, and out<i>_scan marks the op that is last in that cycle's linear order (the step follows it)`,
             },
           }
         : {}),

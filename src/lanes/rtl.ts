@@ -47,7 +47,7 @@
 import { ModuleBuilder, type Sig, type Wire } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
 import { skidInput } from '../stages/input.js';
-import { muxTree, bitsFor } from '../stages/primitives.js';
+import { advanceTime, muxTree, bitsFor } from '../stages/primitives.js';
 import { occupancy } from '../stages/responseQueue.js';
 import type { PortField } from '../families/types.js';
 
@@ -525,7 +525,7 @@ export function buildLanes(o: LaneBuild): Design {
       m.output(
         `out${i}_scan`,
         rq.head.bit(hi--),
-        `lane ${i}: every shard takes one background (expiry-scan) step right after this op in the linear order`,
+        `lane ${i}: every shard takes one background step (global time) right after this op in the linear order`,
       );
     o.response.forEach((f, j) => {
       const v = rq.head.slice(hi, hi - respW[j]! + 1);
@@ -604,20 +604,10 @@ function globalTime(
   const lag = m.reg('time_lag', countBits);
   lag.next(m.mux(o.clear, 0, n.zext(countBits)));
   const tplus = m.reg('time_tplus', tplusW);
-  let steps: Sig = lag;
-  let bcnt: Sig | null = null;
-  if (time.block > 1) {
-    const bBits = o.width('in_bcnt');
-    const b = m.reg('time_bcnt', bBits);
-    const w = Math.max(bBits, countBits) + 1;
-    const sum = b.zext(w).add(lag.zext(w));
-    b.next(m.mux(o.clear, 0, sum.slice(bBits - 1, 0)));
-    steps = sum.slice(w - 1, bBits);
-    bcnt = b;
-  }
-  const w = Math.max(tplusW, steps.width) + 1;
-  const t = tplus.zext(w).add(steps.zext(w));
-  tplus.next(m.mux(o.clear, 0, m.mux(t.ge(time.wrap), t.sub(time.wrap), t).trunc(tplusW)));
+  const bcnt = time.block > 1 ? m.reg('time_bcnt', o.width('in_bcnt')) : null;
+  const after = advanceTime(m, { t: tplus, b: bcnt, n: lag, wrap: time.wrap });
+  tplus.next(m.mux(o.clear, 0, after.t));
+  if (bcnt) bcnt.next(m.mux(o.clear, 0, after.b!));
   const sb = Math.log2(o.S);
   let scanNow: Sig;
   if (sb === 0) scanNow = n.any();
@@ -627,5 +617,5 @@ function globalTime(
     scanNow = sum.ge(o.S);
     phase.next(m.mux(o.clear, 0, m.mux(scanNow, sum.sub(o.S), sum).trunc(sb)));
   }
-  return { tplus: tplus as Sig, bcnt, scanNow, countBits, lag: lag as Sig };
+  return { tplus: tplus as Sig, bcnt: bcnt as Sig | null, scanNow, countBits, lag: lag as Sig };
 }

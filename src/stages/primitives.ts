@@ -45,3 +45,27 @@ export function thermometer(
   };
   return { value: t, step };
 }
+
+/**
+ * A time of block-counted steps advanced by `n` events: b (mod `block`, a power of two; null when
+ * block = 1) and t (mod `wrap`) become (b + n) mod block and t + ⌊(b + n)/block⌋ mod wrap, as one
+ * mixed-radix addition with one conditional subtraction — so the steps must not exceed `wrap`.
+ * (The TBF's (T+, b) advanced by inserts: the lanes dispatcher's global time and its shards.)
+ */
+export function advanceTime(
+  m: ModuleBuilder,
+  o: { t: Sig; b: Sig | null; n: Sig; wrap: number },
+): { t: Sig; b: Sig | null } {
+  let steps = o.n;
+  let b: Sig | null = null;
+  if (o.b) {
+    const bBits = o.b.width;
+    const w = Math.max(bBits, o.n.width) + 1;
+    const sum = o.b.zext(w).add(o.n.zext(w));
+    b = sum.slice(bBits - 1, 0);
+    steps = sum.slice(w - 1, bBits);
+  }
+  const w = Math.max(o.t.width, steps.width) + 1;
+  const t = o.t.zext(w).add(steps.zext(w));
+  return { t: m.mux(t.ge(o.wrap), t.sub(o.wrap), t).trunc(o.t.width), b };
+}

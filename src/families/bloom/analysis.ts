@@ -24,6 +24,7 @@
  *   e^{−kn/m} form with k = b is the fp of an unblocked filter with the same m and b: the
  *   blocked filter's fp is higher, since the load varies from block to block.
  */
+import { binomialExpectation } from '../../analysis/stats.js';
 import type { BloomParams } from './types.js';
 
 /** Expected fraction of set bits of a `bits`-bit array after `throws` uniform throws: 1 − (1 − 1/bits)^throws. */
@@ -39,39 +40,6 @@ export function fpBasic(m: number, k: number, n: number): number {
 /** Partitioned, exact: (1 − (1 − k/m)^n)^k (§4.1 with slices of m/k bits). */
 export function fpPartitioned(m: number, k: number, n: number): number {
   return fillRatio(m / k, n) ** k;
-}
-
-/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; relative error below 1e-13 here). */
-export function lnGamma(x: number): number {
-  const c = [
-    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-  ];
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
-  const z = x - 1;
-  let a = c[0]!;
-  const t = z + 7.5;
-  for (let i = 1; i < 9; i++) a += c[i]! / (z + i);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
-
-/** Σ_N Binom(n, q)(N)·f(N) over the range that carries the mass (40 standard deviations). */
-export function binomialExpectation(n: number, q: number, f: (N: number) => number): number {
-  if (n === 0) return f(0);
-  if (q >= 1) return f(n);
-  const mu = n * q;
-  const sd = Math.sqrt(n * q * (1 - q));
-  const lo = Math.max(0, Math.floor(mu - 40 * sd - 10));
-  const hi = Math.min(n, Math.ceil(mu + 40 * sd + 10));
-  const lnq = Math.log(q);
-  const ln1q = Math.log1p(-q);
-  const lnN = lnGamma(n + 1);
-  let s = 0;
-  for (let N = lo; N <= hi; N++) {
-    const lp = lnN - lnGamma(N + 1) - lnGamma(n - N + 1) + N * lnq + (n - N) * ln1q;
-    s += Math.exp(lp) * f(N);
-  }
-  return s;
 }
 
 /** Blocked, exact: Σ_N Binom(n, B/m)(N)·(1 − (1 − b/B)^N)^b. */

@@ -28,7 +28,8 @@
  */
 import type { Fail, LaneSupport } from '../types.js';
 import { btbfShape } from './decision.js';
-import { lambdaMax, untouched } from './analysis.js';
+import { binomialExpectation } from '../../analysis/stats.js';
+import { lambdaMax, standardFalsePositiveRate } from './analysis.js';
 import { tbfBankBlockRams } from './config.js';
 import type { TbfDerived } from './types.js';
 
@@ -90,63 +91,21 @@ function shardConfig(c: TbfDerived, o: { lanes: number; shards: number }, fail: 
 /**
  * The standard false-positive rate of S shards on a stream of distinct keys: at block counter b
  * the L(b) = ⌈(w − b)/B⌉·B + b live inserts fall Binomial(L, 1/S) into a probe's shard, whose
- * banks have timersPerBank/S timers: E[(1 − (1 − S/M)^n)^k] over that binomial (its pmf summed
- * within 12 standard deviations of the mean), the mean over b (at most 64 values of b, spread).
+ * banks have timersPerBank/S timers: E[(1 − (1 − S/M)^n)^k] over that binomial, the mean over b
+ * (at most 64 values of b, spread). One shard is the one-lane rate.
  */
 export function tbfShardedFp(c: TbfDerived, shards: number): number {
   const s = btbfShape(c);
-  if (shards === 1) {
-    let sum = 0;
-    for (let b = 0; b < c.blockSize; b++) sum += (1 - untouched(s, (j) => j, lambdaMax(s, b) * c.blockSize + b)) ** c.k;
-    return sum / c.blockSize;
-  }
-  const p = 1 / shards;
+  if (shards === 1) return standardFalsePositiveRate(s);
   const q = 1 - shards / c.timersPerBank;
   const bs = Math.min(c.blockSize, 64);
   let total = 0;
   for (let i = 0; i < bs; i++) {
     const b = Math.floor((i * c.blockSize) / bs);
     const L = lambdaMax(s, b) * c.blockSize + b;
-    const mean = L * p;
-    const sd = Math.sqrt(L * p * (1 - p));
-    const lo = Math.max(0, Math.floor(mean - 12 * sd - 1));
-    const hi = Math.min(L, Math.ceil(mean + 12 * sd + 1));
-    // log pmf at lo, then the ratio recurrence upwards.
-    let logPmf = lgammaBinom(L, lo) + lo * Math.log(p) + (L - lo) * Math.log1p(-p);
-    let acc = 0;
-    for (let n = lo; n <= hi; n++) {
-      acc += Math.exp(logPmf) * (1 - q ** n) ** c.k;
-      logPmf += Math.log((L - n) / (n + 1)) + Math.log(p / (1 - p));
-    }
-    total += acc;
+    total += binomialExpectation(L, 1 / shards, (n) => (1 - q ** n) ** c.k);
   }
   return total / bs;
-}
-
-/** log C(n, k) by Stirling's series (exact enough for a pmf's start point). */
-function lgammaBinom(n: number, k: number): number {
-  return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
-}
-
-function lgamma(x: number): number {
-  if (x < 8) {
-    let r = 0;
-    let y = x;
-    while (y < 8) {
-      r -= Math.log(y);
-      y++;
-    }
-    return r + lgamma(y);
-  }
-  const x2 = x * x;
-  return (
-    (x - 0.5) * Math.log(x) -
-    x +
-    0.5 * Math.log(2 * Math.PI) +
-    1 / (12 * x) -
-    1 / (360 * x * x2) +
-    1 / (1260 * x2 * x2 * x)
-  );
 }
 
 export const tbfLanes: LaneSupport<TbfDerived> = {

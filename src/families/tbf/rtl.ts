@@ -68,7 +68,7 @@ import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { tbfSalt } from './model.js';
 import { decisionLayout, decisionTable } from './decision.js';
-import { bitsFor, muxTree } from '../../stages/primitives.js';
+import { advanceTime, bitsFor, muxTree } from '../../stages/primitives.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
 import { chunkedH3 } from '../../stages/hash.js';
@@ -359,20 +359,7 @@ function laneTimes(
   r: { tplus?: Sig; bcnt?: Sig; before?: Sig; scan?: Sig; scanAt?: Sig },
   clear: Sig,
 ) {
-  const tb = c.timerBits;
-  const advance = (n: Sig): { t: Sig; b: Sig | null } => {
-    let steps = n;
-    let b: Sig | null = null;
-    if (r.bcnt) {
-      const w = Math.max(d.bBits, n.width) + 1;
-      const sum = r.bcnt.zext(w).add(n.zext(w));
-      b = sum.slice(d.bBits - 1, 0);
-      steps = sum.slice(w - 1, d.bBits);
-    }
-    const w = Math.max(tb, steps.width) + 1;
-    const t = r.tplus!.zext(w).add(steps.zext(w));
-    return { t: m.mux(t.ge(c.tOmega + 1), t.sub(c.tOmega + 1), t).trunc(tb), b };
-  };
+  const advance = (n: Sig) => advanceTime(m, { t: r.tplus!, b: r.bcnt ?? null, n, wrap: c.tOmega + 1 });
   const op = advance(r.before!);
   const scan = valid.and(r.scan!);
   const scanPtr = m.reg('scan_ptr', d.aBits);

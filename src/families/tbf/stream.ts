@@ -104,9 +104,22 @@ export class TbfStreamModel implements StreamModel {
     this.inf = 2 ** lambdaBits(c) - 1;
   }
 
+  /**
+   * On one lane the model keeps its own time. A shard of an N-lane filter (`laneTime`) takes T+
+   * and b from the request's fields (`tplus`, `bcnt` advanced by `before` inserts), an insert only
+   * writes its timers, and `scan` takes one step of the expiry scan after the op at the time
+   * advanced by `scanAt` inserts (src/families/types.ts, LaneTime).
+   */
   apply(req: StreamRequest): Record<string, bigint> {
-    if (this.c.laneTime) return this.applyOnLanes(req);
     const m = this.model;
+    const f = req.fields;
+    const lanes = this.c.laneTime !== undefined;
+    const at = (n: bigint | undefined): void => {
+      const g = Number(f.bcnt ?? 0n) + Number(n ?? 0n);
+      m.b = g % this.c.blockSize;
+      m.tPlus = (Number(f.tplus ?? 0n) + Math.floor(g / this.c.blockSize)) % (this.c.tOmega + 1);
+    };
+    if (lanes) at(f.before);
     const out: Record<string, bigint> = { hit: 0n, lambda: 0n, c: 0n };
     if (this.table) out.decision = 0n;
     if (!(req.op in TBF_OP)) throw new Error(`tbf: unknown op '${req.op}'`);
@@ -116,52 +129,26 @@ export class TbfStreamModel implements StreamModel {
       out.lambda = BigInt(q.lambda === Infinity ? this.inf : q.lambda);
       out.c = BigInt(q.c);
       if (this.table) {
-        const cls = Number(req.fields.class ?? 0n);
+        const cls = Number(f.class ?? 0n);
         const word = posteriorWord(this.c, this.table, cls, q.lambda, q.c, q.b);
-        out.decision = decideWord(word, Number(req.fields.ratio ?? 0n)) ? 1n : 0n;
+        out.decision = decideWord(word, Number(f.ratio ?? 0n)) ? 1n : 0n;
       }
     }
-    if (req.op === 'insert' || req.op === 'testAndInsert') {
+    if ((req.op === 'insert' || req.op === 'testAndInsert') && lanes) m.write(req.key);
+    else if (req.op === 'insert' || req.op === 'testAndInsert') {
       const before = m.tPlus;
       m.insert(req.key);
       if (before === this.c.tOmega && m.tPlus === 0) this.wraps++;
     } else if (req.op === 'clear') m.clear();
+    if (lanes && f.scan) {
+      at(f.scanAt);
+      m.scanStep();
+    }
     return out;
   }
 
   agingEvents(): number {
     return this.wraps;
-  }
-
-  /**
-   * A shard of an N-lane filter: T+ and b from the request's fields (`tplus`, `bcnt` advanced by
-   * `before` inserts), an insert only writes its timers, and `scan` takes one step of the expiry
-   * scan after the op at the time advanced by `scanAt` inserts (src/families/types.ts, LaneTime).
-   */
-  private applyOnLanes(req: StreamRequest): Record<string, bigint> {
-    const m = this.model;
-    const f = req.fields;
-    const at = (n: bigint | undefined): void => {
-      const g = Number(f.bcnt ?? 0n) + Number(n ?? 0n);
-      m.b = g % this.c.blockSize;
-      m.tPlus = (Number(f.tplus ?? 0n) + Math.floor(g / this.c.blockSize)) % (this.c.tOmega + 1);
-    };
-    at(f.before);
-    const out: Record<string, bigint> = { hit: 0n, lambda: 0n, c: 0n };
-    if (!(req.op in TBF_OP)) throw new Error(`tbf: unknown op '${req.op}'`);
-    if (req.op === 'query' || req.op === 'testAndInsert') {
-      const q = m.query(req.key);
-      out.hit = q.hit ? 1n : 0n;
-      out.lambda = BigInt(q.lambda === Infinity ? this.inf : q.lambda);
-      out.c = BigInt(q.c);
-    }
-    if (req.op === 'insert' || req.op === 'testAndInsert') m.write(req.key);
-    else if (req.op === 'clear') m.clear();
-    if (f.scan) {
-      at(f.scanAt);
-      m.scanStep();
-    }
-    return out;
   }
 
   /** Inserts since the last wrap of T+ (or clear): T+·B + b, the hardware's {tplus, bcnt}. */

@@ -15,12 +15,12 @@ import {
   fpExact,
   fpPartitioned,
   halfFillItems,
-  lnGamma,
   optimalBitsPerBlock,
   optimalK,
   probeFill,
 } from '../../../src/families/bloom/analysis.js';
 import { deriveBloom } from '../../../src/families/bloom/config.js';
+import { lnGamma } from '../../../src/analysis/stats.js';
 import { BloomModel } from '../../../src/families/bloom/model.js';
 import { keyOfIndex } from '../../../sim/verify/workloads.js';
 
