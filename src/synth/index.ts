@@ -42,7 +42,7 @@ export interface YosysResult {
   exitCode: number;
   /** Problems `check` reported (null if it did not run). */
   problems: number | null;
-  /** The ERROR lines, when it failed. */
+  /** When it failed: the ERROR lines, or how it ended and its log's last lines (`failureLines`). */
   errors: string[];
   cells: Record<string, number>;
   luts: number;
@@ -69,7 +69,20 @@ function count(cells: Record<string, number>, re: RegExp): number {
 
 const netlistFile = (key: string): string => path.join(CACHE_DIR, 'yosys', `${key}.netlist.json`);
 
-/** Yosys synthesis, `check -assert` and `stat` for one target (cached). */
+/**
+ * What a failed Yosys run said: its ERROR lines, or — when it printed none (killed, or a child
+ * such as ABC died without Yosys naming it) — how it ended and the last lines of its log.
+ */
+export function failureLines(log: string, exitCode: number | undefined, signal: string | undefined): string[] {
+  if (exitCode === 0) return [];
+  const lines = log.split('\n');
+  const errors = lines.filter((l) => /ERROR/.test(l));
+  if (errors.length) return errors;
+  const ended = signal ? `killed by ${signal}` : `exit code ${exitCode ?? 'unknown'}`;
+  return [`yosys ended (${ended}) without an ERROR line; the last lines of its log:`, ...lines.slice(-20)];
+}
+
+/** Yosys synthesis, `check -assert` and `stat` for one target (cached when it passes). */
 export async function yosys(
   d: Design,
   target: Target,
@@ -107,7 +120,7 @@ export async function yosys(
           target,
           exitCode: r.exitCode ?? -1,
           problems: probs.length ? Math.max(...probs) : null,
-          errors: log.split('\n').filter((l) => /ERROR/.test(l)),
+          errors: failureLines(log, r.exitCode, r.signal),
           cells,
           luts: count(cells, res.lut),
           ffs: count(cells, res.ff),
@@ -121,7 +134,8 @@ export async function yosys(
         fs.rmSync(dir, { recursive: true, force: true });
       }
     },
-    opts,
+    // A failed run is not cached: the next run tries again rather than repeating a failure.
+    { ...opts, keep: (v) => v.exitCode === 0 },
   );
   // A cached entry whose netlist file was removed is recomputed.
   if (entry.cached && entry.value.netlist && !fs.existsSync(netlistFile(entry.value.netlist)))

@@ -113,12 +113,14 @@ export async function cachedJson<T>(
   name: string,
   keyParts: readonly string[],
   compute: () => Promise<T>,
-  opts: { fresh?: boolean } = {},
+  opts: { fresh?: boolean; keep?: (value: T) => boolean } = {},
 ): Promise<{ value: T; cached: boolean }> {
   const file = path.join(CACHE_DIR, kind, `${name}-${contentKey(keyParts)}.json`);
   if (!opts.fresh && fs.existsSync(file))
     return { value: JSON.parse(fs.readFileSync(file, 'utf8')) as T, cached: true };
   const value = await compute();
+  // A result the caller does not keep (a failed tool run) is returned but not cached.
+  if (opts.keep && !opts.keep(value)) return { value, cached: false };
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(value, null, 2));

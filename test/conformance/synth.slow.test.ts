@@ -22,7 +22,7 @@ describe(`Yosys on ${tier.which}`, () => {
     const upToLuts = !dev.capacity;
     it(`${f.name}: Yosys ${dev.synth}${upToLuts ? ' up to LUT mapping' : ''}: check -assert passes, no latches, block RAMs inferred`, async () => {
       const { result: r } = await yosys(f.design(), target, { upToLuts });
-      expect(r.exitCode, r.errors.join('\n')).toBe(0);
+      expect(r.exitCode, `${f.name} on ${target}: ${r.errors.join('\n')}`).toBe(0);
       expect(r.problems).toBe(0);
       expect(r.latches).toEqual([]);
       expect(r.brams).toBeGreaterThan(0);

@@ -1,0 +1,46 @@
+/**
+ * A failed Yosys run says why (its ERROR lines, or how it ended and its log's tail when it printed
+ * none), and a failed tool run is not cached: the next run tries again.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { failureLines } from '../../src/synth/index.js';
+import { CACHE_DIR, cachedJson } from '../../src/tools/index.js';
+
+describe('failureLines', () => {
+  it('is empty when Yosys passed', () => {
+    expect(failureLines('ERROR-free log\n', 0, undefined)).toEqual([]);
+  });
+
+  it('gives the ERROR lines when there are some', () => {
+    const log = 'a\nERROR: Found and reported 2 problems during `check -assert`.\nb\n';
+    expect(failureLines(log, 1, undefined)).toEqual(['ERROR: Found and reported 2 problems during `check -assert`.']);
+  });
+
+  it('without an ERROR line: how it ended and the last 20 lines of the log', () => {
+    const log = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+    const exited = failureLines(log, 1, undefined);
+    expect(exited[0]).toMatch(/exit code 1\) without an ERROR line/);
+    expect(exited.slice(1)).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i + 10}`));
+    expect(failureLines(log, undefined, 'SIGKILL')[0]).toMatch(/killed by SIGKILL/);
+  });
+});
+
+describe('cachedJson keep', () => {
+  const kind = `test-keep-${process.pid}`;
+  afterAll(() => fs.rmSync(path.join(CACHE_DIR, kind), { recursive: true, force: true }));
+
+  it('caches a kept result and recomputes one it did not keep', async () => {
+    let runs = 0;
+    const run = (ok: boolean) =>
+      cachedJson(kind, ok ? 'ok' : 'bad', [String(ok)], () => Promise.resolve({ ok, run: ++runs }), {
+        keep: (v) => v.ok,
+      });
+    expect((await run(false)).cached).toBe(false);
+    const again = await run(false);
+    expect(again).toEqual({ value: { ok: false, run: 2 }, cached: false });
+    expect((await run(true)).value.run).toBe(3);
+    expect(await run(true)).toEqual({ value: { ok: true, run: 3 }, cached: true });
+  });
+});
