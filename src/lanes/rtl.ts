@@ -372,6 +372,13 @@ export function buildLanes(o: LaneBuild): Design {
   }
   if (count) count.next(m.mux(tickNow.or(bcastNow), 0, count.add(inserted)));
   const clock = time ? globalTime(m, time, { S, inserted, clear: bcastNow, width }) : null;
+  // Global time: lag + c for every count c of a cycle's inserts, from registers only, so the
+  // grants (through the insert counts) select a sum rather than feed an adder.
+  const lagPlus = clock
+    ? Array.from({ length: 1 << insW }, (_, c) => (c === 0 ? clock.lag : clock.lag.add(m.const(Math.min(c, N), clock.countBits))))
+    : [];
+  const lagAfter = (count: Sig): Sig => muxTree(m, lagPlus, count);
+  const beforeLane = clock ? insBefore.map(lagAfter) : [];
 
   // Each shard's request: a granted lane's (with merging, its group leader's), a broadcast, or
   // the aging tick. The fields a shard takes come from its candidate: the one lane that can be
@@ -386,6 +393,7 @@ export function buildLanes(o: LaneBuild): Design {
     top.map((t, i) => t.and(bcast[i]!)),
   );
   const dropBcast = topBcast.and(pendAny.not());
+  const scanAt = clock ? lagAfter(inserted) : null;
   coreIn.forEach((ci, s) => {
     const here = (i: number): Sig => (S > 1 ? lane[i]!.shard!.eq(s) : m.const(1, 1));
     // Lanes granted to this shard (with merging, the group's leader and members).
@@ -433,16 +441,9 @@ export function buildLanes(o: LaneBuild): Design {
       const fields = [
         clock.tplus,
         ...(clock.bcnt ? [clock.bcnt] : []),
-        clock.lag.add(
-          andOr(
-            m,
-            cand,
-            insBefore.map((b) => b.zext(clock.countBits)),
-            clock.countBits,
-          ),
-        ),
+        andOr(m, cand, beforeLane, clock.countBits),
         clock.scanNow,
-        clock.lag.add(inserted.zext(clock.countBits)),
+        scanAt!,
       ];
       fields.forEach((f, j) => m.assignWire(ci.time[j]!, f));
     }
