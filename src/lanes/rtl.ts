@@ -555,33 +555,32 @@ function reorderQueue(
   const D = LANE_QUEUE;
   const W = writes[0]!.data.width;
   const rp = m.reg(`${name}_rp`, SLOT_BITS);
-  const full: Sig[] = [];
+  // Each writer's slot decoded once into a one-hot mask of the entries it writes (zero when it
+  // writes none); an entry reads its bit of each mask.
+  const oneHot = (valid: Sig, slot: Sig): Sig => m.mux(valid, m.const(1, D).shl(slot), m.const(0, D));
+  const hitMasks = writes.map((w) => oneHot(w.valid, w.slot));
+  const weMask = hitMasks.reduce((a, b) => a.or(b));
+  const metaMask = oneHot(meta.we, meta.slot);
   const entries: Sig[] = [];
   const metas: Sig[] = [];
-  const fullRegs = [];
+  // Which slots hold a response, one word.
+  const full = m.reg(`${name}_full`, D);
   for (let j = 0; j < D; j++) {
-    const mt = m.reg(`${name}_meta${j}`, meta.data.width, { reset: null, en: meta.we.and(meta.slot.eq(j)) });
+    const mt = m.reg(`${name}_meta${j}`, meta.data.width, { reset: null, en: metaMask.bit(j) });
     mt.next(meta.data);
     metas.push(mt);
-    const hits = writes.map((w) => w.valid.and(w.slot.eq(j)));
-    const we = orAll(m, hits);
-    const e = m.reg(`${name}_entry${j}`, W, { reset: null, en: we });
-    e.next(
-      andOr(
-        m,
-        hits,
-        writes.map((w) => w.data),
-        W,
-      ),
-    );
-    const f = m.reg(`${name}_full${j}`, 1);
-    fullRegs.push({ f, we });
-    full.push(f);
+    // Writers hit different slots, so a chain of muxes selects the one that hits this entry.
+    const last = writes.length - 1;
+    let d = writes[last]!.data;
+    for (let s = last - 1; s >= 0; s--) d = m.mux(hitMasks[s]!.bit(j), writes[s]!.data, d);
+    const e = m.reg(`${name}_entry${j}`, W, { reset: null, en: weMask.bit(j) });
+    e.next(d);
     entries.push(e);
   }
-  const outValid = muxTree(m, full, rp);
+  const outValid = full.shr(rp).bit(0);
   const pop = outValid.and(outReady);
-  fullRegs.forEach(({ f, we }, j) => f.next(m.mux(we, 1, m.mux(pop.and(rp.eq(j)), 0, f))));
+  // A slot written in the cycle it is popped stays full (a write wins, as it can only be a new one).
+  full.next(weMask.or(full.and(oneHot(pop, rp).not())));
   rp.next(m.mux(pop, rp.add(1), rp));
   return { outValid, pop, head: m.cat(muxTree(m, metas, rp), muxTree(m, entries, rp)) };
 }

@@ -14,7 +14,8 @@ export function muxTree(m: ModuleBuilder, xs: Sig[], sel: Sig | null): Sig {
   let level = xs;
   for (let bit = 0; level.length > 1; bit++) {
     const next: Sig[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(m.mux(sel!.bit(bit), level[i + 1]!, level[i]!));
+    const s = sel!.bit(bit);
+    for (let i = 0; i < level.length; i += 2) next.push(m.mux(s, level[i + 1]!, level[i]!));
     level = next;
   }
   return level[0]!;
@@ -32,14 +33,11 @@ export function thermometer(
 ): { value: Sig; step: (inc: Sig, dec: Sig) => Sig } {
   const t = m.reg(name, max);
   const step = (inc: Sig, dec: Sig): Sig => {
-    const bits: Sig[] = [];
-    for (let i = 0; i < max; i++) {
-      const below = i === 0 ? m.const(1, 1) : t.bit(i - 1);
-      const above = i === max - 1 ? m.const(0, 1) : t.bit(i + 1);
-      // `dec` selects last: it is the late signal (a pop comes from the consumer's ready).
-      bits.push(m.mux(dec, m.mux(inc, t.bit(i), above), m.mux(inc, below, t.bit(i))));
-    }
-    const next = m.cat(...bits.reverse());
+    // Word-wide, bit i's next state is still a function of bits i - 1, i, i + 1, inc and dec.
+    const up = max === 1 ? m.const(1, 1) : m.cat(t.slice(max - 2, 0), m.const(1, 1));
+    const down = max === 1 ? m.const(0, 1) : m.cat(m.const(0, 1), t.slice(max - 1, 1));
+    // `dec` selects last: it is the late signal (a pop comes from the consumer's ready).
+    const next = m.mux(dec, m.mux(inc, t, down), m.mux(inc, up, t));
     t.next(next);
     return next;
   };
