@@ -1,11 +1,12 @@
 /**
- * Runs a preset's bench stimulus on the TS simulator and prints cycles/s: the workload that
+ * Runs a preset's (one-lane or N-lane) bench stimulus on the TS simulator and prints cycles/s: the workload that
  * sim/bench/profile.sh samples with `perf`.
  *
  * Usage: tsx sim/bench/runPreset.ts PRESET [wasm|js] [CYCLES]
  */
 import { benchStimulus, timeRunBatch } from '../../src/bench/sim.js';
 import { loadConfig } from '../../src/config/resolve.js';
+import { lanePresets } from '../../src/lanes/index.js';
 import { CompiledSim } from '../compiled.js';
 
 const [preset, engineArg = 'wasm', cyclesArg = '2000000'] = process.argv.slice(2);
@@ -16,7 +17,8 @@ if (!preset || (engineArg !== 'wasm' && engineArg !== 'js') || !Number.isInteger
 }
 let d;
 try {
-  d = loadConfig(preset).design();
+  // An N-lane preset by its name, else a one-lane preset or config.
+  d = (lanePresets().find((l) => l.design().name === preset) ?? loadConfig(preset)).design();
 } catch (e) {
   console.error(`runPreset: ${(e as Error).message}`);
   process.exit(2);

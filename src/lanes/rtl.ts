@@ -87,6 +87,9 @@ export interface LaneBuild {
   merge?: { query: number; insert: number; testAndInsert: number } | null;
 }
 
+/** The lane wrapper's mux trees slice each select bit once (fewer cells for the simulator). */
+const ONCE = { sliceOnce: true };
+
 export function laneBitsOf(lanes: number): number {
   return Math.max(1, Math.log2(lanes));
 }
@@ -150,7 +153,7 @@ export function buildLanes(o: LaneBuild): Design {
       data,
       name: `lane${i}_in`,
     });
-    const occ = occupancy(m, { capacity: LANE_QUEUE, name: `lane${i}_occupancy` });
+    const occ = occupancy(m, { capacity: LANE_QUEUE, name: `lane${i}_occupancy`, wordWide: true });
     const req = sk.headValid.and(occ.value.bit(LANE_QUEUE - 1).not());
     // The reorder-queue slot of the lane's next granted request.
     const slot = m.reg(`lane${i}_slot`, SLOT_BITS);
@@ -237,7 +240,7 @@ export function buildLanes(o: LaneBuild): Design {
     return orAll(m, rs);
   };
   const same = (j: number, i: number): Sig => (S > 1 ? lane[j]!.shard!.eq(lane[i]!.shard!) : m.const(1, 1));
-  const shardReady = lane.map((l) => (S > 1 ? muxTree(m, ready, l.shard) : ready[0]!));
+  const shardReady = lane.map((l) => (S > 1 ? muxTree(m, ready, l.shard, ONCE) : ready[0]!));
   const allReady = ready.reduce((a, b) => a.and(b));
   const ins = lane.map((l) => l.sk.head.ins!);
   const bcast = lane.map((l) => l.sk.head.bcast!);
@@ -375,9 +378,11 @@ export function buildLanes(o: LaneBuild): Design {
   // Global time: lag + c for every count c of a cycle's inserts, from registers only, so the
   // grants (through the insert counts) select a sum rather than feed an adder.
   const lagPlus = clock
-    ? Array.from({ length: 1 << insW }, (_, c) => (c === 0 ? clock.lag : clock.lag.add(m.const(Math.min(c, N), clock.countBits))))
+    ? Array.from({ length: 1 << insW }, (_, c) =>
+        c === 0 ? clock.lag : clock.lag.add(m.const(Math.min(c, N), clock.countBits)),
+      )
     : [];
-  const lagAfter = (count: Sig): Sig => muxTree(m, lagPlus, count);
+  const lagAfter = (count: Sig): Sig => muxTree(m, lagPlus, count, ONCE);
   const beforeLane = clock ? insBefore.map(lagAfter) : [];
 
   // Each shard's request: a granted lane's (with merging, its group leader's), a broadcast, or
@@ -582,7 +587,7 @@ function reorderQueue(
   // A slot written in the cycle it is popped stays full (a write wins, as it can only be a new one).
   full.next(weMask.or(full.and(oneHot(pop, rp).not())));
   rp.next(m.mux(pop, rp.add(1), rp));
-  return { outValid, pop, head: m.cat(muxTree(m, metas, rp), muxTree(m, entries, rp)) };
+  return { outValid, pop, head: m.cat(muxTree(m, metas, rp, ONCE), muxTree(m, entries, rp, ONCE)) };
 }
 
 /**

@@ -9,13 +9,18 @@ export function bitsFor(maxValue: number): number {
   return Math.max(1, Math.ceil(Math.log2(maxValue + 1)));
 }
 
-/** xs[sel] as a balanced tree of 2:1 muxes (xs.length a power of two, sel log2(xs.length) bits). */
-export function muxTree(m: ModuleBuilder, xs: Sig[], sel: Sig | null): Sig {
+/**
+ * xs[sel] as a balanced tree of 2:1 muxes (xs.length a power of two, sel log2(xs.length) bits).
+ * `sliceOnce`: one slice cell per select bit rather than one per mux — the same logic in fewer
+ * cells (faster in the simulator); off where it was, as the netlist's cell names, and so a
+ * measured placement, would change.
+ */
+export function muxTree(m: ModuleBuilder, xs: Sig[], sel: Sig | null, opts: { sliceOnce?: boolean } = {}): Sig {
   let level = xs;
   for (let bit = 0; level.length > 1; bit++) {
     const next: Sig[] = [];
-    const s = sel!.bit(bit);
-    for (let i = 0; i < level.length; i += 2) next.push(m.mux(s, level[i + 1]!, level[i]!));
+    const once = opts.sliceOnce ? sel!.bit(bit) : null;
+    for (let i = 0; i < level.length; i += 2) next.push(m.mux(once ?? sel!.bit(bit), level[i + 1]!, level[i]!));
     level = next;
   }
   return level[0]!;
@@ -24,20 +29,35 @@ export function muxTree(m: ModuleBuilder, xs: Sig[], sel: Sig | null): Sig {
 /**
  * A count 0..max kept as a thermometer code (bit i set iff count > i). `step(inc, dec)` sets its
  * next state (both in one cycle: unchanged) and returns it. Each bit's next state is one small
- * function, so "count > i" is a register and never an adder followed by a compare.
+ * function of bits i - 1, i, i + 1, inc and dec, so "count > i" is a register and never an adder
+ * followed by a compare. `wordWide`: the same function as shifts and muxes of the whole word
+ * (a few cells instead of three per bit: faster in the simulator); off where the netlist, and
+ * so a measured placement, would change.
  */
 export function thermometer(
   m: ModuleBuilder,
   name: string,
   max: number,
+  opts: { wordWide?: boolean } = {},
 ): { value: Sig; step: (inc: Sig, dec: Sig) => Sig } {
   const t = m.reg(name, max);
-  const step = (inc: Sig, dec: Sig): Sig => {
-    // Word-wide, bit i's next state is still a function of bits i - 1, i, i + 1, inc and dec.
+  const wordStep = (inc: Sig, dec: Sig): Sig => {
     const up = max === 1 ? m.const(1, 1) : m.cat(t.slice(max - 2, 0), m.const(1, 1));
     const down = max === 1 ? m.const(0, 1) : m.cat(m.const(0, 1), t.slice(max - 1, 1));
     // `dec` selects last: it is the late signal (a pop comes from the consumer's ready).
-    const next = m.mux(dec, m.mux(inc, t, down), m.mux(inc, up, t));
+    return m.mux(dec, m.mux(inc, t, down), m.mux(inc, up, t));
+  };
+  const bitStep = (inc: Sig, dec: Sig): Sig => {
+    const bits: Sig[] = [];
+    for (let i = 0; i < max; i++) {
+      const below = i === 0 ? m.const(1, 1) : t.bit(i - 1);
+      const above = i === max - 1 ? m.const(0, 1) : t.bit(i + 1);
+      bits.push(m.mux(dec, m.mux(inc, t.bit(i), above), m.mux(inc, below, t.bit(i))));
+    }
+    return m.cat(...bits.reverse());
+  };
+  const step = (inc: Sig, dec: Sig): Sig => {
+    const next = opts.wordWide ? wordStep(inc, dec) : bitStep(inc, dec);
     t.next(next);
     return next;
   };

@@ -77,9 +77,9 @@ export interface Occupancy {
 }
 
 /** Requests accepted and not yet popped from the response queue, for a queue of `capacity` entries. */
-export function occupancy(m: ModuleBuilder, opts: { capacity: number; name?: string }): Occupancy {
+export function occupancy(m: ModuleBuilder, opts: { capacity: number; name?: string; wordWide?: boolean }): Occupancy {
   const { capacity } = opts;
-  const count = thermometer(m, opts.name ?? 'occupancy', capacity);
+  const count = thermometer(m, opts.name ?? 'occupancy', capacity, { wordWide: opts.wordWide });
   return {
     value: count.value,
     fullAfter: (accept) => count.value.bit(capacity - 1).or(accept.and(count.value.bit(capacity - 2))),
