@@ -110,10 +110,21 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     outScan: outAt.get(`out${i}_scan`)?.at ?? null,
     sent: 0,
     current: null as StreamRequest | null,
+    /** The current request's op, key, tag and fields as words at their row offsets (formed once). */
+    words: null as { at: number; words: Uint32Array }[] | null,
+    zeros: [] as { at: number; words: Uint32Array }[],
     inFlight: [] as StreamRequest[],
     lastSeq: -1,
     nextTag: 0,
   }));
+  type LanePorts = (typeof lanes)[number];
+  const segments = (l: LanePorts, c: StreamRequest | null): { at: number; words: Uint32Array }[] => [
+    { at: l.op.at, words: toWords(c ? BigInt(p.ops[c.op]!) : 0n, l.op.width) },
+    { at: l.key.at, words: toWords(c ? c.key : 0n, l.key.width) },
+    { at: l.tag.at, words: toWords(c ? BigInt(c.tag) : 0n, l.tag.width) },
+    ...l.fields.map((f) => ({ at: f.at, words: toWords(c ? (c.fields[f.f.name] ?? 0n) : 0n, f.width) })),
+  ];
+  for (const l of lanes) l.zeros = segments(l, null);
   const rstAt = inAt.get('rst')?.at ?? null;
   const row = new Uint32Array(L.inputWords);
   const out = new Uint32Array(L.outputWords);
@@ -171,10 +182,9 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
       }
       const c = l.current;
       row[l.valid] = c ? 1 : 0;
-      row.set(toWords(c ? BigInt(p.ops[c.op]!) : 0n, l.op.width), l.op.at);
-      row.set(toWords(c ? c.key : 0n, l.key.width), l.key.at);
-      row.set(toWords(c ? BigInt(c.tag) : 0n, l.tag.width), l.tag.at);
-      for (const f of l.fields) row.set(toWords(c ? (c.fields[f.f.name] ?? 0n) : 0n, f.width), f.at);
+      // A request waits at in_ready for some cycles: its words are formed once (zeros when none).
+      if (c) l.words ??= segments(l, c);
+      for (const w of c ? l.words! : l.zeros) row.set(w.words, w.at);
       row[l.outReady] = rng.float() >= bp ? 1 : 0;
     }
     sim.pokeRow(row);
@@ -186,6 +196,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
       if (l.current && out[l.inReady] === 1) {
         l.inFlight.push(l.current);
         l.current = null;
+        l.words = null;
         res.ops++;
         if (firstResponse >= 0) steadyOps++;
         lastAccept = res.cycles;

@@ -120,7 +120,7 @@ export function keysOf(f: Filter): number {
 /** Cycles between progress reports (and event-loop turns for the async driver). */
 export const PROGRESS_CYCLES = 16384;
 
-/** A Uint32Array that grows by doubling. */
+/** A Uint32Array that grows by doubling (a row per cycle: the trace of a run). */
 export class Grow {
   buf: Uint32Array;
   length = 0;
@@ -128,16 +128,21 @@ export class Grow {
     this.buf = new Uint32Array(Math.max(16, initial));
   }
   push(row: Uint32Array): void {
-    if (this.length + row.length > this.buf.length) {
-      const next = new Uint32Array(Math.max(this.buf.length * 2, this.length + row.length));
+    const n = row.length;
+    if (this.length + n > this.buf.length) {
+      const next = new Uint32Array(Math.max(this.buf.length * 2, this.length + n));
       next.set(this.buf.subarray(0, this.length));
       this.buf = next;
     }
-    this.buf.set(row, this.length);
-    this.length += row.length;
+    // A row is a few words: a plain loop costs less than TypedArray.set's call per cycle.
+    const buf = this.buf;
+    const at = this.length;
+    for (let i = 0; i < n; i++) buf[at + i] = row[i]!;
+    this.length = at + n;
   }
+  /** The rows pushed, without a copy (call once, at the end: the buffer is not written again). */
   done(): Uint32Array {
-    return this.buf.slice(0, this.length);
+    return this.buf.subarray(0, this.length);
   }
 }
 
@@ -220,6 +225,8 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
     req: StreamRequest;
     index: number;
     note: unknown;
+    /** The key's and fields' words at their row offsets, formed when first offered. */
+    words: { at: number; words: Uint32Array }[] | null;
   }
   const expected: { index: number; kind: string; tag: number; fields: ResponseFields }[] = [];
   let head = 0; // expected[head] is the oldest outstanding response
@@ -308,7 +315,7 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
       const key = workload.nextKey(rng);
       const custom = o.hooks?.request?.(rng);
       const fields = custom ? custom.fields : f.requestFields(rng);
-      pending = { req: { op, key, tag: issued & tagMask, fields }, index: issued, note: custom?.note };
+      pending = { req: { op, key, tag: issued & tagMask, fields }, index: issued, note: custom?.note, words: null };
       issued++;
     }
     const outReady = drain < 0 && bp > 0 && rng.float() < bp ? 0 : 1;
@@ -316,9 +323,14 @@ export function* driveSteps(f: Filter, o: DriveOptions): Generator<void, DriveRe
     if (pending) {
       row[pValid] = 1;
       row[pOp] = p.ops[pending.req.op]!;
-      row.set(toWords(pending.req.key, pKey.width), pKey.at);
-      row[pTag] = pending.req.tag;
-      for (const x of pFields) row.set(toWords(pending.req.fields[x.fd.name] ?? 0n, x.width), x.at);
+      // The key and fields as words once per request (a stalled request is offered every cycle).
+      const req = pending.req;
+      pending.words ??= [
+        { at: pKey.at, words: toWords(req.key, pKey.width) },
+        ...pFields.map((x) => ({ at: x.at, words: toWords(req.fields[x.fd.name] ?? 0n, x.width) })),
+      ];
+      for (const w of pending.words) row.set(w.words, w.at);
+      row[pTag] = req.tag;
     }
     row[pReady] = outReady;
     sim.pokeRow(row);
