@@ -134,11 +134,14 @@ export class TbfStreamModel implements StreamModel {
         out.decision = decideWord(word, Number(f.ratio ?? 0n)) ? 1n : 0n;
       }
     }
-    if ((req.op === 'insert' || req.op === 'testAndInsert') && lanes) m.write(req.key);
-    else if (req.op === 'insert' || req.op === 'testAndInsert') {
-      const before = m.tPlus;
-      m.insert(req.key);
-      if (before === this.c.tOmega && m.tPlus === 0) this.wraps++;
+    if (req.op === 'insert' || req.op === 'testAndInsert') {
+      // On lanes the time comes with the request: the insert only writes its timers.
+      if (lanes) m.write(req.key);
+      else {
+        const before = m.tPlus;
+        m.insert(req.key);
+        if (before === this.c.tOmega && m.tPlus === 0) this.wraps++;
+      }
     } else if (req.op === 'clear') m.clear();
     if (lanes && f.scan) {
       at(f.scanAt);
