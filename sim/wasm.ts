@@ -23,7 +23,8 @@
  * allocator kept most of them in stack slots and moved them every cycle (on APBF (4, 3) 1166 of
  * the loop's 2313 x86 instructions were moves to or from the stack, sim/bench/profile.sh); with
  * the state in memory the same design runs about twice as fast, with the early edges and late
- * loads about 1.3-2x faster again (bench:sim, README "Benchmark").
+ * loads about 1.3-2x faster again (bench:sim, README "Benchmark"). A state word read far apart
+ * in the cycle is loaded again where it is next read (RELOAD_DISTANCE).
  * After the loop the state is copied back to V if it ended in the other copy. The word
  * format is sim/codegen.ts's: ceil(W/32) little-endian words, bits above W clear.
  *
@@ -66,6 +67,13 @@ export interface WasmPlan {
 }
 
 const PAGE = 65536;
+
+/**
+ * A state word kept in a local is loaded again where it is read more than this many cells after
+ * its last load, so that no local lives across the whole cycle (on the 4 × 4 lane presets,
+ * over 6000 cells, such locals were spilled to stack slots and moved around; README "Benchmark").
+ */
+const RELOAD_DISTANCE = 200;
 
 /** Where everything goes, with `block` rows of stimulus and outputs per call of `run`. */
 export function planMemory(d: Design, L: Layout, block: number): WasmPlan {
@@ -203,7 +211,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     if (c !== undefined) return K(c);
     if (isState.has(n)) {
       if (!stateLocal.has(n)) return load(f.get(cur), (L.offset[n]! + i) * 4);
-      loadState(n);
+      if (!loaded.has(n) || pos - loadedAt.get(n)! > RELOAD_DISTANCE) loadState(n);
     }
     return f.get(localOf(n, i));
   };
@@ -268,6 +276,9 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const cur = f.local();
   const nxt = f.local();
   const loaded = new Set<NetId>();
+  /** Where (the count of cells generated) each state net in locals was last loaded. */
+  const loadedAt = new Map<NetId, number>();
+  let pos = 0;
   const resets = new Map<NetId, { pre: number; assign: { net: NetId; i: number; rv: number }[] }>();
   /** Register r's edge: its next value into the next V; a reset's value is applied after all. */
   function genReg(r: RegCell): void {
@@ -286,9 +297,10 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
       }
     }
   }
+  /** State net n into its locals (again, if loaded before: the current V is not written). */
   function loadState(n: NetId): void {
-    if (loaded.has(n)) return;
     loaded.add(n);
+    loadedAt.set(n, pos);
     for (let i = 0; i < nw(n); i++) def(n, i, load(f.get(cur), (L.offset[n]! + i) * 4));
   }
   const cyc = f.local();
@@ -340,11 +352,12 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   };
   flush();
   for (const c of combOrder(d)) {
+    pos++;
     genCell(c);
     if (pending.length > 0) flush();
   }
 
-  for (const n of stateLocal) loadState(n);
+  for (const n of stateLocal) if (!loaded.has(n)) loadState(n);
 
   // Outputs (pre-edge).
   f.emit(...f.get(WRITE_OUT), OP.if, VOID);
