@@ -255,6 +255,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     return parts.length === 0 ? K(0) : orAll(parts.map(one));
   };
 
+  const fields = fieldSelects(d, opts.lift);
   const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
   const stateNets = d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
   const iw = L.inputWords;
@@ -511,9 +512,18 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
         }
         return;
       }
-      case 'mux':
+      case 'mux': {
+        const fs = fields.get(c.out);
+        if (fs) {
+          // A tree of muxes picking a field of one word by an index: a shift of the word.
+          const at = bits(fs.idx, 0, fs.idxBits);
+          const amount = bin(OP.add, K(fs.base), fs.w === 1 ? at : bin(OP.mul, at, K(fs.w)));
+          def(c.out, 0, mask(bin(OP.shrU, val(fs.word, 0), amount), wordMask(fs.w, 0)));
+          return;
+        }
         for (let i = 0; i < nw(c.out); i++) def(c.out, i, sel(val(c.sel, 0), val(c.whenTrue, i), val(c.whenFalse, i)));
         return;
+      }
       case 'concat': {
         const lifted = opts.lift?.words.get(c);
         for (let i = 0; i < nw(c.out); i++) {
@@ -593,4 +603,67 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
       f.emit(...store(addr(m.wrAddr), sel(val(m.wrEn, 0), merged(i, f.get(old)), f.get(old)), off));
     }
   }
+}
+
+/** A net equal to bits [base + w·(idx mod 2^idxBits), + w) of a net `word` of at most 32 bits. */
+export interface FieldSelect {
+  word: NetId;
+  base: number;
+  w: number;
+  idx: NetId;
+  idxBits: number;
+}
+
+/**
+ * The mux trees that pick a field of one word by an index (`muxTree` over consecutive equal
+ * slices of a word of at most 32 bits, level b selecting on bit b of the index), by the net of
+ * their root; trees of at least 4 fields. The wasm loop computes each as one shift and mask; the
+ * tree's inner muxes and slices are still generated, and left unread (V8 drops them) unless read
+ * elsewhere.
+ */
+export function fieldSelects(d: Design, lift: LiftPlan | null): Map<NetId, FieldSelect> {
+  const driver = new Map<NetId, Cell>();
+  for (const c of d.cells) if (c.kind !== 'memory') driver.set(c.out, c);
+  const width = (n: NetId): number => d.nets[n]!.width;
+  const computed = (n: NetId): boolean => {
+    const c = driver.get(n);
+    return c === undefined || !(lift?.absorbed.has(c) ?? false);
+  };
+  type Partial = { word: NetId; base: number; w: number; idx: NetId | null; idxBits: number };
+  const memo = new Map<NetId, Partial | null>();
+  const of = (n: NetId): Partial | null => {
+    if (memo.has(n)) return memo.get(n)!;
+    memo.set(n, null);
+    const c = driver.get(n);
+    let r: Partial | null = null;
+    if (c?.kind === 'slice' && width(c.a) <= 32) r = { word: c.a, base: c.lo, w: width(n), idx: null, idxBits: 0 };
+    else if (c?.kind === 'mux' && width(n) <= 32) {
+      const s = driver.get(c.sel);
+      const t = of(c.whenTrue);
+      const f = of(c.whenFalse);
+      if (s?.kind === 'slice' && t && f && t.word === f.word && t.w === f.w && t.idxBits === f.idxBits) {
+        const b = s.lo;
+        const sameIdx = t.idxBits === 0 || (t.idx === s.a && f.idx === s.a);
+        if (b === t.idxBits && sameIdx && t.base === f.base + f.w * 2 ** b)
+          r = { word: f.word, base: f.base, w: f.w, idx: s.a, idxBits: b + 1 };
+      }
+    }
+    memo.set(n, r);
+    return r;
+  };
+  // Roots only: a tree inside a larger one is not read by the shift that replaces the larger.
+  const inner = new Set<NetId>();
+  for (const c of d.cells)
+    if (c.kind === 'mux' && of(c.out) !== null) {
+      inner.add(c.whenTrue);
+      inner.add(c.whenFalse);
+    }
+  const out = new Map<NetId, FieldSelect>();
+  for (const c of d.cells) {
+    if (c.kind !== 'mux' || inner.has(c.out)) continue;
+    const r = of(c.out);
+    if (r && r.idx !== null && r.idxBits >= 2 && computed(r.word) && computed(r.idx))
+      out.set(c.out, { word: r.word, base: r.base, w: r.w, idx: r.idx, idxBits: r.idxBits });
+  }
+  return out;
 }
