@@ -232,6 +232,23 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     }
     return mask(or(shr(val(n, q), r), shl(val(n, q + 1), 32 - r)), m);
   };
+  // A select's condition: a 1-bit net that is a bit of another net is tested in that net's word
+  // (an AND with a constant, which x86 fuses with the test of the select) rather than shifted
+  // down and masked first; the slice is still generated, and left unread unless read elsewhere.
+  const bitOf = new Map<NetId, { a: NetId; lo: number }>();
+  {
+    const absorbedNets = new Set<NetId>();
+    for (const c of opts.lift?.absorbed ?? []) if (c.kind !== 'memory') absorbedNets.add(c.out);
+    for (const c of d.cells)
+      if (c.kind === 'slice' && W(c.out) === 1 && !absorbedNets.has(c.a)) bitOf.set(c.out, { a: c.a, lo: c.lo });
+  }
+  /** Non-zero iff bit `bit` of net n is set. */
+  const bitTest = (n: NetId, bit: number): Ex => and(val(n, bit >>> 5), K(1 << (bit & 31)));
+  /** Non-zero iff the 1-bit net n is 1. */
+  const test = (n: NetId): Ex => {
+    const b = bitOf.get(n);
+    return b ? bitTest(b.a, b.lo) : val(n, 0);
+  };
   const liftEx = (parts: readonly Lift[]): Ex => {
     const one = (x: Lift): Ex => {
       switch (x.k) {
@@ -247,7 +264,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
         case 'bitwise':
           return bin({ and: OP.and, or: OP.or, xor: OP.xor }[x.op], liftEx(x.a), liftEx(x.b));
         case 'mux':
-          return sel(bits(x.sel, x.selBit, 1), liftEx(x.t), liftEx(x.f));
+          return sel(bitTest(x.sel, x.selBit), liftEx(x.t), liftEx(x.f));
         default:
           return assertNever(x);
       }
@@ -290,7 +307,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     }
     for (let i = 0; i < nw(r.out); i++) {
       let e = val(r.d, i);
-      if (r.en !== null) e = sel(val(r.en, 0), e, val(r.out, i));
+      if (r.en !== null) e = sel(test(r.en), e, val(r.out, i));
       f.emit(...store(f.get(nxt), e, (L.offset[r.out]! + i) * 4));
       if (r.rst !== null) {
         const rv = Number((r.resetValue >> BigInt(32 * i)) & 0xffffffffn) | 0;
@@ -521,7 +538,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
           def(c.out, 0, mask(bin(OP.shrU, val(fs.word, 0), amount), wordMask(fs.w, 0)));
           return;
         }
-        for (let i = 0; i < nw(c.out); i++) def(c.out, i, sel(val(c.sel, 0), val(c.whenTrue, i), val(c.whenFalse, i)));
+        for (let i = 0; i < nw(c.out); i++) def(c.out, i, sel(test(c.sel), val(c.whenTrue, i), val(c.whenFalse, i)));
         return;
       }
       case 'concat': {
@@ -588,7 +605,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     for (let i = 0; i < ww; i++) {
       let e = load(addr(m.rdAddr), base + i * 4);
       if (undef && opts.poison) e = xor(e, and(K(wordMask(m.width, i) | 0), bin(OP.sub, K(0), f.get(coll))));
-      f.emit(...store(f.get(nxt), sel(val(m.rdEn, 0), e, val(m.rdData, i)), (L.offset[m.rdData]! + i) * 4));
+      f.emit(...store(f.get(nxt), sel(test(m.rdEn), e, val(m.rdData, i)), (L.offset[m.rdData]! + i) * 4));
     }
     const merged = (i: number, old: Ex): Ex => {
       const data = val(m.wrData, i);
@@ -600,7 +617,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
       const off = base + i * 4;
       const old = f.local();
       f.set(old, load(addr(m.wrAddr), off));
-      f.emit(...store(addr(m.wrAddr), sel(val(m.wrEn, 0), merged(i, f.get(old)), f.get(old)), off));
+      f.emit(...store(addr(m.wrAddr), sel(test(m.wrEn), merged(i, f.get(old)), f.get(old)), off));
     }
   }
 }
