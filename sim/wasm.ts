@@ -272,7 +272,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     return parts.length === 0 ? K(0) : orAll(parts.map(one));
   };
 
-  const fields = fieldSelects(d, opts.lift);
+  const indexed = indexedSelects(d, L, opts.lift);
   const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
   const stateNets = d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
   const iw = L.inputWords;
@@ -530,12 +530,18 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
         return;
       }
       case 'mux': {
-        const fs = fields.get(c.out);
-        if (fs) {
-          // A tree of muxes picking a field of one word by an index: a shift of the word.
-          const at = bits(fs.idx, 0, fs.idxBits);
-          const amount = bin(OP.add, K(fs.base), fs.w === 1 ? at : bin(OP.mul, at, K(fs.w)));
-          def(c.out, 0, mask(bin(OP.shrU, val(fs.word, 0), amount), wordMask(fs.w, 0)));
+        const x = indexed.get(c.out);
+        if (x) {
+          const at = bits(x.idx, 0, x.idxBits);
+          if (x.from === 'word') {
+            // A field of one word picked by an index: a shift of the word.
+            const amount = bin(OP.add, K(x.base), x.stride === 1 ? at : bin(OP.mul, at, K(x.stride)));
+            def(c.out, 0, mask(bin(OP.shrU, val(x.word, 0), amount), wordMask(x.width, 0)));
+          } else {
+            // A register picked by an index: a load from the current V at a computed address.
+            const addr = bin(OP.add, f.get(cur), bin(OP.mul, at, K(x.stride * 4)));
+            for (let i = 0; i < nw(c.out); i++) def(c.out, i, load(addr, (x.base + i) * 4));
+          }
           return;
         }
         for (let i = 0; i < nw(c.out); i++) def(c.out, i, sel(test(c.sel), val(c.whenTrue, i), val(c.whenFalse, i)));
@@ -622,65 +628,79 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   }
 }
 
-/** A net equal to bits [base + w·(idx mod 2^idxBits), + w) of a net `word` of at most 32 bits. */
-export interface FieldSelect {
+/**
+ * A mux tree picking one of 2^idxBits values by the low bits of an index net: bits [base +
+ * stride·idx, + width) of a net `word` of at most 32 bits (`from: 'word'`), or the state net at
+ * word offset base + stride·idx of V (`from: 'state'`: registers laid out at a constant stride).
+ */
+export interface IndexedSelect {
+  from: 'word' | 'state';
+  /** The word picked from (from: 'word'). */
   word: NetId;
   base: number;
-  w: number;
+  stride: number;
+  width: number;
   idx: NetId;
   idxBits: number;
 }
 
 /**
- * The mux trees that pick a field of one word by an index (`muxTree` over consecutive equal
- * slices of a word of at most 32 bits, level b selecting on bit b of the index), by the net of
- * their root; trees of at least 4 fields. The wasm loop computes each as one shift and mask; the
- * tree's inner muxes and slices are still generated, and left unread (V8 drops them) unless read
- * elsewhere.
+ * The mux trees (`muxTree`: level b selects on bit b of one index) whose leaves are consecutive
+ * slices of one word of at most 32 bits, or register outputs at a constant distance in V, by the
+ * net of their root; trees of at least 4 leaves. The wasm loop computes a word's field as one
+ * shift and mask and a register's as one load at a computed address; the tree's inner muxes are
+ * still generated, and left unread (V8 drops them) unless read elsewhere.
  */
-export function fieldSelects(d: Design, lift: LiftPlan | null): Map<NetId, FieldSelect> {
+export function indexedSelects(d: Design, L: Layout, lift: LiftPlan | null): Map<NetId, IndexedSelect> {
   const driver = new Map<NetId, Cell>();
   for (const c of d.cells) if (c.kind !== 'memory') driver.set(c.out, c);
+  const regOut = new Set<NetId>();
+  for (const c of d.cells) if (c.kind === 'reg') regOut.add(c.out);
   const width = (n: NetId): number => d.nets[n]!.width;
   const computed = (n: NetId): boolean => {
     const c = driver.get(n);
     return c === undefined || !(lift?.absorbed.has(c) ?? false);
   };
-  type Partial = { word: NetId; base: number; w: number; idx: NetId | null; idxBits: number };
+  type Partial = Omit<IndexedSelect, 'idx'> & { idx: NetId | null };
   const memo = new Map<NetId, Partial | null>();
   const of = (n: NetId): Partial | null => {
     if (memo.has(n)) return memo.get(n)!;
     memo.set(n, null);
     const c = driver.get(n);
     let r: Partial | null = null;
-    if (c?.kind === 'slice' && width(c.a) <= 32) r = { word: c.a, base: c.lo, w: width(n), idx: null, idxBits: 0 };
-    else if (c?.kind === 'mux' && width(n) <= 32) {
+    if (regOut.has(n))
+      r = { from: 'state', word: n, base: L.offset[n]!, stride: 0, width: width(n), idx: null, idxBits: 0 };
+    else if (c?.kind === 'slice' && width(c.a) <= 32)
+      r = { from: 'word', word: c.a, base: c.lo, stride: 0, width: width(n), idx: null, idxBits: 0 };
+    else if (c?.kind === 'mux') {
       const s = driver.get(c.sel);
       const t = of(c.whenTrue);
       const f = of(c.whenFalse);
-      if (s?.kind === 'slice' && t && f && t.word === f.word && t.w === f.w && t.idxBits === f.idxBits) {
+      if (s?.kind === 'slice' && t && f && t.from === f.from && t.width === f.width && t.idxBits === f.idxBits) {
         const b = s.lo;
-        const sameIdx = t.idxBits === 0 || (t.idx === s.a && f.idx === s.a);
-        if (b === t.idxBits && sameIdx && t.base === f.base + f.w * 2 ** b)
-          r = { word: f.word, base: f.base, w: f.w, idx: s.a, idxBits: b + 1 };
+        const stride = b === 0 ? t.base - f.base : f.stride;
+        const sameWord = t.from === 'state' || t.word === f.word;
+        const sameIdx = b === 0 || (t.idx === s.a && f.idx === s.a && t.stride === f.stride);
+        if (b === t.idxBits && sameWord && sameIdx && stride > 0 && t.base === f.base + stride * 2 ** b)
+          r = { ...f, stride, idx: s.a, idxBits: b + 1 };
       }
     }
     memo.set(n, r);
     return r;
   };
-  // Roots only: a tree inside a larger one is not read by the shift that replaces the larger.
+  // Roots only: a tree inside a larger one is not read by the code that replaces the larger.
   const inner = new Set<NetId>();
   for (const c of d.cells)
     if (c.kind === 'mux' && of(c.out) !== null) {
       inner.add(c.whenTrue);
       inner.add(c.whenFalse);
     }
-  const out = new Map<NetId, FieldSelect>();
+  const out = new Map<NetId, IndexedSelect>();
   for (const c of d.cells) {
     if (c.kind !== 'mux' || inner.has(c.out)) continue;
     const r = of(c.out);
-    if (r && r.idx !== null && r.idxBits >= 2 && computed(r.word) && computed(r.idx))
-      out.set(c.out, { word: r.word, base: r.base, w: r.w, idx: r.idx, idxBits: r.idxBits });
+    if (r && r.idx !== null && r.idxBits >= 2 && computed(r.idx) && (r.from === 'state' || computed(r.word)))
+      out.set(c.out, { ...r, idx: r.idx });
   }
   return out;
 }

@@ -2,7 +2,8 @@
  * An A/B of the simulator's WebAssembly cycle loop alone between two checkouts: run it once with
  * the root of each (e.g. a `git worktree` of the older commit and this one) on the same designs,
  * back to back on a quiet machine. Prints three timed runs of 1 000 000 cycles (after a warm-up)
- * of the bench stimulus per design, M cycles/s. `h3` is the probe design h3_banks8.
+ * of the bench stimulus per design, M cycles/s. `h3` is the probe design h3_banks8; an N-lane
+ * preset's name (e.g. btbf_k4_w512_b16_4x4) runs that preset.
  *
  * Usage: npx tsx sim/bench/loopAB.ts ROOT PRESET|h3 ...
  */
@@ -18,8 +19,10 @@ const { benchStimulus, timeRunBatch } = await import(path.join(root, 'src/bench/
 const { CompiledSim } = await import(path.join(root, 'sim/compiled.ts'));
 const { loadConfig } = await import(path.join(root, 'src/config/resolve.ts'));
 const { h3Banks } = await import(path.join(root, 'src/examples/index.ts'));
+const { lanePresets } = await import(path.join(root, 'src/lanes/index.ts'));
 for (const n of names) {
-  const d = n === 'h3' ? h3Banks() : loadConfig(n).design();
+  const lane = (lanePresets() as { design: () => { name: string } }[]).find((l) => l.design().name === n);
+  const d = n === 'h3' ? h3Banks() : lane ? lane.design() : loadConfig(n).design();
   const cycles = 1_000_000;
   const stim = benchStimulus(d, cycles);
   const sim = new CompiledSim(d, { engine: 'wasm' });
