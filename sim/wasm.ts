@@ -645,8 +645,9 @@ export interface IndexedSelect {
 }
 
 /**
- * The mux trees (`muxTree`: level b selects on bit b of one index) whose leaves are consecutive
- * slices of one word of at most 32 bits, or register outputs at a constant distance in V, by the
+ * The mux trees (`muxTree`: level b selects on bit b of one index) whose leaves are slices of one
+ * word of at most 32 bits at a constant distance (consecutive fields, as generators make them, or
+ * with gaps), or register outputs at a constant distance in V, by the
  * net of their root; trees of at least 4 leaves. The wasm loop computes a word's field as one
  * shift and mask and a register's as one load at a computed address; the tree's inner muxes are
  * still generated, and left unread (V8 drops them) unless read elsewhere.

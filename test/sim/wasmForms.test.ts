@@ -1,8 +1,11 @@
 /**
- * The WebAssembly loop computes a mux tree that picks a field of one word by an index (`muxTree`
- * over consecutive slices) as one shift (sim/wasm.ts, fieldSelects). Which trees it takes, and
- * that the shift gives what the tree gives: the loop's outputs against the reference interpreter,
- * every cycle, on random words and indices.
+ * Forms of the WebAssembly cycle loop (sim/wasm.ts) that differ from the plain cell-by-cell code,
+ * each against the reference interpreter every cycle on random inputs:
+ * - a mux tree picking a field of one word by an index (`muxTree` over slices at a constant
+ *   distance) is one shift, one picking a register of a bank one load (`indexedSelects`): which
+ *   trees are taken, and that the shift or load gives what the tree gives;
+ * - a select whose condition is a bit of another net tests the bit in place (bits 0, 31, 40);
+ * - a state word read far apart in the cycle is loaded again (RELOAD_DISTANCE).
  */
 import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../src/dsl/module.js';
@@ -33,22 +36,29 @@ const found = (d: Design) => [...indexedSelects(d, layoutOf(d), planLifts(d)).va
 
 /**
  * A bank of `n` registers of `width` bits: `wr_en` writes `wr_data` into register `wr_idx`; the
- * outputs read register `rd_idx` through a mux tree (both forms). `spacer`: each register also
- * has a second register created after it, so the bank's stride in V is more than its width.
+ * outputs read register `rd_idx` through a mux tree (both forms). `adjacent`: the registers are
+ * made one after the other (their words adjacent in V, nets being laid out in the order made);
+ * else each with its enable logic and a 3-bit register made between two of them.
  */
-function bank(n: number, width: number, spacer: boolean) {
-  const m = new ModuleBuilder(`bank_${n}_${width}_${spacer}`);
+function bank(n: number, width: number, adjacent: boolean) {
+  const m = new ModuleBuilder(`bank_${n}_${width}_${adjacent}`);
   const bits = Math.log2(n);
   const wrEn = m.input('wr_en', 1);
   const wrIdx = m.input('wr_idx', bits);
   const wrData = m.input('wr_data', width);
   const rdIdx = m.input('rd_idx', bits);
-  const regs = Array.from({ length: n }, (_, j) => {
-    const r = m.reg(`r${j}`, width, { en: wrEn.and(wrIdx.eq(m.const(j, bits))) });
-    r.next(wrData);
-    if (spacer) m.reg(`s${j}`, 3).next(wrData.slice(2, 0));
-    return r;
-  });
+  const hit = (j: number) => wrEn.and(wrIdx.eq(m.const(j, bits)));
+  let regs;
+  if (adjacent) {
+    regs = Array.from({ length: n }, (_, j) => m.reg(`r${j}`, width));
+    regs.forEach((r, j) => r.next(m.mux(hit(j), wrData, r)));
+  } else
+    regs = Array.from({ length: n }, (_, j) => {
+      const r = m.reg(`r${j}`, width, { en: hit(j) });
+      r.next(wrData);
+      m.reg(`s${j}`, 3).next(wrData.slice(2, 0));
+      return r;
+    });
   m.output('tree', muxTree(m, regs, rdIdx));
   m.output('tree_once', muxTree(m, regs, rdIdx, { sliceOnce: true }));
   return m.build();
@@ -101,17 +111,53 @@ describe('wasm loop: a mux tree picking a field of a word is one shift', () => {
     expect(found(two)).toHaveLength(0);
   });
 
-  for (const [n, width, spacer] of [
+  for (const [n, width, adjacent] of [
+    [4, 5, true],
     [4, 5, false],
-    [8, 32, true],
+    [8, 32, false],
+    [16, 70, true],
     [16, 70, false],
   ] as const)
-    it(`a bank of ${n} registers of ${width} bits${spacer ? ', not adjacent in V' : ''}: one load, equal to the tree`, () => {
-      const d = bank(n, width, spacer);
+    it(`a bank of ${n} registers of ${width} bits, ${adjacent ? 'adjacent' : 'spread'} in V: one load, equal to the tree`, () => {
+      const d = bank(n, width, adjacent);
       const xs = found(d);
       expect(xs).toHaveLength(2);
       for (const x of xs) expect(x).toMatchObject({ from: 'state', width, idxBits: Math.log2(n) });
-      expect(xs[0]!.stride).toBeGreaterThan(spacer ? Math.ceil(width / 32) : 0);
+      const words = Math.ceil(width / 32);
+      if (adjacent) expect(xs[0]!.stride).toBe(words);
+      else expect(xs[0]!.stride).toBeGreaterThan(words);
       expectLoopEqualsInterpreter(d, Math.min(2 ** width, 200) / 2);
     });
+});
+
+describe('wasm loop: select conditions and far reads of state', () => {
+  it('a select on bit 0, 31 or 40 of another net (tested in place) picks as the interpreter does', () => {
+    const m = new ModuleBuilder('bit_selects');
+    const a = m.input('a', 32);
+    const b = m.input('b', 64);
+    const x = m.input('x', 7);
+    const y = m.input('y', 7);
+    m.output('s0', m.mux(a.bit(0), x, y));
+    m.output('s31', m.mux(a.bit(31), x, y));
+    m.output('s40', m.mux(b.bit(40), x, y));
+    const r = m.reg('r', 7, { en: b.bit(63) });
+    r.next(x);
+    m.output('r', r);
+    expectLoopEqualsInterpreter(m.build(), 64);
+  });
+
+  it('a register read at the start of the cycle and again 300 cells later', () => {
+    const m = new ModuleBuilder('far_reads');
+    const x = m.input('x', 32);
+    const r = m.reg('r', 32);
+    const q = m.reg('q', 32);
+    r.next(r.add(x));
+    q.next(q.xor(x));
+    // The first reads, then a chain of 300 cells, then the second reads (> RELOAD_DISTANCE).
+    m.output('early', r.xor(q));
+    let c = x;
+    for (let i = 0; i < 300; i++) c = c.add(m.const(2 * i + 1, 32)).xor(m.const(i * 7919, 32));
+    m.output('late', c.xor(r).add(q));
+    expectLoopEqualsInterpreter(m.build(), 1000);
+  });
 });
