@@ -3,11 +3,11 @@ import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
 import { ModuleBuilder } from '../../src/dsl/module.js';
 import { CompiledSim, type SimOptions } from '../../sim/compiled.js';
 import { outputCone } from '../../sim/codegen.js';
-import { runTrace, type OutputTrace, type Stimulus } from '../../sim/engine.js';
+import { runTrace } from '../../sim/engine.js';
 import { Interpreter } from '../../sim/interp.js';
 import { packRows, randomStimulus, unpackRows } from '../../sim/stimulus.js';
-import type { Design } from '../../src/ir/types.js';
 import { biased } from '../helpers/stimulus.js';
+import { expectBatchedEqual } from '../helpers/batched.js';
 import { compareTraces, formatComparison } from '../../sim/cosim/compare.js';
 
 /** h3Banks stimulus that hits: reset once, then keys from a small pool, inserted and queried. */
@@ -19,20 +19,6 @@ function h3Stimulus(d: ReturnType<typeof h3Banks>, cycles: number, seed: number)
 
 /** The three forms of the cycle loop: WebAssembly, one JavaScript function, JavaScript chunks. */
 const FORMS = (chunkChars: number): SimOptions[] => [{ engine: 'wasm' }, { engine: 'js' }, { chunkChars }];
-
-/** runBatch with an output buffer, in every form, = the interpreter's trace (returned). */
-function expectBatchedEqual(d: Design, stim: Stimulus, chunkChars: number): OutputTrace {
-  const cycles = stim.length;
-  const ref = runTrace(new Interpreter(d), stim);
-  for (const opts of FORMS(chunkChars)) {
-    const c = new CompiledSim(d, opts);
-    const out = new Uint32Array(cycles * c.layout.outputWords);
-    c.runBatch(packRows(d, d.inputs, stim), cycles, out);
-    const cmp = compareTraces(d, [`batched ${c.engine}`, 'interp'], unpackRows(d, d.outputs, out, cycles), ref);
-    expect(cmp.count, formatComparison(cmp, d)).toBe(0);
-  }
-  return ref;
-}
 
 describe('compiled simulator = reference interpreter', () => {
   for (const [name, make] of Object.entries(EXAMPLES)) {
@@ -70,13 +56,13 @@ describe('compiled simulator = reference interpreter', () => {
   for (const [name, make] of Object.entries(EXAMPLES)) {
     it(`${name}: runBatch outputs, WebAssembly, one JavaScript function, JavaScript chunks`, () => {
       const d = make();
-      expectBatchedEqual(d, randomStimulus(d, 3000, 13, biased(d)), 200);
+      expectBatchedEqual(d, randomStimulus(d, 3000, 13, biased(d)), FORMS(200));
     });
   }
 
   it('runBatch over many batches = cycle by cycle, in every form', () => {
     const d = h3Banks();
-    const ref = expectBatchedEqual(d, h3Stimulus(d, 5000, 9), 2000);
+    const ref = expectBatchedEqual(d, h3Stimulus(d, 5000, 9), FORMS(2000));
     expect(new Set(ref.map((row) => row.join())).size).toBeGreaterThan(1);
   });
 
