@@ -32,7 +32,7 @@
  * tables, the staging areas) live in one WebAssembly.Memory at the offsets of `WasmPlan`, so
  * `settle`, `peek` and `readMemory` see what `run` wrote.
  */
-import { combOrder } from '../src/ir/topo.js';
+import { combOrder, driverMap } from '../src/ir/topo.js';
 import {
   assertNever,
   cellInputs,
@@ -235,13 +235,11 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   // A select's condition: a 1-bit net that is a bit of another net is tested in that net's word
   // (an AND with a constant, which x86 fuses with the test of the select) rather than shifted
   // down and masked first; the slice is still generated, and left unread unless read elsewhere.
+  const driver = driverMap(d);
+  const absorbed = (n: NetId): boolean => opts.lift?.absorbed.has(driver.get(n)!) ?? false;
   const bitOf = new Map<NetId, { a: NetId; lo: number }>();
-  {
-    const absorbedNets = new Set<NetId>();
-    for (const c of opts.lift?.absorbed ?? []) if (c.kind !== 'memory') absorbedNets.add(c.out);
-    for (const c of d.cells)
-      if (c.kind === 'slice' && W(c.out) === 1 && !absorbedNets.has(c.a)) bitOf.set(c.out, { a: c.a, lo: c.lo });
-  }
+  for (const c of d.cells)
+    if (c.kind === 'slice' && W(c.out) === 1 && !absorbed(c.a)) bitOf.set(c.out, { a: c.a, lo: c.lo });
   /** Non-zero iff bit `bit` of net n is set. */
   const bitTest = (n: NetId, bit: number): Ex => and(val(n, bit >>> 5), K(1 << (bit & 31)));
   /** Non-zero iff the 1-bit net n is 1. */
@@ -272,7 +270,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     return parts.length === 0 ? K(0) : orAll(parts.map(one));
   };
 
-  const indexed = indexedSelects(d, L, opts.lift);
+  const indexed = indexedSelects(d, L, opts.lift, driver);
   const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
   const stateNets = d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
   const iw = L.inputWords;
@@ -647,14 +645,17 @@ export interface IndexedSelect {
 /**
  * The mux trees (`muxTree`: level b selects on bit b of one index) whose leaves are slices of one
  * word of at most 32 bits at a constant distance (consecutive fields, as generators make them, or
- * with gaps), or register outputs at a constant distance in V, by the
- * net of their root; trees of at least 4 leaves. The wasm loop computes a word's field as one
+ * with gaps), or register outputs at a constant distance in V, by the net of their root; trees of
+ * at least 4 leaves. The wasm loop computes a word's field as one
  * shift and mask and a register's as one load at a computed address; the tree's inner muxes are
  * still generated, and left unread (V8 drops them) unless read elsewhere.
  */
-export function indexedSelects(d: Design, L: Layout, lift: LiftPlan | null): Map<NetId, IndexedSelect> {
-  const driver = new Map<NetId, Cell>();
-  for (const c of d.cells) if (c.kind !== 'memory') driver.set(c.out, c);
+export function indexedSelects(
+  d: Design,
+  L: Layout,
+  lift: LiftPlan | null,
+  driver: ReadonlyMap<NetId, Cell> = driverMap(d),
+): Map<NetId, IndexedSelect> {
   const regOut = new Set<NetId>();
   for (const c of d.cells) if (c.kind === 'reg') regOut.add(c.out);
   const width = (n: NetId): number => d.nets[n]!.width;
