@@ -6,8 +6,13 @@
  * preset's name (e.g. btbf_k4_w512_b16_4x4) runs that preset.
  *
  * Usage: npx tsx sim/bench/loopAB.ts ROOT PRESET|h3 ...
+ * Optimised WebAssembly only (V8 --no-liftoff, set here so that older roots get it too; why:
+ * `optimisedWasmOnly` in sim/compiled.ts).
  */
 import path from 'node:path';
+import v8 from 'node:v8';
+
+v8.setFlagsFromString('--no-liftoff');
 
 const [rootArg, ...names] = process.argv.slice(2);
 if (rootArg === undefined || names.length === 0) {

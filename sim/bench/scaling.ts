@@ -11,11 +11,14 @@
  *
  * Usage: npm run bench:sim-scaling -- [--cycles N] [--reps R] [--json] [-o DIR]
  * (each engine's best of R interleaved runs per point, default 3)
+ * The WebAssembly loops are timed as optimised code only, as in `bench:sim` (V8 flag --no-liftoff,
+ * `v8Flags` in the JSON; why: `optimisedWasmOnly` in sim/compiled.ts).
  */
 import path from 'node:path';
 import { machineInfo, machineLine } from '../../src/bench/machine.js';
 import { BENCH_VARIANT, variantByName } from '../../src/bench/verilatorFlags.js';
 import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
+import { optimisedWasmOnly } from '../../sim/compiled.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { toCsv, toSvg } from '../../src/experiments/chart.js';
 import type { ExperimentResult, Series } from '../../src/families/types.js';
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const outDir = path.resolve(argValue(args, '-o') ?? 'out/bench-sim-scaling');
+  const v8Flags = [optimisedWasmOnly()];
   const machine = await machineInfo();
   const vb = variantByName(BENCH_VARIANT);
   const verilatorBuild = { name: vb.name, what: vb.what };
@@ -133,17 +137,19 @@ async function main(): Promise<void> {
   }
   const results = charts(points, cycles, reps);
   const files: Record<string, string> = {
-    'sim-scaling.json': `${JSON.stringify({ machine, cycles, reps, verilatorBuild, points }, null, 2)}\n`,
+    'sim-scaling.json': `${JSON.stringify({ machine, v8Flags, cycles, reps, verilatorBuild, points }, null, 2)}\n`,
   };
   for (const r of results) {
     files[`${r.name}.csv`] = toCsv(r);
     files[`${r.name}.svg`] = await toSvg(r);
   }
   const written = writeAll(outDir, files, '-o');
-  if (args.includes('--json')) console.log(JSON.stringify({ machine, cycles, reps, verilatorBuild, points }, null, 2));
+  if (args.includes('--json'))
+    console.log(JSON.stringify({ machine, v8Flags, cycles, reps, verilatorBuild, points }, null, 2));
   else {
     console.log(`bench:sim-scaling on ${machineLine(machine)}: ${cycles} cycles per engine and point, best of ${reps}`);
     console.log(`Verilator build '${vb.name}': ${vb.what}`);
+    console.log(`TS simulator: WebAssembly loops timed as optimised code (V8 ${v8Flags.join(' ')})`);
     console.log('sweep   k   l   slice bits   TS cycles/s   Verilator cycles/s   TS/Verilator   outputs equal');
     for (const p of points) {
       const r = p.result;

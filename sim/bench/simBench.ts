@@ -8,16 +8,20 @@
  * (--design: only the named designs; each name must be one of the bench designs.)
  * Each engine runs R times (default 3), interleaved, and its best rate counts (src/bench/sim.ts).
  * The header (and `machine` in --json) names the CPU, cores, node, Verilator and the commit.
+ * The WebAssembly loops are timed as optimised code only (V8 flag --no-liftoff, named in the
+ * header and as `v8Flags` in --json; why: `optimisedWasmOnly` in sim/compiled.ts).
  */
 import { h3Banks } from '../../src/examples/index.js';
 import { machineInfo, machineLine } from '../../src/bench/machine.js';
 import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
+import { optimisedWasmOnly } from '../../sim/compiled.js';
 import { loadConfig } from '../../src/config/resolve.js';
 import { FAMILIES } from '../../src/families/index.js';
 import { lanePresets } from '../../src/lanes/index.js';
 import { BENCH_VARIANT, variantByName } from '../../src/bench/verilatorFlags.js';
 
 async function main(): Promise<void> {
+  const v8Flags = [optimisedWasmOnly()];
   const args = process.argv.slice(2);
   const i = args.indexOf('--cycles');
   const cycles = i >= 0 ? Number(args[i + 1]) : 2_000_000;
@@ -50,10 +54,15 @@ async function main(): Promise<void> {
   for (const d of designs) results.push(await simBench(d, cycles, vb.variant, reps));
   if (args.includes('--json')) {
     console.log(
-      JSON.stringify({ machine, cycles, reps, verilatorBuild: { name: vb.name, what: vb.what }, results }, null, 2),
+      JSON.stringify(
+        { machine, v8Flags, cycles, reps, verilatorBuild: { name: vb.name, what: vb.what }, results },
+        null,
+        2,
+      ),
     );
   } else {
     console.log(`bench:sim on ${machineLine(machine)}: ${cycles} cycles per engine, best of ${reps} interleaved runs`);
+    console.log(`TS simulator: WebAssembly loops timed as optimised code (V8 ${v8Flags.join(' ')})`);
     console.log(`Verilator build '${vb.name}': ${vb.what}`);
     console.log(
       'design                TS cycles/s   Verilator cycles/s   TS/Verilator   TS, JS loop   JS loop/Verilator   outputs equal',
