@@ -68,6 +68,15 @@ export interface LaneDriveResult {
   readMemory?: (memory: string, addr: number) => bigint;
 }
 
+/**
+ * Distinct keys a lane run ranges over by default: 4 × the window (4 × 1024 without one; a set
+ * filter: 4 × its capacity), at least 64.
+ */
+export function laneKeyPool(lf: LaneFilter): number {
+  const w = lf.base.window();
+  return Math.max(64, 4 * (w !== null && Number.isFinite(w) ? w : (lf.base.capacity() ?? 1024)));
+}
+
 /** The key stream of a lane workload over `pool` distinct keys. */
 export function laneKeySource(w: LaneWorkload, pool: number, keyBits: number): Workload {
   if (w === 'hot') return listWorkload([keyOfIndex(0, keyBits, 1)]);
@@ -90,8 +99,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     return x;
   };
   const pickOp = pickerOf(o.mix ?? lf.base.verifyMix(), p.ops, rng);
-  const window = lf.base.window() ?? 1024;
-  const workload = laneKeySource(o.workload ?? 'uniform', o.keys ?? Math.max(64, 4 * window), lf.base.config.keyBits);
+  const workload = laneKeySource(o.workload ?? 'uniform', o.keys ?? laneKeyPool(lf), lf.base.config.keyBits);
   const tagMask = 2 ** lf.base.config.tagBits - 1;
 
   const lanes = Array.from({ length: N }, (_, i) => ({

@@ -197,7 +197,10 @@ function printLanePlan(lp: LanePlan, o: PlanCliOptions): void {
   console.log(`plan: ${o.filter} ${lf.base.describe()}, ${lf.lanes} lanes over ${lf.shards} shards`);
   console.log(
     `  fp of the sharded filter ${lp.fp.toExponential(3)} (<= ${o.fp}; one lane ${lp.fpOneLane.toExponential(3)}; ` +
-      `the family planner was asked for ${lp.askedFp.toExponential(3)}), window ${String(a.window)}, slack ${a.slack}`,
+      `the family planner was asked for ${lp.askedFp.toExponential(3)}), ` +
+      (Number.isFinite(a.window)
+        ? `window ${String(a.window)}, slack ${a.slack}`
+        : `no window (a set filter), capacity ${String(lf.base.capacity())} keys`),
   );
   console.log(
     `  shard: ${lf.shard.describe()}; ${lp.blockRams} block RAMs on ${String(lf.base.config.target)} (the estimate synth refuses oversize designs by; Yosys may put small memories in distributed RAM); latency ${lf.latency()} cycles`,

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { loadLaneConfig, type LaneFilter } from '../lanes/index.js';
-import { EXIT } from '../util/errors.js';
+import { EXIT, UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
 import { driveLanes, laneCosim, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
@@ -187,7 +187,7 @@ export function registerLaneCommands(p: Command): void {
       .option('--seed <s>', 'stream seed', intArg('--seed', 0, 0xffffffff), 1)
       .option(
         '--moment <m>',
-        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for a family aging by ticks, 'cycle' for one with global time (its rate is a mean over the phase of a time step)",
+        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for a family aging by ticks, 'cycle' for one with global time (its rate is a mean over the phase of a time step); a set filter, which does not age, is measured at its capacity (n keys inserted, then the queries) and takes no --moment",
         choiceArg('--moment', ['shift', 'cycle'] as const),
       )
       .option('--json', 'print JSON'),
@@ -195,6 +195,10 @@ export function registerLaneCommands(p: Command): void {
     (spec: string, o: ShapeFlags & { queries: number; seed: number; moment?: 'shift' | 'cycle'; json?: boolean }) => {
       const lf = load(spec, o);
       const a = lf.analyze();
+      if (o.moment && lf.aging() === 'none')
+        throw new UsageError(
+          `lanes analyze: --moment: filter '${lf.base.config.filter}' does not age; it is measured at its capacity`,
+        );
       const moment = o.moment ?? (lf.ticks() ? 'shift' : 'cycle');
       const fp = measureShardedFp(lf, { queries: o.queries, seed: o.seed, moment });
       const shard = lf.shard.parameters();
@@ -214,7 +218,7 @@ export function registerLaneCommands(p: Command): void {
       console.log(`  shard: ${lf.shard.describe()}${spares}; latency ${lf.latency()} cycles`);
       const pct = (x: number): string => `${(100 * x).toFixed(4)} %`;
       console.log(
-        `  measured fp (${fp.queries} never-inserted keys ${moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
+        `  measured fp (${fp.queries} never-inserted keys ${lf.aging() === 'none' ? `after ${fp.inserts} distinct inserted keys (the capacity)` : `${moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts`}): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
       );
     },
   );

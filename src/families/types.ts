@@ -328,6 +328,8 @@ export interface SimulateExtension<C extends FilterConfig = FilterConfig> {
  *   every shard per `shards` inserts, at the end of the cycle whose inserts reach the next multiple
  *   of `shards`; the op that is last in that cycle's linear order reports it (out<i>_scan), and the
  *   sharded model takes the step there.
+ * - Neither (a set filter: the basic, partitioned and blocked Bloom filters): nothing ages; only
+ *   the broadcast ops (a clear) reach every shard.
  */
 export interface LaneSupport<C extends FilterConfig = FilterConfig> {
   /** Ticks: inserts between aging steps (the APBF's g). */
@@ -361,6 +363,11 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * with request fields is refused. Absent: `merge` is refused for the family.
    */
   merge?: { query: string; insert: string; testAndInsert: string };
+  /**
+   * The one-lane preset the lane tests take for the family's throughput checks (default: its first
+   * bench preset), when that one does not suit lanes.
+   */
+  benchPreset?: string;
 }
 
 /**

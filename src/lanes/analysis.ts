@@ -10,6 +10,7 @@
  */
 import type { StreamModel } from '../families/types.js';
 import { Rng } from '../util/rng.js';
+import { UsageError } from '../util/errors.js';
 import type { LaneFilter } from './index.js';
 
 export interface ShardedFp {
@@ -20,7 +21,7 @@ export interface ShardedFp {
   single: number;
   /** 99 % normal half-widths of the two rates. */
   halfWidth: { sharded: number; single: number };
-  /** sqrt(S/g): the relative spread of a shard's inserts per generation. */
+  /** sqrt(S/g): the relative spread of a shard's inserts per generation (a set filter: of its n inserts). */
   loadSpread: number;
 }
 
@@ -29,14 +30,17 @@ export interface ShardedFp {
  * on both (`queries` in all): with `moment` 'cycle' (the default) one after every insert, so the
  * rates are averaged over the filter's whole aging cycle; with 'shift', `perShift` of them just
  * before each aging step (after every period-th insert), the moment the analysis's rate is for.
+ * A family that does not age (a set filter) is measured at its capacity, the n its analysis is
+ * for: n distinct keys inserted, then the never-inserted keys queried.
  */
 export function measureShardedFp(
   lf: LaneFilter,
   o: { queries: number; seed: number; moment?: 'cycle' | 'shift'; perShift?: number },
 ): ShardedFp {
+  const g = lf.period();
+  if (g === null) return measureAtCapacity(lf, o);
   const sharded = lf.model();
   const single: StreamModel = lf.base.model();
-  const g = lf.period();
   const warm = (lf.base.window() ?? g) + 2 * g;
   const rng = new Rng(o.seed);
   const key = (): bigint => rng.bits(lf.base.config.keyBits) | 1n; // odd: inserted keys
@@ -60,13 +64,50 @@ export function measureShardedFp(
       queries++;
     }
   }
-  const hw = (p: number): number => 2.576 * Math.sqrt((p * (1 - p)) / queries);
+  return rates(inserts, queries, fpS, fp1, Math.sqrt(lf.shards / g));
+}
+
+const hw = (p: number, queries: number): number => 2.576 * Math.sqrt((p * (1 - p)) / queries);
+
+function rates(inserts: number, queries: number, fpS: number, fp1: number, loadSpread: number): ShardedFp {
   return {
     inserts,
     queries,
     sharded: fpS / queries,
     single: fp1 / queries,
-    halfWidth: { sharded: hw(fpS / queries), single: hw(fp1 / queries) },
-    loadSpread: Math.sqrt(lf.shards / g),
+    halfWidth: { sharded: hw(fpS / queries, queries), single: hw(fp1 / queries, queries) },
+    loadSpread,
   };
+}
+
+/** A set filter: its capacity n of distinct keys into both models, then `queries` never-inserted keys. */
+function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number }): ShardedFp {
+  const n = lf.base.capacity();
+  if (n === null) throw new Error(`lanes analyze: filter '${lf.name}' neither ages nor has a capacity`);
+  const kb = lf.base.config.keyBits;
+  if (kb < 40 && 2 ** (kb - 1) < 2 * n)
+    throw new UsageError(
+      `lanes analyze: ${kb}-bit keys have too few values for ${n} distinct inserted keys and probes`,
+    );
+  const sharded = lf.model();
+  const single: StreamModel = lf.base.model();
+  const rng = new Rng(o.seed);
+  const op = (opName: string, k: bigint) => ({ op: opName, key: k, tag: 0, fields: {} });
+  // Distinct odd keys (inserted); even keys are never inserted.
+  const seen = new Set<bigint>();
+  while (seen.size < n) {
+    const k = rng.bits(lf.base.config.keyBits) | 1n;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    sharded.apply(op('insert', k));
+    single.apply(op('insert', k));
+  }
+  let fpS = 0;
+  let fp1 = 0;
+  for (let i = 0; i < o.queries; i++) {
+    const q = rng.bits(lf.base.config.keyBits) & ~1n;
+    if (sharded.apply(op('query', q)).hit) fpS++;
+    if (single.apply(op('query', q)).hit) fp1++;
+  }
+  return rates(n, o.queries, fpS, fp1, Math.sqrt(lf.shards / n));
 }

@@ -49,15 +49,24 @@ export class LaneFilter {
     return this.base.family.lanes!;
   }
 
-  /** Inserts between aging steps: the generation (ticks), or the block of one time step (global time). */
-  period(): number {
+  /**
+   * Inserts between aging steps: the generation (ticks), or the block of one time step (global
+   * time); null for a family that does not age (a set filter).
+   */
+  period(): number | null {
     const sup = this.support();
-    return sup.time ? sup.time(this.shard.config).block : sup.period!(this.base.config);
+    return sup.time ? sup.time(this.shard.config).block : (sup.period?.(this.base.config) ?? null);
   }
 
-  /** The family ages by ticks (the APBF's generations), not by global time. */
+  /** How the family ages on lanes: by ticks (the APBF's generations), by global time (the TBF's), or not at all. */
+  aging(): 'ticks' | 'time' | 'none' {
+    const sup = this.support();
+    return sup.time ? 'time' : sup.period ? 'ticks' : 'none';
+  }
+
+  /** The family ages by ticks (the APBF's generations). */
   ticks(): boolean {
-    return !this.support().time;
+    return this.aging() === 'ticks';
   }
 
   /** Global time (LaneTime), read from the shard's config (its TΩ may exceed the one-lane one). */
@@ -112,7 +121,9 @@ export class LaneFilter {
       seed: this.base.config.seed,
       ...(time
         ? { time: { block: time.block, wrap: time.wrap, scanCode: p.ops[time.scanOp]! } }
-        : { period: this.period(), tickCode: p.ops[sup.tickOp!]! }),
+        : this.ticks()
+          ? { period: this.period()!, tickCode: p.ops[sup.tickOp!]! }
+          : {}),
       broadcastCodes: codes(sup.broadcastOps),
       insertCodes: codes(this.insertOps()),
       request: p.request,
@@ -151,7 +162,7 @@ export class LaneFilter {
       shards,
       keyBits: this.base.config.keyBits,
       seed: this.base.config.seed,
-      ...(sup.time ? { time: this.time()! } : { period: this.period(), tickOp: sup.tickOp! }),
+      ...(sup.time ? { time: this.time()! } : this.ticks() ? { period: this.period()!, tickOp: sup.tickOp! } : {}),
       broadcastOps: sup.broadcastOps,
       insertOps: this.insertOps(),
       zeroFields: Object.fromEntries(p.request.map((f) => [f.name, 0n])),

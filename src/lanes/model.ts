@@ -3,7 +3,8 @@
  * reports (`seq`): S models of the family's shard config, the key's shard from the same H3 as
  * the dispatcher (src/lanes/rtl.ts), and the global aging of the dispatcher — every shard gets the
  * tick op before the insert that follows `period` inserts since the last aging step, and a
- * broadcast op (tick, clear) goes to every shard and restarts the count.
+ * broadcast op (tick, clear) goes to every shard and restarts the count. A family that does not
+ * age (a set filter) gives neither `period` nor `time`: only its broadcast ops reach every shard.
  *
  * A family with global time (LaneTime, src/families/types.ts; the TBF) instead gets the time of
  * its place in the order with every request — the count G of every shard's inserts as T+ =
@@ -66,7 +67,7 @@ export class ShardedModel implements StreamModel {
     }
     if (o.time) return this.applyTimed(req);
     const inserts = o.insertOps.includes(req.op);
-    if (inserts && this.count === o.period) {
+    if (inserts && o.period !== undefined && this.count === o.period) {
       for (const s of o.shards) s.apply({ op: o.tickOp!, key: 0n, tag: 0, fields: { ...o.zeroFields } });
       this.count = 0;
     }

@@ -70,7 +70,7 @@ export interface LaneBuild {
   /** The user's tag width (kept in the lane's reorder slot; the core's tag carries drop, lane and slot). */
   tagBits: number;
   seed: number;
-  /** Ticks: inserts between aging steps (the generation), and the tick op. */
+  /** Ticks: inserts between aging steps (the generation), and the tick op (neither nor `time`: nothing ages). */
   period?: number;
   tickCode?: number;
   /**
@@ -130,8 +130,12 @@ export function buildLanes(o: LaneBuild): Design {
   // Global time numbers a cycle's ops in lane order (its inserts before each lane, the scan step
   // after the last): the merging class order is not built for it.
   if (time && mg) throw new Error(`lanes '${o.name}': merging identical keys with global time is not built`);
-  if (!time && (o.period === undefined || o.tickCode === undefined))
-    throw new Error(`lanes '${o.name}': a family ages by ticks (period, tickCode) or by global time`);
+  if (time && o.period !== undefined)
+    throw new Error(`lanes '${o.name}': a family ages by ticks (period, tickCode) or by global time, not both`);
+  if ((o.period === undefined) !== (o.tickCode === undefined))
+    throw new Error(`lanes '${o.name}': ticks need both the period and the tick op`);
+  // A family that does not age (a set filter): no generation count, no tick.
+  const ticks = o.period !== undefined;
   if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);
 
   // ---- lanes: inputs and skid buffers ------------------------------------------------------
@@ -186,7 +190,7 @@ export function buildLanes(o: LaneBuild): Design {
     const q = skidInput(m, {
       valid: ci.valid,
       op: ci.op,
-      flags: (time ? { bcast: o.broadcastCodes } : { tick: [o.tickCode!] }) as Record<string, readonly number[]>,
+      flags: (ticks ? { tick: [o.tickCode!] } : { bcast: o.broadcastCodes }) as Record<string, readonly number[]>,
       data,
       name: `shard${s}_q`,
     });
@@ -229,7 +233,7 @@ export function buildLanes(o: LaneBuild): Design {
       )
     : null;
   // ---- the dispatcher ------------------------------------------------------------------------
-  const count = time ? null : m.reg('gen_count', bitsFor(o.period!));
+  const count = ticks ? m.reg('gen_count', bitsFor(o.period!)) : null;
   const seqBase = m.reg('seq_base', SEQ_BITS);
   const prio = N > 1 ? m.reg('prio', N, { reset: 1 }) : null;
   if (prio) prio.next(m.cat(prio.slice(N - 2, 0), prio.bit(N - 1)));
@@ -276,8 +280,11 @@ export function buildLanes(o: LaneBuild): Design {
   const tickWanted = full.and(orAll(m, tickFor));
   // After an aging tick the insert that made it goes first and alone (`tick_lane`, one-hot), so
   // nothing is ordered between the tick and that insert (the model ticks right before it).
-  const pend = m.reg('tick_lane', N);
-  const pendAny = pend.any();
+  // None in a family that does not age. (With global time it stays 0, as no tick is ever wanted;
+  // it is kept there so that those designs stay the netlists measured in the README.)
+  const pend = ticks || time ? m.reg('tick_lane', N) : null;
+  const pendAny = pend ? pend.any() : m.const(0, 1);
+  const pendBit = (i: number): Sig => (pend ? pend.bit(i) : m.const(0, 1));
   const tickNow = tickWanted.and(allReady).and(pendAny.not());
   const nearGrant = lane.map((l, i) =>
     near.and(tickWanted.not()).and(l.req).and(shardReady[i]!).and(shardFree[i]!).and(ins[i]!.not().or(firstIns[i]!)),
@@ -292,7 +299,7 @@ export function buildLanes(o: LaneBuild): Design {
         .and(m.mux(bcast[i]!, allReady, shardReady[i]!)),
     ),
   );
-  const pendGrant = lane.map((l, i) => pend.bit(i).and(l.req).and(shardReady[i]!));
+  const pendGrant = lane.map((l, i) => pendBit(i).and(l.req).and(shardReady[i]!));
   // Merging (fast mode, no insert pending after a tick): a query or insert head whose key equals
   // that of an earlier head granted as its shard's one access joins that access (the group: same
   // key, same shard).
@@ -330,7 +337,7 @@ export function buildLanes(o: LaneBuild): Design {
     const g = fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!);
     return member ? g.or(member[i]!) : g;
   });
-  pend.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
+  pend?.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
 
@@ -409,9 +416,10 @@ export function buildLanes(o: LaneBuild): Design {
     // Global time: a shard granted nothing in a cycle with a scan step gets the step alone.
     m.assignWire(ci.valid, clock ? selAny.or(clock.scanNow) : selAny.or(tickNow));
     const cand = lane.map((l, i) =>
-      m.mux(pendAny, pend.bit(i).and(here(i)), m.mux(topBcast, top[i]!, l.req.and(shardFree[i]!).and(here(i)))),
+      m.mux(pendAny, pendBit(i).and(here(i)), m.mux(topBcast, top[i]!, l.req.and(shardFree[i]!).and(here(i)))),
     );
-    const tickOp = m.const(o.tickCode ?? time!.scanCode, opW);
+    // (Never selected in a family that does not age: tickWanted is 0 there.)
+    const tickOp = m.const(o.tickCode ?? time?.scanCode ?? 0, opW);
     let op = andOr(
       m,
       cand,

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadLaneConfig, resolveLaneConfig } from '../../src/lanes/index.js';
 import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
-import { driveLanes, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
+import { driveLanes, laneKeyPool, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
 import { grantModel } from '../../src/lanes/grantModel.js';
 import { measureShardedFp } from '../../src/lanes/analysis.js';
 import { planLanes } from '../../src/lanes/plan.js';
@@ -51,9 +51,9 @@ describe('lanes: configs', () => {
   });
 
   it('a family without lanes is refused naming the field', () => {
-    const bloom = loadPreset('bloom_basic_k4_16k') as Record<string, unknown>;
-    expect(() => resolveLaneConfig({ ...bloom, lanes: 2 }, 'cfg')).toThrow(
-      /field 'lanes': filter 'basic' has one lane only \(lanes and shards: apbf, apbbf, tbf, btbf\)/,
+    const counting = loadPreset('counting_k4_w4') as Record<string, unknown>;
+    expect(() => resolveLaneConfig({ ...counting, lanes: 2 }, 'cfg')).toThrow(
+      /field 'lanes': filter 'counting' has one lane only \(lanes and shards: apbf, apbbf, tbf, btbf, basic, partitioned, blocked\)/,
     );
   });
 
@@ -155,7 +155,7 @@ describe('lanes: verified against the sharded model', () => {
   });
 
   // Each lane family's first bench preset (the APBF's generation ticks, the TBF's global time).
-  const laneBench = FAMILIES.filter((f) => f.lanes).map((f) => f.benchPresets[0]!);
+  const laneBench = FAMILIES.flatMap((f) => (f.lanes ? [f.lanes.benchPreset ?? f.benchPresets[0]!] : []));
   it.each(laneBench)('%s: four lanes on uniform keys execute more than 2.5 ops per cycle with 8 shards', (preset) => {
     const lf = loadLaneConfig(preset, { lanes: 4, shards: 8, target: 'ecp5' });
     const r = driveLanes(lf, { opsPerLane: 4000, seed: 2, mix: { query: 1, insert: 1 }, throughputOnly: true });
@@ -172,7 +172,7 @@ describe('lanes: verified against the sharded model', () => {
     expect(hot.opsPerCycle).toBeGreaterThan(0.9);
     // The grant rule's cycle model (what `lanes throughput` prints beside the RTL) agrees with it.
     const model = lf.model();
-    const keys = Math.max(64, 4 * lf.base.window()!); // driveLanes's key pool
+    const keys = laneKeyPool(lf); // driveLanes's key pool
     const grant = (w: LaneWorkload, merge: boolean) =>
       grantModel({
         lanes: 4,

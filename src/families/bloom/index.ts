@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { bloomSchema, deriveBloomSizes } from './config.js';
 import { bloomExperiments } from './experiments.js';
+import { bloomLanes } from './lanes.js';
 import { bloomParameters } from './params.js';
 import { bloomPlanner } from './planner.js';
 import { buildBloom } from './rtl.js';
@@ -45,5 +46,6 @@ export const bloomFamily: FilterFamily<BloomDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['bloom_basic_k4_16k', 'bloom_partitioned_k4_4k', 'bloom_blocked_b512_4_16k'],
   experiments: bloomExperiments,
+  lanes: bloomLanes,
   tables: [{ name: 'bloom', description: 'Table 1 of the APBF paper (Bloom filters at fill 1/2)', compute: table1 }],
 };

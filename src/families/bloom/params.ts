@@ -11,10 +11,11 @@ export const RESPONSE_QUEUE = 16;
 
 /**
  * Cycles from the accepting edge to out_valid with out_ready high (measured by the conformance
- * tests): 9 for one op per cycle; 8 + k for the basic filter's k micro-ops (see rtl.ts).
+ * tests): 9 for one op per cycle; 8 + k for the basic filter's k micro-ops (see rtl.ts); one less
+ * for a lane shard (`direct`: no response queue).
  */
 export function latencyOf(c: BloomDerived): number {
-  return c.initiationInterval > 1 ? 8 + c.k : 9;
+  return (c.initiationInterval > 1 ? 8 + c.k : 9) - (c.direct ? 1 : 0);
 }
 
 /** Cycles of the reset/clear sweep with in_ready low. */

@@ -102,7 +102,7 @@ export function buildBloom(c: BloomDerived, opts: BuildOptions = {}): Design {
     op: m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear'),
     key: m.input('in_key', c.keyBits, 'key'),
     tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
-    outReady: m.input('out_ready', 1, 'response consumer ready'),
+    outReady: c.direct ? null : m.input('out_ready', 1, 'response consumer ready'),
   };
   // in_ready = skid empty and no sweep, one register computed from both next states; so the
   // sweep's busy flag exists before the input stage.
@@ -124,10 +124,18 @@ export function buildBloom(c: BloomDerived, opts: BuildOptions = {}): Design {
   });
   const x: Context = { m, c, L, sweep: acc.sweep, forwarding: opts.forwarding ?? true };
   const res = c.initiationInterval > 1 ? microOps(x, s1) : oneOpPerCycle(x, s1);
+  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  // A lane design's shard answers as the response is formed (no queue, no out_ready).
+  if (!io.outReady) {
+    acc.close(null);
+    m.output('out_valid', res.push, 'response valid (taken as it comes: no out_ready)');
+    m.output('out_tag', res.tag, 'tag of the request');
+    m.output('out_hit', res.hit, 'membership answer (0 for insert and clear)');
+    return m.build();
+  }
   const rq = responseQueue(m, RESPONSE_QUEUE, res.push, [res.tag, res.hit], io.outReady);
   acc.close(rq.pop);
 
-  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
   m.output('out_valid', rq.outValid, 'response available');
   m.output('out_tag', rq.head[0]!, 'tag of the request');
   m.output('out_hit', rq.head[1]!, 'membership answer (0 for insert and clear)');
@@ -147,11 +155,12 @@ type Head = SkidInput<'ins' | 'query' | 'clear', 'tag' | 'key'>;
 /**
  * Accept (A+1): the head goes when `head_go` (head valid, queue room, no sweep; a register) and,
  * for the basic filter, the previous op's k cycles are over (`ii_wait`, a shift register). A
- * clear starts the sweep. `close(pop)` closes the occupancy count once the response queue exists.
+ * clear starts the sweep. `close(pop)` closes the occupancy count once the response queue exists
+ * (`close(null)`: a lane shard, `direct`, with no queue to keep room in).
  */
 function acceptStage(m: ModuleBuilder, c: BloomDerived, input: Head, sweepBusy: Reg) {
   const sweep = clearSweep(m, { addrBits: Math.log2(c.columnDepth), depth: c.columnDepth, busy: sweepBusy });
-  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
+  const occ = c.direct ? null : occupancy(m, { capacity: RESPONSE_QUEUE });
   const headGo = m.reg('head_go', 1);
   const ii = c.initiationInterval;
   const wait = ii > 1 ? m.reg('ii_wait', ii - 1) : null;
@@ -164,7 +173,12 @@ function acceptStage(m: ModuleBuilder, c: BloomDerived, input: Head, sweepBusy: 
   const sweepRun = sweep.connectNextState(clearNow);
   input.setReady(sweepRun.busyNext);
   sweepRun.finish();
-  const close = (pop: Sig): void => {
+  const close = (pop: Sig | null): void => {
+    if (!occ || !pop) {
+      if (occ || pop) throw m.error('acceptStage: a response queue closes with its pop, a direct shard without');
+      headGo.next(headValidNext.and(sweepRun.busyNext.not()));
+      return;
+    }
     occ.step(accept, pop);
     // Room judged without this cycle's pop: out_ready never reaches head_go.
     headGo.next(headValidNext.and(occ.fullAfter(accept).or(sweepRun.busyNext).not()));

@@ -25,7 +25,7 @@ export function bloomProtocol(c: BloomDerived): StreamProtocol {
     request: [],
     response: [{ name: 'hit', port: 'out_hit', width: 1 }],
     latency: latencyOf(c),
-    queueDepth: RESPONSE_QUEUE,
+    queueDepth: c.direct ? 0 : RESPONSE_QUEUE,
     // The reset/clear sweep (a clear waits up to II − 1 cycles for the op ahead first): twice
     // that, with room to spare.
     maxStallCycles: 2 * (sweepCycles(c) + c.initiationInterval + 1) + 8,

@@ -39,4 +39,9 @@ export interface BloomDerived extends BloomParams, FilterConfig {
   target: Target;
   /** Set when the planner chose the sizes from `items` and `fp`. */
   planned?: { items: number; fp: number };
+  /**
+   * A lane design's shard (src/lanes/, ./lanes.ts): no response queue and no out_ready — the
+   * response leaves the cycle it is formed (one cycle earlier), and the dispatcher takes it.
+   */
+  direct?: boolean;
 }

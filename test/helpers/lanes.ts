@@ -1,0 +1,70 @@
+/**
+ * Shared by the lane tests: the cycles from a request's acceptance on each lane to its out<i>_valid,
+ * measured on the compiled simulator (one query on an idle design, every out<i>_ready high), and
+ * the grid of lane shapes over one-lane configs.
+ */
+import { expect } from 'vitest';
+import { CompiledSim } from '../../sim/compiled.js';
+import { resolveConfig } from '../../src/config/resolve.js';
+import { resolveLaneConfig, type LaneFilter } from '../../src/lanes/index.js';
+
+/** Edges from the accepting edge to out<i>_valid, for each lane i in turn (100 when it never rises). */
+export function laneLatencies(lf: LaneFilter): number[] {
+  const p = lf.shard.protocol();
+  const query = Object.keys(p.ops).find((op) => p.semantics[op]?.queries && !p.semantics[op]?.inserts)!;
+  const out: number[] = [];
+  for (let lane = 0; lane < lf.lanes; lane++) {
+    const sim = new CompiledSim(lf.design());
+    for (const q of lf.design().inputs) sim.poke(q.name, 0n);
+    for (let i = 0; i < lf.lanes; i++) sim.poke(`out${i}_ready`, 1n);
+    sim.poke('rst', 1n);
+    sim.step();
+    sim.poke('rst', 0n);
+    // The shards clear their memories after reset (in_ready of a lane rises before): wait it out.
+    for (let i = 0; i < p.maxStallCycles + 8; i++) sim.step();
+    if (sim.peek(`in${lane}_ready`) !== 1n) throw new Error(`lane ${lane}: in_ready low after the reset sweep`);
+    sim.poke(`in${lane}_op`, BigInt(p.ops[query]!));
+    sim.poke(`in${lane}_key`, 12345n);
+    sim.poke(`in${lane}_valid`, 1n);
+    sim.step();
+    sim.poke(`in${lane}_valid`, 0n);
+    let edges = 1;
+    while (sim.peek(`out${lane}_valid`) !== 1n && edges < 100) {
+      sim.step();
+      edges++;
+    }
+    out.push(edges);
+  }
+  return out;
+}
+
+/**
+ * Every lane shape of every config that is a valid one-lane config: the lane config is accepted
+ * (and built where `build` says: building is the slow part) or refused with a one-line error
+ * naming `lanes` or `shards`. Returns how many were accepted and refused.
+ */
+export function laneShapeGrid(
+  configs: readonly Record<string, unknown>[],
+  shapes: readonly (readonly [number, number])[],
+  build: (cfg: Record<string, unknown>, shards: number) => boolean,
+): { built: number; refused: number } {
+  let built = 0;
+  let refused = 0;
+  for (const cfg of configs)
+    for (const [lanes, shards] of shapes) {
+      try {
+        resolveConfig(cfg, 'cfg');
+      } catch {
+        continue; // not a valid one-lane config
+      }
+      try {
+        const lf = resolveLaneConfig({ ...cfg, lanes, shards }, 'cfg');
+        if (build(cfg, shards)) expect(lf.design().cells.length).toBeGreaterThan(0);
+        built++;
+      } catch (e) {
+        expect((e as Error).message).toMatch(/^cfg: field '(lanes|shards)'/);
+        refused++;
+      }
+    }
+  return { built, refused };
+}
