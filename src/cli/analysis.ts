@@ -200,7 +200,7 @@ function printLanePlan(lp: LanePlan, o: PlanCliOptions): void {
       `the family planner was asked for ${lp.askedFp.toExponential(3)}), ` +
       (Number.isFinite(a.window)
         ? `window ${String(a.window)}, slack ${a.slack}`
-        : `no window (a set filter), capacity ${String(lf.base.capacity())} keys`),
+        : `no window (nothing ages), capacity ${String(lf.base.capacity())} keys`),
   );
   console.log(
     `  shard: ${lf.shard.describe()}; ${lp.blockRams} block RAMs on ${String(lf.base.config.target)} (the estimate synth refuses oversize designs by; Yosys may put small memories in distributed RAM); latency ${lf.latency()} cycles`,

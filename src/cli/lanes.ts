@@ -187,7 +187,7 @@ export function registerLaneCommands(p: Command): void {
       .option('--seed <s>', 'stream seed', intArg('--seed', 0, 0xffffffff), 1)
       .option(
         '--moment <m>',
-        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for a family aging by ticks, 'cycle' for one with global time (its rate is a mean over the phase of a time step); a set filter, which does not age, is measured at its capacity (n keys inserted, then the queries) and takes no --moment",
+        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for a family aging by ticks, 'cycle' for one with global time (its rate is a mean over the phase of a time step); a filter that does not age is measured at its capacity (n keys inserted, then the queries; the GBF, which has none, after the inserts that bring it to its steady state) and takes no --moment",
         choiceArg('--moment', ['shift', 'cycle'] as const),
       )
       .option('--json', 'print JSON'),
@@ -218,7 +218,7 @@ export function registerLaneCommands(p: Command): void {
       console.log(`  shard: ${lf.shard.describe()}${spares}; latency ${lf.latency()} cycles`);
       const pct = (x: number): string => `${(100 * x).toFixed(4)} %`;
       console.log(
-        `  measured fp (${fp.queries} never-inserted keys ${lf.aging() === 'none' ? `after ${fp.inserts} distinct inserted keys (the capacity)` : `${moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts`}): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
+        `  measured fp (${fp.queries} never-inserted keys ${lf.aging() === 'none' ? `after ${fp.inserts} distinct inserted keys (${lf.base.capacity() === null ? 'its steady state' : 'the capacity'})` : `${moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts`}): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
       );
     },
   );

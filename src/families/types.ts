@@ -364,6 +364,12 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    */
   merge?: { query: string; insert: string; testAndInsert: string };
   /**
+   * A family that does not age and promises no capacity (the GBF, which forgets by overwriting):
+   * the distinct inserts after which its state is steady, where `lanes analyze` measures the
+   * sharded and the one-lane rate. Absent: measured at the family's capacity.
+   */
+  steadyInserts?(c: C): number;
+  /**
    * The one-lane preset the lane tests take for the family's throughput checks (default: its first
    * bench preset), when that one does not suit lanes.
    */

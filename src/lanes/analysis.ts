@@ -30,8 +30,9 @@ export interface ShardedFp {
  * on both (`queries` in all): with `moment` 'cycle' (the default) one after every insert, so the
  * rates are averaged over the filter's whole aging cycle; with 'shift', `perShift` of them just
  * before each aging step (after every period-th insert), the moment the analysis's rate is for.
- * A family that does not age (a set filter) is measured at its capacity, the n its analysis is
- * for: n distinct keys inserted, then the never-inserted keys queried.
+ * A family that does not age (a set or multiset filter) is measured at its capacity, the n its analysis is
+ * for (the GBF: after the inserts that bring it to its steady state): n distinct keys inserted, then
+ * the never-inserted keys queried.
  */
 export function measureShardedFp(
   lf: LaneFilter,
@@ -80,9 +81,12 @@ function rates(inserts: number, queries: number, fpS: number, fp1: number, loadS
   };
 }
 
-/** A set filter: its capacity n of distinct keys into both models, then `queries` never-inserted keys. */
+/**
+ * A filter that does not age: its capacity n of distinct keys (or the inserts to its steady state)
+ * into both models, then `queries` never-inserted keys.
+ */
 function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number }): ShardedFp {
-  const n = lf.base.capacity();
+  const n = lf.measureInserts();
   if (n === null) throw new Error(`lanes analyze: filter '${lf.name}' neither ages nor has a capacity`);
   const kb = lf.base.config.keyBits;
   if (kb < 40 && 2 ** (kb - 1) < 2 * n)

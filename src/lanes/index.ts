@@ -51,11 +51,19 @@ export class LaneFilter {
 
   /**
    * Inserts between aging steps: the generation (ticks), or the block of one time step (global
-   * time); null for a family that does not age (a set filter).
+   * time); null for a family that does not age (a set or multiset filter).
    */
   period(): number | null {
     const sup = this.support();
     return sup.time ? sup.time(this.shard.config).block : (sup.period?.(this.base.config) ?? null);
+  }
+
+  /**
+   * A family that does not age: the distinct inserts `lanes analyze` measures its rate after — its
+   * capacity, or the inserts after which its state is steady (LaneSupport.steadyInserts); null if neither.
+   */
+  measureInserts(): number | null {
+    return this.base.capacity() ?? this.support().steadyInserts?.(this.base.config) ?? null;
   }
 
   /** How the family ages on lanes: by ticks (the APBF's generations), by global time (the TBF's), or not at all. */

@@ -4,7 +4,7 @@
  * the dispatcher (src/lanes/rtl.ts), and the global aging of the dispatcher — every shard gets the
  * tick op before the insert that follows `period` inserts since the last aging step, and a
  * broadcast op (tick, clear) goes to every shard and restarts the count. A family that does not
- * age (a set filter) gives neither `period` nor `time`: only its broadcast ops reach every shard.
+ * age (a set or multiset filter) gives neither `period` nor `time`: only its broadcast ops reach every shard.
  *
  * A family with global time (LaneTime, src/families/types.ts; the TBF) instead gets the time of
  * its place in the order with every request — the count G of every shard's inserts as T+ =

@@ -134,7 +134,7 @@ export function buildLanes(o: LaneBuild): Design {
     throw new Error(`lanes '${o.name}': a family ages by ticks (period, tickCode) or by global time, not both`);
   if ((o.period === undefined) !== (o.tickCode === undefined))
     throw new Error(`lanes '${o.name}': ticks need both the period and the tick op`);
-  // A family that does not age (a set filter): no generation count, no tick.
+  // A family that does not age (a set or multiset filter): no generation count, no tick.
   const ticks = o.period !== undefined;
   if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);
 

@@ -1,12 +1,14 @@
 /**
  * Shared by the lane tests: the cycles from a request's acceptance on each lane to its out<i>_valid,
- * measured on the compiled simulator (one query on an idle design, every out<i>_ready high), and
- * the grid of lane shapes over one-lane configs.
+ * measured on the compiled simulator (one query on an idle design, every out<i>_ready high), the
+ * grid of lane shapes over one-lane configs, and a replay under another shard hash.
  */
 import { expect } from 'vitest';
 import { CompiledSim } from '../../sim/compiled.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { resolveLaneConfig, type LaneFilter } from '../../src/lanes/index.js';
+import { ShardedModel } from '../../src/lanes/model.js';
+import type { ResponseFields, StreamRequest } from '../../src/families/types.js';
 
 /** Edges from the accepting edge to out<i>_valid, for each lane i in turn (100 when it never rises). */
 export function laneLatencies(lf: LaneFilter): number[] {
@@ -67,4 +69,31 @@ export function laneShapeGrid(
       }
     }
   return { built, refused };
+}
+
+/**
+ * The hardware's linear order (a run with `keepOrder`) replayed on the same shard models with the
+ * keys routed by another seed's shard hash: how many answers differ in the fields `fields`. A
+ * lane test expects some, so that its checks would see a wrong shard mapping.
+ */
+export function answersUnderAnotherShardHash(
+  lf: LaneFilter,
+  order: readonly { req: StreamRequest; got: ResponseFields }[],
+  fields: readonly string[],
+): number {
+  const p = lf.shard.protocol();
+  const wrong = new ShardedModel({
+    shards: Array.from({ length: lf.shards }, () => lf.shard.model()),
+    keyBits: lf.base.config.keyBits,
+    seed: lf.base.config.seed + 1,
+    broadcastOps: ['clear'],
+    insertOps: Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts),
+    zeroFields: {},
+  });
+  let differ = 0;
+  for (const a of order) {
+    const w = wrong.apply(a.req);
+    if (fields.some((f) => w[f] !== a.got[f])) differ++;
+  }
+  return differ;
 }

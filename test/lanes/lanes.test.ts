@@ -51,9 +51,9 @@ describe('lanes: configs', () => {
   });
 
   it('a family without lanes is refused naming the field', () => {
-    const counting = loadPreset('counting_k4_w4') as Record<string, unknown>;
-    expect(() => resolveLaneConfig({ ...counting, lanes: 2 }, 'cfg')).toThrow(
-      /field 'lanes': filter 'counting' has one lane only \(lanes and shards: apbf, apbbf, tbf, btbf, basic, partitioned, blocked\)/,
+    const stable = loadPreset('stable_d2_k3') as Record<string, unknown>;
+    expect(() => resolveLaneConfig({ ...stable, lanes: 2 }, 'cfg')).toThrow(
+      /field 'lanes': filter 'stable' has one lane only \(lanes and shards: apbf, apbbf, tbf, btbf, basic, partitioned, blocked, counting, spectral, gbf\)/,
     );
   });
 

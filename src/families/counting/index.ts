@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { countingSchema, deriveCountingSizes } from './config.js';
 import { countingExperiments } from './experiments.js';
+import { countingLanes } from './lanes.js';
 import { countingParameters } from './params.js';
 import { countingPlanner } from './planner.js';
 import { buildCounting } from './rtl.js';
@@ -51,4 +52,5 @@ export const countingFamily: FilterFamily<CountingDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['counting_k4_w4'],
   experiments: countingExperiments,
+  lanes: countingLanes,
 };

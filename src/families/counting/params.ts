@@ -28,9 +28,12 @@ export function pushCycle(algorithm: Algorithm): number {
   return algorithm === 'rm' ? SECONDARY_MODIFY_CYCLE + 3 : MODIFY_CYCLE + 2;
 }
 
-/** Cycles from the accepting edge to out_valid with out_ready high (measured by the tests). */
-export function latencyOf(algorithm: Algorithm): number {
-  return pushCycle(algorithm) + 1;
+/**
+ * Cycles from the accepting edge to out_valid with out_ready high (measured by the tests); one
+ * less for a lane shard (`direct`: no response queue, the pushed values are the outputs).
+ */
+export function latencyOf(algorithm: Algorithm, direct = false): number {
+  return pushCycle(algorithm) + (direct ? 0 : 1);
 }
 
 /** Response queue entries: room for every request in flight at one per cycle, a power of two. */
@@ -63,7 +66,7 @@ export function countingParameters(c: CountingDerived): Record<string, unknown> 
 
 /** The design's metadata: the parameters, the latency and the op codes. */
 export function countingMeta(c: CountingDerived): Record<string, unknown> {
-  return { ...countingParameters(c), latency: latencyOf(c.algorithm), opcodes: opsOf(c) };
+  return { ...countingParameters(c), latency: latencyOf(c.algorithm, c.direct), opcodes: opsOf(c) };
 }
 
 /** The op codes this config has (no remove for configs without it). */

@@ -37,6 +37,9 @@
  *   found, else the primary's minimum (saturating); remove with a single minimum subtracts 1 if
  *   found; 10 written back, secondary counters compared pairwise; 11 their minimum registered; 12
  *   the recurring-minimum answer enters the queue (LATENCY 13).
+ * Lane shard (`direct`, src/lanes/ and ./lanes.ts): no response queue and no out_ready; the
+ *   values that would enter the queue are the outputs (out_valid in cycle 8, or 12 for RM: one
+ *   less latency), and in_ready keeps no room for responses (the dispatcher takes each as it comes).
  * Clear: the op travels down the pipeline; when it reaches the last write stage every op ahead
  * of it has written, and the sweep (src/stages/clear.ts, lookahead form) starts: CLEAR_DELAY
  * cycles, then one word per cycle of every bank with in_ready low (a pending flag holds in_ready
@@ -120,7 +123,8 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
     ),
     key: m.input('in_key', c.keyBits, 'key'),
     tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
-    outReady: m.input('out_ready', 1, 'response consumer ready'),
+    // A lane design's shard answers as the response is formed (no queue, no out_ready).
+    outReady: c.direct ? null : m.input('out_ready', 1, 'response consumer ready'),
   };
 
   // ---- 0: input registers ----------------------------------------------------------------------
@@ -141,7 +145,7 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
   const flag = (name: string): Sig => input.flags[name] ?? m.const(0, 1);
   const f = { ins: flag('ins'), rem: flag('rem'), query: flag('query'), clear: flag('clear') };
   const sweep = clearSweep(m, { addrBits: Math.log2(c.depth), depth: c.depth });
-  const occ = occupancy(m, { capacity: queueDepthOf(c.algorithm) });
+  const occ = c.direct ? null : occupancy(m, { capacity: queueDepthOf(c.algorithm) });
   const pending = m.reg('clear_pending', 1);
   const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
 
@@ -307,7 +311,19 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
   m.assignWire(sweepStart, lastWrite);
   // A clear holds in_ready low from its accept until the sweep it starts is running.
   pending.next(m.mux(sweepStart, 0, m.mux(clearOnWire, 1, pending)));
-  input.setReady(occ.fullAfter(input.fire).or(sweep.busy).or(pending).or(clearOnWire));
+  // (A direct shard keeps no room in a queue: the dispatcher takes every response as it comes.)
+  input.setReady((occ ? occ.fullAfter(input.fire).or(sweep.busy) : sweep.busy).or(pending).or(clearOnWire));
+
+  if (!io.outReady || !occ) {
+    m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+    m.output('out_valid', push.valid, 'response valid (taken as it comes: no out_ready)');
+    m.output('out_tag', push.tag, 'tag of the request');
+    m.output('out_hit', push.hit, 'estimate > 0 (query, test-and-insert: as of before its own insert)');
+    m.output('out_count', push.count, "the estimate of the key's count (0 for insert, remove, clear)");
+    m.output('out_overflow', push.ovf, 'a counter the op incremented was saturated at 2^w - 1');
+    m.output('out_underflow', push.udf, 'a counter the op decremented was at 0');
+    return m.build();
+  }
 
   // ---- the response queue ----------------------------------------------------------------------
   const rq = responseQueue(

@@ -37,8 +37,9 @@ export function countingProtocol(c: CountingDerived): StreamProtocol {
       { name: 'overflow', port: 'out_overflow', width: 1 },
       { name: 'underflow', port: 'out_underflow', width: 1 },
     ],
-    latency: latencyOf(c.algorithm),
-    queueDepth: queueDepthOf(c.algorithm),
+    // A lane shard (`direct`) answers the cycle its response is formed, with no queue.
+    latency: latencyOf(c.algorithm, c.direct),
+    queueDepth: c.direct ? 0 : queueDepthOf(c.algorithm),
     // A clear: the ops ahead of it write (at most the latency), then the sweep (CLEAR_DELAY +
     // depth); twice that, with room to spare.
     maxStallCycles: 2 * (latencyOf(c.algorithm) + c.depth + CLEAR_DELAY + 1) + 8,

@@ -41,4 +41,9 @@ export interface CountingDerived extends CountingParams, FilterConfig {
   target: Target;
   /** Set when the planner chose the sizes: the items and fp it planned for. */
   planned?: { items: number; fp: number; counterBits: number; algorithm: Algorithm };
+  /**
+   * A lane design's shard (src/lanes/, ./lanes.ts): no response queue and no out_ready — the
+   * response leaves the cycle it is formed (one cycle earlier), and the dispatcher takes it.
+   */
+  direct?: boolean;
 }

@@ -319,3 +319,72 @@ export function freshAccesses(s: GbfShape): { all: number; givenFalse: number } 
   });
   return { all, givenFalse: falseSum / (1 - reach) };
 }
+
+/** Banks up to which `sharedWriterExcess` sums over every subset of them (3^K terms). */
+export const SHARED_WRITER_EXACT_BANKS = 12;
+
+/**
+ * The relative excess of a never-inserted key's P(Pos) in steady state over freshHitProbability's
+ * (k0/K)^k0 (k1/K)^k1, with c cells per bank (partitioned layout). That value takes the key's K
+ * cells as independent (as Eq. 32 does); they are not quite. Going back in time from the query,
+ * each earlier item wrote each of the key's cells with probability 1/c, every bank independently,
+ * and a cell holds what the latest item to write it wrote; when one item was the latest for
+ * several of them, their roles come from its one rotation ρ and agree or disagree with the key's
+ * together. With the key's rotation taken as 0 (the banks are alike up to rotation; ρ uniform)
+ * and M(A) the probability that a random rotation gives every bank of A the key's role, P(Pos) is
+ * F(every bank), where
+ *   F(∅) = 1,  F(U) = Σ_{∅≠A⊆U} p^|A| (1−p)^(|U|−|A|) / (1 − (1−p)^|U|) · M(A) · F(U∖A),  p = 1/c
+ * (the next item back that wrote a cell of U, the cells not yet settled, wrote exactly A of
+ * them). Summed exactly up to SHARED_WRITER_EXACT_BANKS banks; above, to first order in 1/c:
+ * pairs of cells only, a pair having one last writer with probability 1/(2c − 1), so
+ *   Σ_{i<j} (M({i,j}) / (M({i}) M({j})) − 1) / (2c − 1)
+ * (k0 = k1 = 4: 0.2581 against the exact 0.2749 at c = 16, 0.0630 against 0.0640 at c = 64).
+ * The excess is of order K²/c: 0.1 % for k0 = k1 = 4 with 4096 cells per bank, 6.4 % with 64
+ * (measured on the model: test/families/gbf/lanes.test.ts, where sharding shrinks the banks).
+ */
+export function sharedWriterExcess(k0: number, k1: number, cellsPerBank: number): number {
+  const K = k0 + k1;
+  const p = 1 / cellsPerBank;
+  // Bank j has the key's role (rotation 0) under rotation r.
+  const agrees = (j: number, r: number): boolean => (j - r + K) % K < k0 === j < k0;
+  const single = (j: number): number => (j < k0 ? k0 : k1) / K;
+  if (K > SHARED_WRITER_EXACT_BANKS) {
+    let s = 0;
+    for (let i = 0; i < K; i++)
+      for (let j = i + 1; j < K; j++) {
+        let both = 0;
+        for (let r = 0; r < K; r++) if (agrees(i, r) && agrees(j, r)) both++;
+        s += both / K / (single(i) * single(j)) - 1;
+      }
+    return s / (2 * cellsPerBank - 1);
+  }
+  const full = (1 << K) - 1;
+  // The banks agreeing under each rotation, as a mask, and M(A) for every subset A.
+  const agreeMask = Array.from({ length: K }, (_, r) => {
+    let mask = 0;
+    for (let j = 0; j < K; j++) if (agrees(j, r)) mask |= 1 << j;
+    return mask;
+  });
+  const M = new Float64Array(full + 1);
+  const size = new Uint8Array(full + 1);
+  for (let A = 1; A <= full; A++) {
+    size[A] = size[A >> 1]! + (A & 1);
+    let n = 0;
+    for (const mask of agreeMask) if ((A & ~mask) === 0) n++;
+    M[A] = n / K;
+  }
+  // weight[n][a]: the next item back wrote a given a of n open cells and no other, given it wrote one.
+  const weight = Array.from({ length: K + 1 }, (_, n) =>
+    Array.from({ length: n + 1 }, (_, a) => (p ** a * (1 - p) ** (n - a)) / (1 - (1 - p) ** n)),
+  );
+  const F = new Float64Array(full + 1);
+  F[0] = 1;
+  // U ∖ A < U: every F it needs is done.
+  for (let U = 1; U <= full; U++) {
+    const w = weight[size[U]!]!;
+    let s = 0;
+    for (let A = U; A; A = (A - 1) & U) s += w[size[A]!]! * M[A]! * F[U ^ A]!;
+    F[U] = s;
+  }
+  return F[full]! / ((k0 / K) ** k0 * (k1 / K) ** k1) - 1;
+}

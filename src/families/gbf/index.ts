@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { deriveGbfSizes, gbfSchema } from './config.js';
 import { gbfExperiments } from './experiments.js';
+import { gbfLanes } from './lanes.js';
 import { gbfParameters } from './params.js';
 import { buildGbf } from './rtl.js';
 import { sampleGbf } from './sampler.js';
@@ -44,4 +45,5 @@ export const gbfFamily: FilterFamily<GbfDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['gbf_k4_c4096'],
   experiments: gbfExperiments,
+  lanes: gbfLanes,
 };

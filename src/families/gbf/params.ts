@@ -21,9 +21,12 @@ export function countStages(c: GbfDerived): number {
   return 1 + Math.max(1, Math.ceil(levels / 2));
 }
 
-/** Cycles from the accepting edge to out_valid with out_ready high (measured by the tests). */
+/**
+ * Cycles from the accepting edge to out_valid with out_ready high (measured by the tests); one
+ * less for a lane shard (`direct`: no response queue).
+ */
 export function gbfLatency(c: GbfDerived): number {
-  return 7 + countStages(c) + (c.decision ? 3 : 0);
+  return 7 + countStages(c) + (c.decision ? 3 : 0) - (c.direct ? 1 : 0);
 }
 
 export function gbfParameters(c: GbfDerived): Record<string, unknown> {

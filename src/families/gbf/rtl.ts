@@ -42,7 +42,8 @@
  *   with in_ratio in two registered halves, the decision
  *   Responses enter the response queue (16 entries) in the last stage; out_valid a cycle later:
  *   LATENCY = gbfLatency(c) cycles when out_ready is high (9 up to 16 banks, +3 with the decision
- *   unit, +1 above 16 banks).
+ *   unit, +1 above 16 banks). A lane shard (`direct`, src/lanes/ via ./lanes.ts) has no queue and
+ *   no out_ready: the last stage is its response (out_valid a cycle earlier), taken as it comes.
  *
  * Zero stall: every op reads each bank once and writes it at most once, one cycle apart from the
  * other ops' reads and writes (one read port, one write port), so one op per cycle is sustained
@@ -95,8 +96,8 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
 
   // ---- P1: input registers; in_ready is a register ------------------------------------------
   // Room for one more request (judged without this cycle's pop, so out_ready does not reach
-  // in_ready), no sweep, and no clear accepted this cycle or the last (its sweep is not yet
-  // visible in sweep_busy).
+  // in_ready; a `direct` shard has no queue), no sweep, and no clear accepted this cycle or the
+  // last (its sweep is not yet visible in sweep_busy).
   const input = registeredInput(m, {
     valid: io.valid,
     op: io.op,
@@ -110,10 +111,12 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
   });
   const { ins, query, clear } = input.flags;
   const sweep = clearSweep(m, { addrBits: aBits, depth: c.wordsPerBank });
-  const occ = occupancy(m, { capacity: GBF_RESPONSE_QUEUE });
+  // A lane shard (`direct`) has no response queue to keep room in.
+  const occ = io.outReady ? occupancy(m, { capacity: GBF_RESPONSE_QUEUE }) : null;
   const { active: sweepActive } = sweep.connectLookahead(clear);
   const clearOnWire = input.fire.and(decodeOp(io.op, [GBF_OP.clear]));
-  input.setReady(occ.fullAfter(input.fire).or(sweep.busy).or(clear).or(clearOnWire));
+  const blocked = occ ? occ.fullAfter(input.fire).or(sweep.busy) : sweep.busy;
+  input.setReady(blocked.or(clear).or(clearOnWire));
   const ports = clearChannels(m, { count: 0, addrBits: aBits, banks: K });
 
   // ---- P2, P3: hashes (pieces registered, then the whole hash) -------------------------------
@@ -186,23 +189,28 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
   const out = decision ? decision.out : fields;
 
   // ---- response queue ------------------------------------------------------------------------
-  const rq = responseQueue(
-    m,
-    GBF_RESPONSE_QUEUE,
-    out.valid,
-    [out.tag, out.hit, out.c0, out.c1, ...(decision ? [decision.decision] : [])],
-    io.outReady,
-    { oneHotWrite: true },
-  );
-  occ.step(input.fire, rq.pop);
+  // A lane design's shard (`direct`) answers as the response is formed: no queue, no out_ready.
+  const fieldsOut = [out.tag, out.hit, out.c0, out.c1, ...(decision ? [decision.decision] : [])];
+  let outValid = out.valid;
+  let head = fieldsOut;
+  if (io.outReady && occ) {
+    const rq = responseQueue(m, GBF_RESPONSE_QUEUE, out.valid, fieldsOut, io.outReady, { oneHotWrite: true });
+    occ.step(input.fire, rq.pop);
+    outValid = rq.outValid;
+    head = rq.head;
+  }
 
   m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
-  m.output('out_valid', rq.outValid, 'response available');
-  m.output('out_tag', rq.head[0]!, 'tag of the request');
-  m.output('out_hit', rq.head[1]!, 'standard answer: every reset cell 0, every set cell 1 (0 for insert, clear)');
-  m.output('out_c0', rq.head[2]!, 'c0: reset cells of the key that read 0');
-  m.output('out_c1', rq.head[3]!, 'c1: set cells of the key that read 1');
-  if (decision) m.output('out_decision', rq.head[4]!, 'penalty-optimal answer of the decision unit');
+  m.output(
+    'out_valid',
+    outValid,
+    io.outReady ? 'response available' : 'response valid (taken as it comes: no out_ready)',
+  );
+  m.output('out_tag', head[0]!, 'tag of the request');
+  m.output('out_hit', head[1]!, 'standard answer: every reset cell 0, every set cell 1 (0 for insert, clear)');
+  m.output('out_c0', head[2]!, 'c0: reset cells of the key that read 0');
+  m.output('out_c1', head[3]!, 'c1: set cells of the key that read 1');
+  if (decision) m.output('out_decision', head[4]!, 'penalty-optimal answer of the decision unit');
   return m.build();
 }
 
@@ -216,7 +224,7 @@ function gbfPorts(m: ModuleBuilder, c: GbfDerived, dl: GbfDecisionLayout | null)
   const ratio = dl
     ? m.input('in_ratio', dl.posteriorBits, 'penalty ratio $FP/($FP+$FN) in units of 2^-posteriorBits')
     : null;
-  const outReady = m.input('out_ready', 1, 'response consumer ready');
+  const outReady = c.direct ? null : m.input('out_ready', 1, 'response consumer ready');
   return { valid, op, key, tag, cls, ratio, outReady };
 }
 

@@ -43,7 +43,8 @@ export function gbfProtocol(c: GbfDerived): StreamProtocol {
     request,
     response,
     latency: gbfLatency(c),
-    queueDepth: GBF_RESPONSE_QUEUE,
+    // A lane shard (`direct`) answers from the last stage, the cycle before the queue would.
+    queueDepth: c.direct ? 0 : GBF_RESPONSE_QUEUE,
     // The reset/clear sweep: CLEAR_DELAY + wordsPerBank cycles; twice that, with room to spare.
     maxStallCycles: 2 * (c.wordsPerBank + CLEAR_DELAY + 1) + 8,
   };

@@ -54,4 +54,9 @@ export interface GbfDerived extends GbfParams, FilterConfig {
   tagBits: number;
   target: Target;
   decision: GbfDecisionDerived | null;
+  /**
+   * A lane design's shard (src/lanes/, ./lanes.ts): no response queue and no out_ready — the
+   * response leaves the cycle it is formed (one cycle earlier), and the dispatcher takes it.
+   */
+  direct?: boolean;
 }
