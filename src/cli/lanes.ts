@@ -197,7 +197,7 @@ export function registerLaneCommands(p: Command): void {
       const a = lf.analyze();
       if (o.moment && lf.aging() === 'none')
         throw new UsageError(
-          `lanes analyze: --moment: filter '${lf.base.config.filter}' does not age; it is measured at its capacity`,
+          `lanes analyze: --moment: filter '${lf.base.config.filter}' does not age; it is measured at its capacity (or steady state)`,
         );
       const moment = o.moment ?? (lf.ticks() ? 'shift' : 'cycle');
       const fp = measureShardedFp(lf, { queries: o.queries, seed: o.seed, moment });

@@ -81,6 +81,9 @@ function rates(inserts: number, queries: number, fpS: number, fp1: number, loadS
   };
 }
 
+/** Inserts `lanes analyze` runs into both models at most (a Set of distinct keys holds 2^24). */
+export const MAX_MEASURED_INSERTS = 1 << 24;
+
 /**
  * A filter that does not age: its capacity n of distinct keys (or the inserts to its steady state)
  * into both models, then `queries` never-inserted keys.
@@ -88,6 +91,12 @@ function rates(inserts: number, queries: number, fpS: number, fp1: number, loadS
 function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number }): ShardedFp {
   const n = lf.measureInserts();
   if (n === null) throw new Error(`lanes analyze: filter '${lf.name}' neither ages nor has a capacity`);
+  // The steady state needs no distinct keys (odd keys are inserted, even ones probed either way).
+  const distinct = lf.base.capacity() !== null;
+  if (n > MAX_MEASURED_INSERTS)
+    throw new UsageError(
+      `lanes analyze: ${n} inserts to measure ${lf.name} at its ${distinct ? 'capacity' : 'steady state'}; this measurement takes at most ${MAX_MEASURED_INSERTS} (a smaller filter shows the same effect of shards)`,
+    );
   const kb = lf.base.config.keyBits;
   if (kb < 40 && 2 ** (kb - 1) < 2 * n)
     throw new UsageError(
@@ -99,12 +108,15 @@ function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number })
   const op = (opName: string, k: bigint) => ({ op: opName, key: k, tag: 0, fields: {} });
   // Distinct odd keys (inserted); even keys are never inserted.
   const seen = new Set<bigint>();
-  while (seen.size < n) {
+  for (let i = 0; i < n;) {
     const k = rng.bits(lf.base.config.keyBits) | 1n;
-    if (seen.has(k)) continue;
-    seen.add(k);
+    if (distinct) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+    }
     sharded.apply(op('insert', k));
     single.apply(op('insert', k));
+    i++;
   }
   let fpS = 0;
   let fp1 = 0;

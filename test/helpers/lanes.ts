@@ -81,6 +81,8 @@ export function answersUnderAnotherShardHash(
   order: readonly { req: StreamRequest; got: ResponseFields }[],
   fields: readonly string[],
 ): number {
+  // (A family that ages needs its ticks or time in the model: this replay is for the others.)
+  if (lf.aging() !== 'none') throw new Error(`answersUnderAnotherShardHash: '${lf.name}' ages; not built for it`);
   const p = lf.shard.protocol();
   const wrong = new ShardedModel({
     shards: Array.from({ length: lf.shards }, () => lf.shard.model()),

@@ -8,7 +8,8 @@
  * shard took Binomial(n, 1/S) of n inserts into m/S bits, so its false-positive rate is the mean
  * of the one-shard rate over that binomial. For basic and partitioned filters that is above the
  * one-lane rate where the rate is convex in the number of inserts (k >= 2 up to a fill of
- * 1 − 1/k: the usual sizes), below it where it is concave (k = 1, or a fill past 1 − 1/k); for a
+ * 1 − 1/k: the usual sizes), below it where it is concave (a fill past 1 − 1/k), and equal to it
+ * for k = 1 (the binomial's generating function: E[(1 − S/m)^N] = (1 − 1/m)^n); for a
  * blocked filter it is the one-lane rate, its block (shard, block in the shard) being a uniform
  * choice among the m/B blocks either way.
  */

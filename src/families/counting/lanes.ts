@@ -12,7 +12,7 @@
  * A probe's shard took Binomial(n, 1/S) of n distinct inserts into c/S counters per bank, so the
  * false-positive rate is the mean of the one-shard rate (1 − (1 − S/c)^N)^k over that binomial:
  * above the one-lane rate where the rate is convex in the inserts (k >= 2 at the usual fills),
- * below it for k = 1 (concave). Like the one-lane analysis it is exact for MS without removes, an
+ * equal to it for k = 1 (E[(1 − S/c)^N] = (1 − 1/c)^n over the binomial). Like the one-lane analysis it is exact for MS without removes, an
  * upper bound for MI, and RM's primary filter's rate.
  *
  * No merging of identical keys: inserting a key twice adds 2 to its counters where one insert

@@ -340,7 +340,7 @@ export const SHARED_WRITER_EXACT_BANKS = 12;
  *   Σ_{i<j} (M({i,j}) / (M({i}) M({j})) − 1) / (2c − 1)
  * (k0 = k1 = 4: 0.2581 against the exact 0.2749 at c = 16, 0.0630 against 0.0640 at c = 64).
  * The excess is of order K²/c: 0.1 % for k0 = k1 = 4 with 4096 cells per bank, 6.4 % with 64
- * (measured on the model: test/families/gbf/lanes.test.ts, where sharding shrinks the banks).
+ * (computed; test/families/gbf/lanes.test.ts measures k0 = k1 = 3 at c = 16 against it).
  */
 export function sharedWriterExcess(k0: number, k1: number, cellsPerBank: number): number {
   const K = k0 + k1;

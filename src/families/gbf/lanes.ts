@@ -21,8 +21,8 @@
  * excess of order K²/c, exact by a sum over subsets of the banks). The sharded rate is the family's
  * rate with the excess of a shard's banks in place of that of one lane's,
  *     fp · (1 + e(c/S)) / (1 + e(c)):
- * for gbf_k4_c4096 on 16 shards 1.5 % above the one-lane rate, on 64 shards 6.3 % (measured by
- * test/families/gbf/lanes.test.ts). It errs by the factor 1 + e(c) the family's own rate errs by.
+ * for gbf_k4_c4096 on 16 shards 1.5 % above the one-lane rate, on 64 shards 6.3 % (computed; the
+ * test measures k0 = k1 = 3 over 64 shards of 16 cells per bank against it). It errs by the factor 1 + e(c) the family's own rate errs by.
  */
 import type { Fail, LaneSupport } from '../types.js';
 import { freshHitProbability, sharedWriterExcess } from './analysis.js';
