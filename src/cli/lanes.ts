@@ -187,7 +187,7 @@ export function registerLaneCommands(p: Command): void {
       .option('--seed <s>', 'stream seed', intArg('--seed', 0, 0xffffffff), 1)
       .option(
         '--moment <m>',
-        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for a family aging by ticks, 'cycle' for one with global time (its rate is a mean over the phase of a time step); a filter that does not age is measured at its capacity (n keys inserted, then the queries; the GBF, which has none, after the inserts that bring it to its steady state) and takes no --moment",
+        "when the keys are queried: 'shift' (100 just before each aging step) or 'cycle' (one after every insert); default: the analysis's moment, 'shift' for a family aging by ticks, 'cycle' for one with global time (its rate is a mean over the phase of a time step); a filter that does not age is measured at its capacity (n keys inserted, then the queries; one without a capacity after the inserts that bring it to its steady state) and takes no --moment",
         choiceArg('--moment', ['shift', 'cycle'] as const),
       )
       .option('--json', 'print JSON'),

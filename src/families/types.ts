@@ -365,7 +365,7 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
   merge?: { query: string; insert: string; testAndInsert: string };
   /**
    * A family that does not age and promises no capacity (the GBF, which forgets by overwriting):
-   * the distinct inserts after which its state is steady, where `lanes analyze` measures the
+   * the inserts (distinct or not) after which its state is steady, where `lanes analyze` measures the
    * sharded and the one-lane rate. Absent: measured at the family's capacity.
    */
   steadyInserts?(c: C): number;

@@ -31,8 +31,8 @@ export interface ShardedFp {
  * rates are averaged over the filter's whole aging cycle; with 'shift', `perShift` of them just
  * before each aging step (after every period-th insert), the moment the analysis's rate is for.
  * A family that does not age (a set or multiset filter) is measured at its capacity, the n its analysis is
- * for (the GBF: after the inserts that bring it to its steady state): n distinct keys inserted, then
- * the never-inserted keys queried.
+ * for (a family without a capacity: after the inserts that bring it to its steady state): n keys
+ * inserted, then the never-inserted keys queried.
  */
 export function measureShardedFp(
   lf: LaneFilter,
@@ -106,7 +106,7 @@ function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number })
   const single: StreamModel = lf.base.model();
   const rng = new Rng(o.seed);
   const op = (opName: string, k: bigint) => ({ op: opName, key: k, tag: 0, fields: {} });
-  // Distinct odd keys (inserted); even keys are never inserted.
+  // Odd keys (inserted; distinct up to a capacity); even keys are never inserted.
   const seen = new Set<bigint>();
   for (let i = 0; i < n;) {
     const k = rng.bits(lf.base.config.keyBits) | 1n;

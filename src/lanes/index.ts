@@ -59,8 +59,9 @@ export class LaneFilter {
   }
 
   /**
-   * A family that does not age: the distinct inserts `lanes analyze` measures its rate after — its
-   * capacity, or the inserts after which its state is steady (LaneSupport.steadyInserts); null if neither.
+   * A family that does not age: the inserts `lanes analyze` measures its rate after — its capacity
+   * (distinct keys), or the inserts after which its state is steady (LaneSupport.steadyInserts);
+   * null if neither.
    */
   measureInserts(): number | null {
     return this.base.capacity() ?? this.support().steadyInserts?.(this.base.config) ?? null;
@@ -162,14 +163,15 @@ export class LaneFilter {
     };
   }
 
-  model(): ShardedModel {
+  /** The sharded model; `seed` routes the keys by another shard hash (the tests' wrong mapping). */
+  model(seed: number = this.base.config.seed): ShardedModel {
     const p = this.shard.protocol();
     const sup = this.support();
     const shards: StreamModel[] = Array.from({ length: this.shards }, () => this.shard.model());
     return new ShardedModel({
       shards,
       keyBits: this.base.config.keyBits,
-      seed: this.base.config.seed,
+      seed,
       ...(sup.time ? { time: this.time()! } : this.ticks() ? { period: this.period()!, tickOp: sup.tickOp! } : {}),
       broadcastOps: sup.broadcastOps,
       insertOps: this.insertOps(),

@@ -1,14 +1,15 @@
 /**
  * Shared by the lane tests: the cycles from a request's acceptance on each lane to its out<i>_valid,
  * measured on the compiled simulator (one query on an idle design, every out<i>_ready high), the
- * grid of lane shapes over one-lane configs, and a replay under another shard hash.
+ * grid of lane shapes over one-lane configs, a replay under another shard hash, and a hot key's ops
+ * per cycle.
  */
 import { expect } from 'vitest';
 import { CompiledSim } from '../../sim/compiled.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { resolveLaneConfig, type LaneFilter } from '../../src/lanes/index.js';
-import { ShardedModel } from '../../src/lanes/model.js';
 import type { ResponseFields, StreamRequest } from '../../src/families/types.js';
+import { driveLanes } from '../../sim/verify/lanes.js';
 
 /** Edges from the accepting edge to out<i>_valid, for each lane i in turn (100 when it never rises). */
 export function laneLatencies(lf: LaneFilter): number[] {
@@ -81,21 +82,21 @@ export function answersUnderAnotherShardHash(
   order: readonly { req: StreamRequest; got: ResponseFields }[],
   fields: readonly string[],
 ): number {
-  // (A family that ages needs its ticks or time in the model: this replay is for the others.)
-  if (lf.aging() !== 'none') throw new Error(`answersUnderAnotherShardHash: '${lf.name}' ages; not built for it`);
-  const p = lf.shard.protocol();
-  const wrong = new ShardedModel({
-    shards: Array.from({ length: lf.shards }, () => lf.shard.model()),
-    keyBits: lf.base.config.keyBits,
-    seed: lf.base.config.seed + 1,
-    broadcastOps: ['clear'],
-    insertOps: Object.keys(p.ops).filter((n) => p.semantics[n]?.inserts),
-    zeroFields: {},
-  });
+  const wrong = lf.model(lf.base.config.seed + 1);
   let differ = 0;
   for (const a of order) {
     const w = wrong.apply(a.req);
     if (fields.some((f) => w[f] !== a.got[f])) differ++;
   }
   return differ;
+}
+
+/**
+ * Ops per cycle of `lf` with one hot key on every lane (queries and inserts 1:1), its answers
+ * checked against the sharded model.
+ */
+export function hotKeyOpsPerCycle(lf: LaneFilter): number {
+  const r = driveLanes(lf, { opsPerLane: 1500, seed: 2, mix: { query: 1, insert: 1 }, workload: 'hot' });
+  expect(r.mismatches).toEqual([]);
+  return r.opsPerCycle;
 }
