@@ -216,8 +216,13 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     return f.get(localOf(n, i));
   };
   const defined = new Set<NetId>();
+  /** Nets computed since the clock edges waiting on nets were last looked at (see `flush`). */
+  const fresh: NetId[] = [];
   const def = (n: NetId, i: number, e: Ex): void => {
-    defined.add(n);
+    if (!defined.has(n)) {
+      defined.add(n);
+      fresh.push(n);
+    }
     f.set(localOf(n, i), e);
   };
   /** Bits [lo, lo+len) of net n, len <= 32. */
@@ -350,27 +355,51 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   // are computed: its next value is stored into the next V there (the current V is not written
   // during the cycle), so the nets it reads need not stay live to the end of the cycle. An edge
   // whose nets are not all computed by then runs after the output block.
-  type Edge = { inputs: NetId[]; gen: () => void };
+  //
+  // Each edge counts the nets it still waits for and is listed under each of them; a net's
+  // definition (`def`, or a constant's) counts down its waiters, so the edges are found without
+  // scanning every pending edge after every cell. The edges that become ready after a cell are
+  // generated in their list order, as a scan of the pending list in order would.
+  type Edge = { order: number; inputs: NetId[]; gen: () => void; waits: number; done: boolean };
   const ready = (n: NetId): boolean => defined.has(n) || isState.has(n) || consts.has(`${n}_0`);
-  let pending: Edge[] = [
+  const edges: Edge[] = [
     ...L.memories.map((m, k) => ({ inputs: cellInputs(m), gen: () => genMemory(m, k) })),
     ...regs.map((r) => ({
       inputs: [r.d, r.out, ...(r.en === null ? [] : [r.en]), ...(r.rst === null ? [] : [r.rst])],
       gen: () => genReg(r),
     })),
-  ];
+  ].map((e, order) => ({ ...e, order, waits: 0, done: false }));
+  const waiters = new Map<NetId, Edge[]>();
+  let due: Edge[] = [];
+  for (const e of edges) {
+    for (const n of new Set(e.inputs)) {
+      if (ready(n)) continue;
+      e.waits++;
+      const w = waiters.get(n);
+      if (w) w.push(e);
+      else waiters.set(n, [e]);
+    }
+    if (e.waits === 0) due.push(e);
+  }
   const flush = (): void => {
-    const still: Edge[] = [];
-    for (const e of pending)
-      if (e.inputs.every(ready)) e.gen();
-      else still.push(e);
-    pending = still;
+    for (const n of fresh) {
+      for (const e of waiters.get(n) ?? []) if (--e.waits === 0) due.push(e);
+      waiters.delete(n);
+    }
+    fresh.length = 0;
+    if (due.length === 0) return;
+    const now = due.sort((a, b) => a.order - b.order);
+    due = [];
+    for (const e of now) {
+      e.done = true;
+      e.gen();
+    }
   };
   flush();
   for (const c of combOrder(d)) {
     pos++;
     genCell(c);
-    if (pending.length > 0) flush();
+    flush();
   }
 
   for (const n of stateLocal) if (!loaded.has(n)) loadState(n);
@@ -384,7 +413,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   f.emit(OP.end);
 
   // Clock edge: the edges not placed in the combinational logic.
-  for (const e of pending) e.gen();
+  for (const e of edges) if (!e.done) e.gen();
   // Synchronous resets after the edge: one test per reset net (rarely taken).
   for (const { pre, assign } of resets.values()) {
     f.emit(...f.get(pre), OP.if, VOID);
@@ -425,6 +454,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
       case 'const':
         for (let i = 0; i < nw(c.out); i++)
           consts.set(`${c.out}_${i}`, Number((c.value >> BigInt(32 * i)) & 0xffffffffn) | 0);
+        if (!defined.has(c.out)) fresh.push(c.out);
         return;
       case 'not':
         for (let i = 0; i < nw(c.out); i++) def(c.out, i, not(val(c.a, i), wordMask(W(c.out), i)));
