@@ -24,10 +24,28 @@ export function splitMix64(state: bigint): { next: () => bigint } {
   };
 }
 
-export function h3Matrix(seed: number, salt: number, keyWidth: number, outWidth: number): bigint[] {
+/**
+ * Matrices and byte tables are memoised (every model, simulator and design of a config asks for
+ * the same ones, and a model is built afresh for every run): at most MEMO entries each, the
+ * oldest dropped first. Both are shared, so frozen (the tables by contract: never written).
+ */
+const MEMO = 4096;
+const matrices = new Map<string, readonly bigint[]>();
+const tables = new WeakMap<readonly bigint[], Map<number, Uint32Array>>();
+
+function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
+  if (memo.size >= MEMO) memo.delete(memo.keys().next().value as K);
+  memo.set(key, value);
+  return value;
+}
+
+export function h3Matrix(seed: number, salt: number, keyWidth: number, outWidth: number): readonly bigint[] {
   if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
     throw new RangeError(`h3 seed must be an integer in 0..2^32-1, got ${seed}`);
   }
+  const key = `${seed}:${salt >>> 0}:${keyWidth}:${outWidth}`;
+  const known = matrices.get(key);
+  if (known) return known;
   const rng = splitMix64((BigInt(seed) << 32n) ^ BigInt(salt >>> 0) ^ 0x5bf03635f0b1a8c3n);
   const words = Math.ceil(keyWidth / 64);
   const keyMask = (1n << BigInt(keyWidth)) - 1n;
@@ -37,7 +55,7 @@ export function h3Matrix(seed: number, salt: number, keyWidth: number, outWidth:
     for (let w = 0; w < words; w++) row |= rng.next() << BigInt(64 * w);
     rows.push(row & keyMask);
   }
-  return rows;
+  return remember(matrices, key, Object.freeze(rows));
 }
 
 /** Direct definition: output bit j = parity(key & rows[j]). Slow; the reference. */
@@ -61,6 +79,14 @@ export function h3Reference(rows: readonly bigint[], key: bigint): bigint {
  */
 export function h3Tables(rows: readonly bigint[], keyWidth: number): Uint32Array {
   if (rows.length > 32) throw new RangeError('h3Tables supports at most 32 output bits');
+  let byWidth = tables.get(rows);
+  if (!byWidth) tables.set(rows, (byWidth = new Map()));
+  const known = byWidth.get(keyWidth);
+  if (known) return known;
+  return remember(byWidth, keyWidth, buildTables(rows, keyWidth));
+}
+
+function buildTables(rows: readonly bigint[], keyWidth: number): Uint32Array {
   const nBytes = Math.ceil(keyWidth / 8);
   const t = new Uint32Array(nBytes * 256);
   for (let i = 0; i < nBytes; i++) {
@@ -88,6 +114,19 @@ export function h3FromWords(tables: Uint32Array, words: ArrayLike<number>, keyBy
   for (let i = 0; i < keyBytes; i++) {
     const byte = (words[i >>> 2]! >>> ((i & 3) * 8)) & 255;
     h ^= tables[i * 256 + byte]!;
+  }
+  return h >>> 0;
+}
+
+/** Evaluate with tables on a key given as a bigint below 2^(8 keyBytes) (as `h3Reference` would). */
+export function h3FromKey(tables: Uint32Array, key: bigint, keyBytes: number): number {
+  let h = 0;
+  let rest = key;
+  for (let i = 0; i < keyBytes; i += 4) {
+    const w = Number(rest & 0xffffffffn);
+    rest >>= 32n;
+    const end = Math.min(i + 4, keyBytes);
+    for (let b = i; b < end; b++) h ^= tables[b * 256 + ((w >>> ((b - i) * 8)) & 255)]!;
   }
   return h >>> 0;
 }

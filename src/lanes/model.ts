@@ -16,7 +16,7 @@
  * whose index is (shard(x), h_i(x) mod m): one model of it, the single lane's, on the linear order.
  */
 import type { LaneTime, MemoryCheck, ResponseFields, StreamModel, StreamRequest } from '../families/types.js';
-import { h3Matrix, h3Reference } from '../ir/h3.js';
+import { h3FromKey, h3Matrix, h3Tables } from '../ir/h3.js';
 import { SHARD_SALT } from './rtl.js';
 
 export interface ShardedModelOptions {
@@ -36,7 +36,8 @@ export interface ShardedModelOptions {
 
 export class ShardedModel implements StreamModel {
   private count = 0;
-  private readonly rows: bigint[] | null;
+  /** The shard hash's byte tables (null for one shard). */
+  private readonly shardTables: Uint32Array | null;
   /** Global time: inserts since the last clear, scan steps taken, wraps of the time. */
   private g = 0;
   private scans = 0;
@@ -48,11 +49,11 @@ export class ShardedModel implements StreamModel {
 
   constructor(private readonly o: ShardedModelOptions) {
     const S = o.shards.length;
-    this.rows = S > 1 ? h3Matrix(o.seed, SHARD_SALT, o.keyBits, Math.log2(S)) : null;
+    this.shardTables = S > 1 ? h3Tables(h3Matrix(o.seed, SHARD_SALT, o.keyBits, Math.log2(S)), o.keyBits) : null;
   }
 
   shardOf(key: bigint): number {
-    return this.rows ? Number(h3Reference(this.rows, key)) : 0;
+    return this.shardTables ? h3FromKey(this.shardTables, key, Math.ceil(this.o.keyBits / 8)) : 0;
   }
 
   apply(req: StreamRequest): ResponseFields {

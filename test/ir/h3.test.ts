@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { h3FromWords, h3Matrix, h3Reference, h3Tables } from '../../src/ir/h3.js';
+import { h3FromKey, h3FromWords, h3Matrix, h3Reference, h3Tables } from '../../src/ir/h3.js';
 import { Rng } from '../../src/util/rng.js';
 import { toWords } from '../../sim/words.js';
 
@@ -8,6 +8,17 @@ describe('H3 hash', () => {
     expect(h3Matrix(1, 0, 64, 12)).toEqual(h3Matrix(1, 0, 64, 12));
     expect(h3Matrix(1, 0, 64, 12)).not.toEqual(h3Matrix(2, 0, 64, 12));
     expect(h3Matrix(1, 0, 64, 12)).not.toEqual(h3Matrix(1, 1, 64, 12));
+  });
+
+  it('memoised: the same matrix and tables are returned, frozen, and a different key is not mixed up', () => {
+    const rows = h3Matrix(7, 1, 64, 10);
+    expect(h3Matrix(7, 1, 64, 10)).toBe(rows);
+    expect(Object.isFrozen(rows)).toBe(true);
+    expect(h3Tables(rows, 64)).toBe(h3Tables(rows, 64));
+    expect(h3Matrix(7, 1, 64, 11)).not.toBe(rows);
+    expect(h3Matrix(7, 1, 64, 11).slice(0, 10)).toEqual([...rows]);
+    // salts are compared as unsigned 32-bit values by the generator, so -1 and 2^32 - 1 agree
+    expect(h3Matrix(7, -1, 64, 4)).toEqual(h3Matrix(7, 2 ** 32 - 1, 64, 4));
   });
 
   it('rejects seeds outside 32 bits', () => {
@@ -22,7 +33,9 @@ describe('H3 hash', () => {
       const rng = new Rng(keyBits);
       for (let i = 0; i < 200; i++) {
         const key = rng.bits(keyBits);
-        expect(h3FromWords(tables, toWords(key, keyBits), Math.ceil(keyBits / 8))).toBe(Number(h3Reference(rows, key)));
+        const want = Number(h3Reference(rows, key));
+        expect(h3FromWords(tables, toWords(key, keyBits), Math.ceil(keyBits / 8))).toBe(want);
+        expect(h3FromKey(tables, key, Math.ceil(keyBits / 8))).toBe(want);
       }
     });
   }
