@@ -1,6 +1,7 @@
 /**
  * The test tiers (test/helpers/presets.ts): `make test` runs the per-preset slow checks on presets
- * that cover every pipeline (`filter` value) and every target, each the smallest of its kind;
+ * that cover every pipeline shape (or, for Yosys and Icarus, every `filter` value) and every
+ * target, each the smallest of its kind;
  * `make test-full` on every preset; any other BLOOMFORGE_TESTS is refused naming it.
  */
 import fs from 'node:fs';
@@ -32,6 +33,24 @@ describe('test tiers', () => {
     // The largest presets (minutes of Yosys each) are left to the full tier.
     const largest = [...all].sort((a, b) => verilogBytes(b.name) - verilogBytes(a.name))[0]!;
     expect(cover).not.toContain(largest);
+  });
+
+  it('the filter-value cover holds every filter value and target, each by its smallest, and fewer presets than the shape cover', () => {
+    const cover = coverPresets(all, 'filter');
+    const kinds = (key: (f: (typeof all)[number]) => string): string[] => [...new Set(all.map(key))].sort();
+    expect([...new Set(cover.map((f) => f.config.filter))].sort()).toEqual(kinds((f) => f.config.filter));
+    expect([...new Set(cover.map((f) => f.config.target))].sort()).toEqual(kinds((f) => f.config.target));
+    for (const f of all) {
+      const smallest = Math.min(
+        ...all.filter((g) => g.config.filter === f.config.filter).map((g) => verilogBytes(g.name)),
+      );
+      if (verilogBytes(f.name) === smallest) expect(cover.map((g) => g.name)).toContain(f.name);
+    }
+    expect(cover.length).toBeLessThan(coverPresets(all).length);
+    const t = slowTierPresets({}, 'filter');
+    expect(t.filters.map((f) => f.name)).toEqual(cover.map((f) => f.name));
+    expect(t.which).toMatch(/each filter value's and each target's smallest/);
+    expect(slowTierPresets({ BLOOMFORGE_TESTS: 'full' }, 'filter').filters).toHaveLength(all.length);
   });
 
   it('BLOOMFORGE_TESTS: full runs every preset, unset the cover, anything else is refused naming it', () => {

@@ -53,14 +53,22 @@ export function pipelineShape(name: string): string {
 }
 
 /**
- * Presets that cover every pipeline shape and every target at the least cost: the smallest (by
- * its golden Verilog) of each `pipelineShape` — every filter value, and within one the choices
- * that change the hardware (a decision unit, spectral RM's remove, IBF's insert rule, the SPN key
- * mix) — and each target's smallest, sorted by name. The per-preset slow checks run on these in
- * `make test` (on the rest of the presets too in `make test-full`): what the full tier adds is
- * the other sizes of the same hardware, whose Verilog the golden test pins in both tiers.
+ * How finely a tier's presets cover the hardware: `shape` — each `pipelineShape` (every filter
+ * value, and within one the choices that change the hardware: a decision unit, spectral RM's
+ * remove, IBF's insert rule, the SPN key mix); `filter` — each `filter` value only (the choices
+ * within one are left to the full tier). Each target is covered in both.
  */
-export function coverPresets(filters: readonly Filter[] = presetFilters()): Filter[] {
+export type Cover = 'shape' | 'filter';
+
+/**
+ * Presets that cover every pipeline shape (or, with `by: 'filter'`, every filter value) and every
+ * target at the least cost: the smallest (by its golden Verilog) of each kind, and each target's
+ * smallest, sorted by name. The per-preset slow checks run on these in `make test` (on the rest of
+ * the presets too in `make test-full`): what the full tier adds is the other sizes of the same
+ * hardware (and, for a `filter` cover, the other choices within a filter), whose Verilog the
+ * golden test pins and whose lint and simulation run in both tiers.
+ */
+export function coverPresets(filters: readonly Filter[] = presetFilters(), by: Cover = 'shape'): Filter[] {
   // The size of a preset's golden Verilog (generated/, equal to what its generator emits — the
   // golden test checks that in both tiers): no design is built to choose.
   const size = new Map(filters.map((f) => [f, fs.statSync(path.join(REPO_ROOT, 'generated', `${f.name}.v`)).size]));
@@ -72,17 +80,22 @@ export function coverPresets(filters: readonly Filter[] = presetFilters()): Filt
     }
     return [...best.values()];
   };
-  const chosen = new Set([...pick((f) => pipelineShape(f.name)), ...pick((f) => f.config.target)]);
+  const kind = by === 'shape' ? (f: Filter) => pipelineShape(f.name) : (f: Filter) => f.config.filter;
+  const chosen = new Set([...pick(kind), ...pick((f) => f.config.target)]);
   return filters.filter((f) => chosen.has(f)).sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /** The presets of a per-preset slow check in this tier, and a phrase saying which they are. */
-export function slowTierPresets(env: NodeJS.ProcessEnv = process.env): { filters: Filter[]; which: string } {
+export function slowTierPresets(
+  env: NodeJS.ProcessEnv = process.env,
+  by: Cover = 'shape',
+): { filters: Filter[]; which: string } {
   const all = presetFilters();
   if (fullTier(env)) return { filters: all, which: `every preset (${all.length})` };
-  const cover = coverPresets(all);
+  const cover = coverPresets(all, by);
+  const kind = by === 'shape' ? 'pipeline shape' : 'filter value';
   return {
     filters: cover,
-    which: `${cover.length} of ${all.length} presets, each pipeline shape's and each target's smallest (all with make test-full)`,
+    which: `${cover.length} of ${all.length} presets, each ${kind}'s and each target's smallest (all with make test-full)`,
   };
 }
