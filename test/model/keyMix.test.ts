@@ -100,6 +100,9 @@ describe('key mix (SPN before H3)', () => {
       const p = mixPlan(bits, 11);
       const f = fastSpnMix(p);
       for (const k of [0n, mask(bits), ...keys(bits, 50)]) expect(f(k), `width ${bits}`).toBe(spnMix(k, p));
+      // Bits above the width are not the key's, in both forms.
+      const k = keys(bits, 1)[0]!;
+      expect(f(k | (mask(bits + 40) ^ mask(bits))), `width ${bits}, high bits set`).toBe(spnMix(k, p));
     }
   });
 
