@@ -8,7 +8,7 @@
 import { FAMILIES, familyOf } from '../families/index.js';
 import { Filter } from '../families/filter.js';
 import { failer } from '../families/schema.js';
-import type { AnalysisValues, FilterConfig, StreamModel } from '../families/types.js';
+import { SHARD_FILL_WHY, type AnalysisValues, type FilterConfig, type StreamModel } from '../families/types.js';
 import { emitVerilog } from '../emit/verilog.js';
 import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
@@ -97,13 +97,20 @@ export class LaneFilter {
    */
   analyze(): { values: AnalysisValues & { fpOneLane: number }; headline: string; lines: string[] } {
     const a = this.base.analyze();
-    const fp = this.support().shardedFp(this.base.config, this.shards);
+    const sup = this.support();
+    const fp = sup.shardedFp(this.base.config, this.shards);
+    const why = sup.shardedFpWhy ? sup.shardedFpWhy(this.base.config, this.shards) : SHARD_FILL_WHY;
+    const one = a.values.fp;
+    const same = fp === one || (one > 0 && Math.abs(fp / one - 1) < 1e-9);
     return {
       values: { ...a.values, fp, fpOneLane: a.values.fp },
       headline: a.headline,
       lines: [
-        `fp of ${this.shards} shards ${fp.toExponential(4)} (one lane ${a.values.fp.toExponential(4)}, ` +
-          `${(100 * (fp / a.values.fp - 1)).toFixed(2)} % more): a shard takes Binomial(n, 1/S) of any n inserts into 1/S of the memory`,
+        same
+          ? `fp of ${this.shards} shards ${fp.toExponential(4)}, the same as one lane's`
+          : `fp of ${this.shards} shards ${fp.toExponential(4)} (one lane ${one.toExponential(4)}` +
+            (one > 0 ? `, ${(100 * Math.abs(fp / one - 1)).toFixed(2)} % ${fp > one ? 'more' : 'less'}` : '') +
+            `): ${why}`,
         ...a.lines,
       ],
     };

@@ -14,6 +14,7 @@ import { measureShardedFp } from '../../src/lanes/analysis.js';
 import { planLanes } from '../../src/lanes/plan.js';
 import { shardedFalsePositiveRate } from '../../src/families/apbf/analysis.js';
 import { FAMILIES, familyOf } from '../../src/families/index.js';
+import { shardsHint } from '../../src/families/types.js';
 import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import { lint } from '../helpers/tools.js';
 
@@ -22,6 +23,15 @@ const base = { ...(loadPreset('apbf_k4_l3') as Record<string, unknown>), target:
 const TICKS = { query: 4, insert: 4, testAndInsert: 2, tick: 0.004 };
 
 describe('lanes: configs', () => {
+  it('a refusal of too many shards names the most a filter takes, or fewer lanes where that is below lanes', () => {
+    expect(shardsHint(32, 4, 'a larger filter')).toBe('use shards <= 32 or a larger filter');
+    expect(shardsHint(6, 4, 'a larger filter')).toBe('use shards <= 4 or a larger filter');
+    expect(shardsHint(2, 8, 'a larger filter')).toBe(
+      'it takes at most 2 shards, fewer than its 8 lanes: use lanes <= 2 or a larger filter',
+    );
+    expect(shardsHint(0.5, 2, 'x')).toBe('it takes at most 1 shard, fewer than its 2 lanes: use lanes <= 1 or x');
+  });
+
   it.each([
     [{ lanes: 3 }, "field 'lanes': must be one of 1, 2, 4, 8"],
     [{ lanes: 16 }, "field 'lanes'"],

@@ -8,7 +8,7 @@
  * column depth (1/S of the single-lane one). The spares are chosen for that bound.
  */
 import { CLEAR_DELAY } from '../../stages/clear.js';
-import type { Fail, LaneSupport } from '../types.js';
+import { type Fail, type LaneSupport, shardsHint } from '../types.js';
 import { deriveApbfSizes, MAX_SPARES } from './config.js';
 import { shardedFalsePositiveRate } from './analysis.js';
 import type { ApbfDerived } from './types.js';
@@ -24,7 +24,7 @@ function shardConfig(c: ApbfDerived, o: { lanes: number; shards: number }, fail:
     fail(
       'shards',
       `${o.shards} shards leave ${c.segmentBits}/${o.shards} bits per segment; a shard needs at least two ` +
-        `blocks of ${c.blockBits} bits (use shards <= ${Math.max(1, c.segmentBits / (2 * c.blockBits))} or a larger sliceBits)`,
+        `blocks of ${c.blockBits} bits (${shardsHint(c.segmentBits / (2 * c.blockBits), o.lanes, 'a larger sliceBits')})`,
     );
   const written: Record<string, unknown> = {
     name: `${c.name}_shard`,

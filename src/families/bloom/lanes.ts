@@ -14,7 +14,7 @@
  * choice among the m/B blocks either way.
  */
 import { binomialExpectation } from '../../analysis/stats.js';
-import type { Fail, LaneSupport } from '../types.js';
+import { type Fail, type LaneSupport, shardsHint } from '../types.js';
 import { fpExact } from './analysis.js';
 import { deriveBloomSizes } from './config.js';
 import type { BloomDerived } from './types.js';
@@ -31,7 +31,7 @@ function shardConfig(c: BloomDerived, o: { lanes: number; shards: number }, fail
     fail(
       'shards',
       `${S} shards leave ${c.columnBits}/${S} bits per memory of the ${c.filter} filter; a shard needs at least ${least}` +
-        ` (use shards <= ${most} or a larger filter)`,
+        ` (${shardsHint(most, o.lanes, 'a larger filter')})`,
     );
   }
   const written: Record<string, unknown> = {

@@ -19,7 +19,7 @@
  * adds 1 (a merged group would lose counts), so `merge` is left out and the lane layer refuses it.
  */
 import { binomialExpectation } from '../../analysis/stats.js';
-import type { Fail, LaneSupport } from '../types.js';
+import { type Fail, type LaneSupport, shardsHint } from '../types.js';
 import { countingFp } from './analysis.js';
 import { deriveCountingSizes } from './config.js';
 import type { CountingDerived } from './types.js';
@@ -41,7 +41,7 @@ function shardConfig(c: CountingDerived, o: { lanes: number; shards: number }, f
     fail(
       'shards',
       `${S} shards leave ${smallest}/${S} counters per ${rm ? 'secondary ' : ''}bank of the ${c.algorithm} filter` +
-        ` in a shard; a shard needs at least 2 (use shards <= ${most} or a larger filter)`,
+        ` in a shard; a shard needs at least 2 (${shardsHint(most, o.lanes, 'a larger filter')})`,
     );
   }
   const perWord = Math.min(c.lanes, cells / 2);

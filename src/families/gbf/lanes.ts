@@ -24,7 +24,7 @@
  * for gbf_k4_c4096 on 16 shards 1.5 % above the one-lane rate, on 64 shards 6.3 % (computed; the
  * test measures k0 = k1 = 3 over 64 shards of 16 cells per bank against it). It errs by the factor 1 + e(c) the family's own rate errs by.
  */
-import type { Fail, LaneSupport } from '../types.js';
+import { type Fail, type LaneSupport, shardsHint } from '../types.js';
 import { freshHitProbability, sharedWriterExcess } from './analysis.js';
 import { deriveGbfSizes } from './config.js';
 import { gbfShape } from './decision.js';
@@ -49,7 +49,7 @@ function shardConfig(c: GbfDerived, o: { lanes: number; shards: number }, fail: 
     fail(
       'shards',
       `${S} shards leave ${c.cellsPerBank}/${S} cells per bank of the gbf; a shard needs at least 2` +
-        ` (use shards <= ${c.cellsPerBank / 2} or a larger cellsPerBank)`,
+        ` (${shardsHint(c.cellsPerBank / 2, o.lanes, 'a larger cellsPerBank')})`,
     );
   const written: Record<string, unknown> = {
     name: `${c.name}_shard`,
@@ -86,4 +86,7 @@ export const gbfLanes: LaneSupport<GbfDerived> = {
     const excess = (cells: number): number => sharedWriterExcess(c.k0, c.k1, cells);
     return (fp * (1 + excess(c.cellsPerBank / shards))) / (1 + excess(c.cellsPerBank));
   },
+  shardedFpWhy: (c, shards) =>
+    `a shard's banks hold ${c.cellsPerBank / shards} cells instead of ${c.cellsPerBank}, so more of a probe's cells ` +
+    'were last written by one item (the steady state itself is the same)',
 };

@@ -26,7 +26,7 @@
  * adds them with one conditional subtraction. Checked by a run at the bound (w = 2N, B = 1):
  * below it, w = 2N − 1, a run on 2 lanes gave wrong answers.
  */
-import type { Fail, LaneSupport } from '../types.js';
+import { type Fail, type LaneSupport, shardsHint } from '../types.js';
 import { btbfShape } from './decision.js';
 import { binomialExpectation } from '../../analysis/stats.js';
 import { lambdaMax, standardFalsePositiveRate } from './analysis.js';
@@ -45,7 +45,8 @@ function shardConfig(c: TbfDerived, o: { lanes: number; shards: number }, fail: 
   if (!Number.isInteger(M) || M < 2)
     fail(
       'shards',
-      `${S} shards leave ${c.timersPerBank}/${S} timers per bank; a shard needs at least 2 (use shards <= ${c.timersPerBank / 2})`,
+      `${S} shards leave ${c.timersPerBank}/${S} timers per bank; a shard needs at least 2 ` +
+        `(${shardsHint(c.timersPerBank / 2, N, 'a larger filter')})`,
     );
   const B = c.blockSize;
   const youngest = Math.floor((2 * N - 1) / B) + 1;

@@ -167,8 +167,14 @@ describe('set filters on lanes: analysis', () => {
     (_n, rel, S, cfg) => {
       const lf = resolveLaneConfig({ ...cfg, lanes: 8, shards: S }, 'cfg');
       const a = lf.analyze().values;
-      if (rel === 'above') expect(a.fp).toBeGreaterThan(a.fpOneLane * 1.02);
-      else expect(a.fp).toBe(a.fpOneLane);
+      const line = lf.analyze().lines[0]!;
+      if (rel === 'above') {
+        expect(a.fp).toBeGreaterThan(a.fpOneLane * 1.02);
+        expect(line).toMatch(/ % more\): a shard takes Binomial\(n, 1\/S\) of any n inserts into 1\/S of the memory$/);
+      } else {
+        expect(a.fp).toBe(a.fpOneLane);
+        expect(line).toMatch(/^fp of 16 shards \S+, the same as one lane's$/);
+      }
       // 20 filter instances (seeds), each filled to its capacity and probed 10 000 times.
       const ms = Array.from({ length: 20 }, (_, i) => measureShardedFp(lf, { queries: 10_000, seed: 10 + i }));
       const mean = (f: (m: (typeof ms)[number]) => number): number => ms.reduce((t, m) => t + f(m), 0) / ms.length;

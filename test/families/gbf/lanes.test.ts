@@ -52,6 +52,10 @@ describe('gbf on lanes: configs', () => {
       "field 'shards': 64 shards leave 64/64 cells per bank of the gbf; a shard needs at least 2 (use shards <= 32",
     ],
     [{ ...tiny, lanes: 4, shards: 4 }, "field 'shards': 4 shards leave 4/4 cells per bank"],
+    [
+      { ...tiny, lanes: 8, shards: 8 },
+      "field 'shards': 8 shards leave 4/8 cells per bank of the gbf; a shard needs at least 2 (it takes at most 2 shards, fewer than its 8 lanes: use lanes <= 2 or a larger cellsPerBank)",
+    ],
     [{ ...decision, lanes: 2, shards: 2 }, "field 'decision': the decision unit is not built for lanes"],
     [{ ...decision, lanes: 1, shards: 1 }, "field 'decision': the decision unit is not built for lanes"],
     [{ ...preset, target: 'ice40-hx8k', lanes: 4, shards: 8 }, "field 'shards': 8 shards of 8 block RAMs"],
@@ -294,6 +298,13 @@ describe('gbf on lanes: analysis', () => {
     // Without the excess (the cell-independent rate for both) the sharded rate is far off.
     expect(mean((m) => m.sharded) / a.fpOneLane - 1).toBeGreaterThan(0.08);
   }, 300_000);
+
+  it("the analysis line says why the GBF's sharded rate differs (smaller banks), not the fill's binomial", () => {
+    const lf = resolveLaneConfig({ ...preset, cellsPerBank: 1024, lanes: 8, shards: 64 }, 'cfg');
+    const line = lf.analyze().lines[0]!;
+    expect(line).toMatch(/^fp of 64 shards .* % more\): a shard's banks hold 16 cells instead of 1024/);
+    expect(line).not.toMatch(/Binomial/);
+  });
 
   // `lanes analyze`'s measurement: a GBF has no capacity, so it is measured after the inserts to its
   // steady state (20 per cell of a bank), not refused or crashed.
