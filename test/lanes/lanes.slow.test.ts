@@ -1,20 +1,25 @@
 /**
  * N-lane filters on Verilator: the input rows of a verified run (random requests, idle cycles and
  * out<i>_ready on every lane) replayed on Verilator give the simulator's outputs on every port in
- * every cycle, and the widest shape lints clean.
+ * every cycle, and the widest shape lints clean (the APBBF's lanes on Verilator in `make test-full`).
  */
 import { describe, expect, it } from 'vitest';
 import { loadLaneConfig } from '../../src/lanes/index.js';
 import { driveLanes, laneCosim } from '../../sim/verify/lanes.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { lint } from '../helpers/tools.js';
+import { fullTier } from '../helpers/presets.js';
 import { benchStimulus, simBench } from '../../src/bench/sim.js';
 import { defaultVariant } from '../../sim/cosim/verilator.js';
 
 describe('lanes on Verilator', () => {
   it.each<[string, number, number, number]>([
     ['apbf_k4_l3', 4, 8, 0.2],
-    ['apbbf_k2_l3_b512_4', 2, 4, 0.3],
+    // The blocked variant (the largest lane build here): in `make test-full`. `make test` has the
+    // lane wrapper and the APBF family's shards on Verilator above, the blocked core on Verilator
+    // on one lane (conformance/cosim.slow.test.ts), and its lanes against the model in the TS
+    // simulator (lanes.test.ts).
+    ...(fullTier() ? [['apbbf_k2_l3_b512_4', 2, 4, 0.3] as [string, number, number, number]] : []),
   ])(
     '%s, %i lanes, %i shards, back-pressure %f: simulator = Verilator, answers = model',
     async (preset, N, S, bp) => {
