@@ -27,6 +27,23 @@ describe('CLI', () => {
     expect(fs.readFileSync(path.join(dir, 'fifo.v'), 'utf8')).toMatch(/^module fifo \(/m);
   });
 
+  // The CLI runs under tsx (Node's source maps), vitest under its own stack formatter: each cell's
+  // source line (the `src` attribute) comes out of different code paths in src/ir/srcloc.ts, and
+  // must be the same line in both — the golden files are written by the CLI, compared in vitest.
+  it('generate writes the Verilog of generated/ byte for byte, source lines included (one-lane and N-lane)', async () => {
+    const dir = tmpDir('bf-cli-');
+    const r = await run(['generate', 'apbf_k4_l3', '-o', dir]);
+    expect(r.exitCode, r.all).toBe(0);
+    const v = fs.readFileSync(path.join(dir, 'apbf_k4_l3.v'), 'utf8');
+    expect(v).toMatch(/\(\* src = "src\/families\/apbf\/rtl\.ts:\d+" \*\)/);
+    expect(v).toBe(fs.readFileSync(path.resolve('generated/apbf_k4_l3.v'), 'utf8'));
+    const l = await run(['lanes', 'generate', 'apbf_k3_l3_2x2', '-o', dir]);
+    expect(l.exitCode, l.all).toBe(0);
+    expect(fs.readFileSync(path.join(dir, 'apbf_k3_l3_2x2.v'), 'utf8')).toBe(
+      fs.readFileSync(path.resolve('generated/apbf_k3_l3_2x2.v'), 'utf8'),
+    );
+  });
+
   it('a design with a width error exits 2 with one line naming the signal and line, writing nothing', async () => {
     const dir = tmpDir('bf-cli-');
     const design = path.join(dir, 'bad.mts');
