@@ -26,26 +26,35 @@ export function splitMix64(state: bigint): { next: () => bigint } {
 
 /**
  * Matrices and byte tables are memoised (every model, simulator and design of a config asks for
- * the same ones, and a model is built afresh for every run): at most MEMO entries each, the
- * oldest dropped first. Both are shared, so frozen (the tables by contract: never written).
+ * the same ones, and a model is built afresh for every run): the last MEMO matrices, the oldest
+ * dropped first, and each one's tables for as long as it is held (a 512-bit key's tables are
+ * 64 KB, so at most some 16 MB). Both are shared, so frozen (the tables by contract: never
+ * written). A matrix derived from one (masked, shifted) is a new array and gets tables of its own.
  */
-const MEMO = 4096;
+const MEMO = 256;
 const matrices = new Map<string, readonly bigint[]>();
 const tables = new WeakMap<readonly bigint[], Map<number, Uint32Array>>();
 
-function remember<K, V>(memo: Map<K, V>, key: K, value: V): V {
-  if (memo.size >= MEMO) memo.delete(memo.keys().next().value as K);
-  memo.set(key, value);
-  return value;
-}
-
 export function h3Matrix(seed: number, salt: number, keyWidth: number, outWidth: number): readonly bigint[] {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
-    throw new RangeError(`h3 seed must be an integer in 0..2^32-1, got ${seed}`);
-  }
+  checkSeed(seed);
   const key = `${seed}:${salt >>> 0}:${keyWidth}:${outWidth}`;
   const known = matrices.get(key);
   if (known) return known;
+  const rows = Object.freeze(buildH3Matrix(seed, salt, keyWidth, outWidth));
+  if (matrices.size >= MEMO) matrices.delete(matrices.keys().next().value!);
+  matrices.set(key, rows);
+  return rows;
+}
+
+function checkSeed(seed: number): void {
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+    throw new RangeError(`h3 seed must be an integer in 0..2^32-1, got ${seed}`);
+  }
+}
+
+/** The matrix itself, built afresh (h3Matrix memoises it; the tests compare the two). */
+export function buildH3Matrix(seed: number, salt: number, keyWidth: number, outWidth: number): bigint[] {
+  checkSeed(seed);
   const rng = splitMix64((BigInt(seed) << 32n) ^ BigInt(salt >>> 0) ^ 0x5bf03635f0b1a8c3n);
   const words = Math.ceil(keyWidth / 64);
   const keyMask = (1n << BigInt(keyWidth)) - 1n;
@@ -55,7 +64,7 @@ export function h3Matrix(seed: number, salt: number, keyWidth: number, outWidth:
     for (let w = 0; w < words; w++) row |= rng.next() << BigInt(64 * w);
     rows.push(row & keyMask);
   }
-  return remember(matrices, key, Object.freeze(rows));
+  return rows;
 }
 
 /** Direct definition: output bit j = parity(key & rows[j]). Slow; the reference. */
@@ -81,9 +90,9 @@ export function h3Tables(rows: readonly bigint[], keyWidth: number): Uint32Array
   if (rows.length > 32) throw new RangeError('h3Tables supports at most 32 output bits');
   let byWidth = tables.get(rows);
   if (!byWidth) tables.set(rows, (byWidth = new Map()));
-  const known = byWidth.get(keyWidth);
-  if (known) return known;
-  return remember(byWidth, keyWidth, buildTables(rows, keyWidth));
+  let t = byWidth.get(keyWidth);
+  if (!t) byWidth.set(keyWidth, (t = buildTables(rows, keyWidth)));
+  return t;
 }
 
 function buildTables(rows: readonly bigint[], keyWidth: number): Uint32Array {
