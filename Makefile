@@ -30,8 +30,8 @@ demo: setup
 
 # What CI runs: the fast tier plus the *.slow.test.ts files (Verilator and Icarus on 10^5-op
 # streams, Yosys, nextpnr, the bench), the per-preset slow checks on the presets that cover every
-# pipeline and target (test/helpers/presets.ts). Unisolated like `check` (below): the files of a
-# worker share loaded modules.
+# pipeline shape or filter value and target (test/helpers/presets.ts). Unisolated like `check`
+# (below): the files of a worker share loaded modules.
 test: setup
 	npx vitest run --no-isolate
 

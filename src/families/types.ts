@@ -312,6 +312,21 @@ export interface SimulateExtension<C extends FilterConfig = FilterConfig> {
 
 // ---- lanes ----------------------------------------------------------------------------------
 
+/** Why sharding changes a filter's rate where its fill sets it (LaneSupport.shardedFpWhy's default). */
+export const SHARD_FILL_WHY = 'a shard takes Binomial(n, 1/S) of any n inserts into 1/S of the memory';
+
+/**
+ * The end of a family's refusal of `shards` for a filter too small to split so far: the most shards
+ * it takes (a power of two at most `most`) and `larger` (how to make the filter larger); where even
+ * that is fewer than the config's `lanes` (shards >= lanes), fewer lanes instead.
+ */
+export function shardsHint(most: number, lanes: number, larger: string): string {
+  const m = 2 ** Math.floor(Math.log2(Math.max(1, most)));
+  return m >= lanes
+    ? `use shards <= ${m} or ${larger}`
+    : `it takes at most ${m} shard${m === 1 ? '' : 's'}, fewer than its ${lanes} lanes: use lanes <= ${m} or ${larger}`;
+}
+
 /**
  * What a family gives to run N request lanes over S shards (src/lanes/): each shard is an
  * instance of the family's own pipeline holding 1/S of the memory, and the dispatcher keeps the
@@ -331,21 +346,6 @@ export interface SimulateExtension<C extends FilterConfig = FilterConfig> {
  * - Neither (a set filter: the basic, partitioned and blocked Bloom filters): nothing ages; only
  *   the broadcast ops (a clear) reach every shard.
  */
-/** Why sharding changes a filter's rate where its fill sets it (LaneSupport.shardedFpWhy's default). */
-export const SHARD_FILL_WHY = 'a shard takes Binomial(n, 1/S) of any n inserts into 1/S of the memory';
-
-/**
- * The end of a family's refusal of `shards` for a filter too small to split so far: the most shards
- * it takes (a power of two at most `most`) and `larger` (how to make the filter larger); where even
- * that is fewer than the config's `lanes` (shards >= lanes), fewer lanes instead.
- */
-export function shardsHint(most: number, lanes: number, larger: string): string {
-  const m = 2 ** Math.floor(Math.log2(Math.max(1, most)));
-  return m >= lanes
-    ? `use shards <= ${m} or ${larger}`
-    : `it takes at most ${m} shard${m === 1 ? '' : 's'}, fewer than its ${lanes} lanes: use lanes <= ${m} or ${larger}`;
-}
-
 export interface LaneSupport<C extends FilterConfig = FilterConfig> {
   /** Ticks: inserts between aging steps (the APBF's g). */
   period?(c: C): number;

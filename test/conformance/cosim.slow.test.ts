@@ -5,7 +5,8 @@
  * back-pressure, some, and nearly all the time (0.9, 0.99: the run must still finish every op).
  * Icarus joins on the iCE40 presets. `make test` runs it on the presets that cover every pipeline
  * shape and target (test/helpers/presets.ts), with the back-pressure 0.3 run shortened to 20 000
- * ops and Icarus on each filter value's smallest; `make test-full` on every preset, in full.
+ * ops and Icarus on the iCE40 presets among the filter-value cover; `make test-full` on every
+ * preset, in full.
  */
 import { describe, expect, it } from 'vitest';
 import { verifyFilter } from '../../sim/verify/index.js';

@@ -6,9 +6,11 @@
  * (`-run :map_luts`: memories, flip-flops and gates mapped, ABC not run) — the checks above are
  * settled by then, and ABC is most of the time on those large presets. Yosys results are cached
  * under .cache/yosys (the same cache `bloomforge synth` uses). `make test` runs it on the presets
- * that cover every filter value and target, each the smallest (test/helpers/presets.ts: a filter's
- * other choices — a decision unit, spectral RM, IBF's insert rule, the key mix — are Yosys'd in
- * `make test-full`, which runs every preset; Yosys was the largest part of `make test`).
+ * that cover every filter value and target, each the smallest (test/helpers/presets.ts): a
+ * filter's other pipeline shapes — the APBF's key mix, spectral RM, IBF's insert rule, the GBF's
+ * decision unit, and for the BTBF the plain pipeline (its smallest preset has the decision unit) —
+ * go through Yosys in `make test-full`, which runs every preset (Yosys was the largest part of
+ * `make test`).
  */
 import { describe, expect, it } from 'vitest';
 import { device } from '../../src/device/index.js';

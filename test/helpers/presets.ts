@@ -23,8 +23,11 @@ export function smallestPresetPerFamily(): string[] {
 
 /**
  * The test tier (`BLOOMFORGE_TESTS`): `full` (`make test-full`) runs the per-preset slow checks —
- * Yosys, the 10^5-op co-simulations — on every preset; otherwise (`make test`, what CI runs) on
- * `coverPresets()`. Every other check runs on every preset in both tiers.
+ * Yosys, Icarus, the 10^5-op co-simulations — on every preset; otherwise (`make test`, what CI
+ * runs) on `coverPresets()`, by pipeline shape (the co-simulations) or by filter value (Yosys,
+ * Icarus), with the back-pressure 0.3 stream shortened. A few single checks run in the full tier
+ * only (the control wrapper's own Yosys run, the APBBF's lanes on Verilator: their files say
+ * why). Every other check runs on every preset in both tiers.
  */
 export function fullTier(env: NodeJS.ProcessEnv = process.env): boolean {
   const t = env.BLOOMFORGE_TESTS ?? '';
