@@ -126,16 +126,3 @@ export function h3FromWords(tables: Uint32Array, words: ArrayLike<number>, keyBy
   }
   return h >>> 0;
 }
-
-/** Evaluate with tables on a key given as a bigint below 2^(8 keyBytes) (as `h3Reference` would). */
-export function h3FromKey(tables: Uint32Array, key: bigint, keyBytes: number): number {
-  let h = 0;
-  let rest = key;
-  for (let i = 0; i < keyBytes; i += 4) {
-    const w = Number(rest & 0xffffffffn);
-    rest >>= 32n;
-    const end = Math.min(i + 4, keyBytes);
-    for (let b = i; b < end; b++) h ^= tables[b * 256 + ((w >>> ((b - i) * 8)) & 255)]!;
-  }
-  return h >>> 0;
-}

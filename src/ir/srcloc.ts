@@ -42,10 +42,16 @@ function located(file: string, line: number, col: number): SrcLoc {
   return { file: path.relative(process.cwd(), f) || f, line, col };
 }
 
-/** The location in a formatted frame ("    at fn (file:line:col)"), or null. */
-function parseFrame(text: string): SrcLoc | null {
+/** The file (as written), line and column of a formatted frame ("    at fn (file:line:col)"), or null. */
+function frameOf(text: string): { file: string; line: number; col: number } | null {
   const m = FRAME.exec(text.trim());
-  return m ? located(m[1]!, Number(m[2]), Number(m[3])) : null;
+  return m ? { file: m[1]!, line: Number(m[2]), col: Number(m[3]) } : null;
+}
+
+/** The location in a formatted frame, or null. */
+function parseFrame(text: string): SrcLoc | null {
+  const f = frameOf(text);
+  return f ? located(f.file, f.line, f.col) : null;
 }
 
 /** One call site's location in the source: mapped as the installed formatter or Node would. */
@@ -73,8 +79,8 @@ function mapSite(site: CallSite, formatter: unknown): SrcLoc {
 /** The same, from a formatted trace (where call sites cannot be had). */
 function fromFormattedTrace(): SrcLoc {
   for (const text of new Error().stack?.split('\n').slice(1) ?? []) {
-    const m = FRAME.exec(text.trim());
-    if (m && !internal(pathOf(m[1]!))) return located(m[1]!, Number(m[2]), Number(m[3]));
+    const f = frameOf(text);
+    if (f && !internal(pathOf(f.file))) return located(f.file, f.line, f.col);
   }
   return UNKNOWN;
 }

@@ -103,7 +103,7 @@ export class LaneFilter {
     const one = a.values.fp;
     const same = fp === one || (one > 0 && Math.abs(fp / one - 1) < 1e-9);
     return {
-      values: { ...a.values, fp, fpOneLane: a.values.fp },
+      values: { ...a.values, fp, fpOneLane: one },
       headline: a.headline,
       lines: [
         same

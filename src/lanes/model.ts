@@ -16,7 +16,8 @@
  * whose index is (shard(x), h_i(x) mod m): one model of it, the single lane's, on the linear order.
  */
 import type { LaneTime, MemoryCheck, ResponseFields, StreamModel, StreamRequest } from '../families/types.js';
-import { h3FromKey, h3Matrix, h3Tables } from '../ir/h3.js';
+import { h3FromWords, h3Matrix, h3Tables } from '../ir/h3.js';
+import { keyWords } from '../families/streamKit.js';
 import { SHARD_SALT } from './rtl.js';
 
 export interface ShardedModelOptions {
@@ -53,7 +54,8 @@ export class ShardedModel implements StreamModel {
   }
 
   shardOf(key: bigint): number {
-    return this.shardTables ? h3FromKey(this.shardTables, key, Math.ceil(this.o.keyBits / 8)) : 0;
+    if (!this.shardTables) return 0;
+    return h3FromWords(this.shardTables, keyWords([key], this.o.keyBits), Math.ceil(this.o.keyBits / 8));
   }
 
   apply(req: StreamRequest): ResponseFields {

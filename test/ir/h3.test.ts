@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildH3Matrix, h3FromKey, h3FromWords, h3Matrix, h3Reference, h3Tables } from '../../src/ir/h3.js';
+import { buildH3Matrix, h3FromWords, h3Matrix, h3Reference, h3Tables } from '../../src/ir/h3.js';
 import { Rng } from '../../src/util/rng.js';
 import { toWords } from '../../sim/words.js';
 
@@ -38,9 +38,7 @@ describe('H3 hash', () => {
       const rng = new Rng(keyBits);
       for (let i = 0; i < 200; i++) {
         const key = rng.bits(keyBits);
-        const want = Number(h3Reference(rows, key));
-        expect(h3FromWords(tables, toWords(key, keyBits), Math.ceil(keyBits / 8))).toBe(want);
-        expect(h3FromKey(tables, key, Math.ceil(keyBits / 8))).toBe(want);
+        expect(h3FromWords(tables, toWords(key, keyBits), Math.ceil(keyBits / 8))).toBe(Number(h3Reference(rows, key)));
       }
     });
   }

@@ -12,15 +12,15 @@ import { fullTier } from '../helpers/presets.js';
 import { benchStimulus, simBench } from '../../src/bench/sim.js';
 import { defaultVariant } from '../../sim/cosim/verilator.js';
 
+// The blocked variant (the largest lane build here): in `make test-full`. `make test` has the lane
+// wrapper and the APBF family's shards on Verilator below, the blocked core on Verilator on one
+// lane (conformance/cosim.slow.test.ts), and its lanes against the model in the TS simulator
+// (lanes.test.ts).
+const onVerilator: [string, number, number, number][] = [['apbf_k4_l3', 4, 8, 0.2]];
+if (fullTier()) onVerilator.push(['apbbf_k2_l3_b512_4', 2, 4, 0.3]);
+
 describe('lanes on Verilator', () => {
-  it.each<[string, number, number, number]>([
-    ['apbf_k4_l3', 4, 8, 0.2],
-    // The blocked variant (the largest lane build here): in `make test-full`. `make test` has the
-    // lane wrapper and the APBF family's shards on Verilator above, the blocked core on Verilator
-    // on one lane (conformance/cosim.slow.test.ts), and its lanes against the model in the TS
-    // simulator (lanes.test.ts).
-    ...(fullTier() ? [['apbbf_k2_l3_b512_4', 2, 4, 0.3] as [string, number, number, number]] : []),
-  ])(
+  it.each(onVerilator)(
     '%s, %i lanes, %i shards, back-pressure %f: simulator = Verilator, answers = model',
     async (preset, N, S, bp) => {
       const lf = loadLaneConfig(preset, { lanes: N, shards: S, target: 'ecp5' });
