@@ -25,6 +25,12 @@
  * the state in memory the same design runs about twice as fast, with the early edges and late
  * loads about 1.3-2x faster again (bench:sim, README "Benchmark"). A state word read far apart
  * in the cycle is loaded again where it is next read (RELOAD_DISTANCE).
+ * A bank of registers written at decoded indices (`indexedWrites`: the lane reorder queues'
+ * entries, each with the enable bit of its index and a priority chain of the writers' data) has
+ * no per-entry edge: each writer stores its data at its slot, once every read of the bank in the
+ * cycle is generated, into both copies of V, so an entry not written keeps its value in both.
+ * Only the cells whose values the loop reads are generated (`liveCells`): not the inner muxes of
+ * an indexed select, nor a bank's enables and chains.
  * After the loop the state is copied back to V if it ended in the other copy. The word
  * format is sim/codegen.ts's: ceil(W/32) little-endian words, bits above W clear.
  *
@@ -36,6 +42,7 @@ import { combOrder, driverMap } from '../src/ir/topo.js';
 import {
   assertNever,
   cellInputs,
+  cellOutput,
   type Cell,
   type Design,
   type MemoryCell,
@@ -58,6 +65,8 @@ export interface WasmPlan {
   tables: number[];
   /** Per multi-word shift cell, 3 * words(width) scratch words: zeros, the value, zeros. */
   scratch: Map<Cell, number>;
+  /** Where an indexed write that writes nothing stores (`indexedWrites`): the widest register's words. */
+  sink: number;
   /** Stimulus staging: `block` rows of layout.inputWords words. */
   stim: number;
   /** Output staging: `block` rows of layout.outputWords words. */
@@ -93,9 +102,10 @@ export function planMemory(d: Design, L: Layout, block: number): WasmPlan {
     const w = c.kind === 'shift' ? words(d.nets[c.out]!.width) : 1;
     if (w > 1) scratch.set(c, take(3 * w));
   }
+  const sink = take(Math.max(0, ...d.cells.map((c) => (c.kind === 'reg' ? words(d.nets[c.out]!.width) : 0))));
   const stim = take(block * L.inputWords);
   const out = take(block * L.outputWords);
-  return { v, v2, mems, tables, scratch, stim, out, pages: Math.ceil(at / PAGE) };
+  return { v, v2, mems, tables, scratch, sink, stim, out, pages: Math.ceil(at / PAGE) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -277,6 +287,42 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
 
   const indexed = indexedSelects(d, L, opts.lift, driver);
   const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
+  // Banks written at decoded indices: their entries have no edge of their own; each writer stores
+  // its data at its slot at the end of the cycle, after every read of the bank, into both V
+  // copies (so an entry not written holds its value in both; `run` starts by making the next
+  // copy equal to the current one).
+  const banks = indexedWrites(d, L, opts.lift, driver);
+  const banked = new Set<Cell>(banks.flatMap((b) => b.regs));
+  const used = liveCells(d, { driver, indexed, banks, lift: opts.lift });
+  /**
+   * The nets computed by the generated cells that read an entry of bank b (directly, or as an
+   * indexed select of registers whose words include an entry's), or null when an output port or
+   * the edge of a register or memory reads an entry (then its writes wait for every edge).
+   */
+  const bankReaders = (b: IndexedWrite): NetId[] | null => {
+    const entries = new Set(b.regs.map((r) => r.out));
+    const entryWords = new Set(
+      b.regs.flatMap((r) => Array.from({ length: nw(r.out) }, (_, i) => L.offset[r.out]! + i)),
+    );
+    if (d.outputs.some((p) => entries.has(p.net))) return null;
+    for (const c of d.cells)
+      if ((c.kind === 'memory' || (c.kind === 'reg' && !banked.has(c))) && cellInputs(c).some((n) => entries.has(n)))
+        return null;
+    const out: NetId[] = [];
+    for (const c of d.cells) {
+      if (!used.has(c)) continue;
+      const x = c.kind === 'mux' ? indexed.get(c.out) : undefined;
+      const reads =
+        x === undefined
+          ? cellInputs(c).some((n) => entries.has(n))
+          : x.from === 'state' &&
+            Array.from({ length: 2 ** x.idxBits }, (_, k) => x.base + x.stride * k).some((o) =>
+              Array.from({ length: words(x.width) }, (_, i) => o + i).some((w) => entryWords.has(w)),
+            );
+      if (reads) out.push(cellOutput(c));
+    }
+    return out;
+  };
   const stateNets = d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
   const iw = L.inputWords;
   const ow = L.outputWords;
@@ -289,8 +335,11 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     const count = (n: NetId | null): void => {
       if (n !== null && isState.has(n)) reads.set(n, (reads.get(n) ?? 0) + 1);
     };
-    for (const c of d.cells) for (const n of cellInputs(c)) count(n);
-    for (const r of regs) if (r.en !== null) count(r.out);
+    for (const c of d.cells)
+      if (c.kind === 'memory' || (c.kind === 'reg' && !banked.has(c)) || used.has(c))
+        for (const n of cellInputs(c)) count(n);
+    for (const r of regs) if (r.en !== null && !banked.has(r)) count(r.out);
+    for (const b of banks) for (const w of b.writers) [w.valid, w.slot, w.data].forEach(count);
     for (const p of d.outputs) count(p.net);
     for (const [n, k] of reads) if (k > 1) stateLocal.add(n);
   }
@@ -331,9 +380,15 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const N = 0;
   const WRITE_OUT = 1;
 
-  // Prologue: the state is in V.
+  // Prologue: the state is in V; the banks' entries in the other copy too.
   f.set(cur, K(plan.v));
   f.set(nxt, K(plan.v2));
+  for (const b of banks)
+    for (const r of b.regs)
+      for (let i = 0; i < nw(r.out); i++) {
+        const off = (L.offset[r.out]! + i) * 4;
+        f.emit(...store(K(0), load(K(0), plan.v + off), plan.v2 + off));
+      }
   f.set(cyc, f.get(N));
   f.set(ib, K(0));
   f.set(ob, K(0));
@@ -364,10 +419,20 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const ready = (n: NetId): boolean => defined.has(n) || isState.has(n) || consts.has(`${n}_0`);
   const edges: Edge[] = [
     ...L.memories.map((m, k) => ({ inputs: cellInputs(m), gen: () => genMemory(m, k) })),
-    ...regs.map((r) => ({
-      inputs: [r.d, r.out, ...(r.en === null ? [] : [r.en]), ...(r.rst === null ? [] : [r.rst])],
-      gen: () => genReg(r),
-    })),
+    ...regs
+      .filter((r) => !banked.has(r))
+      .map((r) => ({
+        inputs: [r.d, r.out, ...(r.en === null ? [] : [r.en]), ...(r.rst === null ? [] : [r.rst])],
+        gen: () => genReg(r),
+      })),
+    // A bank's writes wait for its writers' nets and for every cell reading one of its entries
+    // (an indexed select of them among them); a bank read by an output port or by another edge
+    // writes after every edge.
+    ...banks.flatMap((b) => {
+      const readers = bankReaders(b);
+      const nets = b.writers.flatMap((w) => [...(w.valid === null ? [] : [w.valid]), w.slot, w.data]);
+      return readers === null ? [] : [{ inputs: [...nets, ...readers], gen: () => genBank(b) }];
+    }),
   ].map((e, order) => ({ ...e, order, waits: 0, done: false }));
   const waiters = new Map<NetId, Edge[]>();
   let due: Edge[] = [];
@@ -398,6 +463,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   flush();
   for (const c of combOrder(d)) {
     pos++;
+    if (c.kind !== 'const' && !used.has(c)) continue;
     genCell(c);
     flush();
   }
@@ -414,6 +480,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
 
   // Clock edge: the edges not placed in the combinational logic.
   for (const e of edges) if (!e.done) e.gen();
+  for (const b of banks) if (bankReaders(b) === null) genBank(b);
   // Synchronous resets after the edge: one test per reset net (rarely taken).
   for (const { pre, assign } of resets.values()) {
     f.emit(...f.get(pre), OP.if, VOID);
@@ -447,6 +514,21 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     ...section(10, [1, ...body]),
   ];
   return new Uint8Array(mod);
+
+  /** Bank b's writes, the lowest priority first; a writer not writing stores into the sink. */
+  function genBank(b: IndexedWrite): void {
+    for (const wr of b.writers) {
+      const at = f.local();
+      f.set(at, bin(OP.add, K(b.base * 4), bin(OP.mul, val(wr.slot, 0), K(b.stride * 4))));
+      for (const area of [cur, nxt]) {
+        const here = bin(OP.add, f.get(area), f.get(at));
+        const addr = wr.valid === null ? here : sel(test(wr.valid), here, K(plan.sink));
+        const a = f.local();
+        f.set(a, addr);
+        for (let i = 0; i < nw(b.regs[0]!.out); i++) f.emit(...store(f.get(a), val(wr.data, i), i * 4));
+      }
+    }
+  }
 
   function genCell(c: Cell): void {
     if (opts.lift?.absorbed.has(c)) return;
@@ -735,4 +817,181 @@ export function indexedSelects(
       out.set(c.out, { ...r, idx: r.idx });
   }
   return out;
+}
+
+/**
+ * A bank of registers written at decoded indices: entry j (V word offset base + stride·j) has
+ * enable bit j of an OR of one-hot decoders `valid ? 1 << slot : 0` (or `1 << slot`), and as its
+ * next value the data of the first decoder in a fixed priority order whose bit j is set — a mux
+ * chain on those bits, the same data nets for every entry (as the lane reorder queues are built).
+ * The wasm loop stores each writer's data at its slot instead of evaluating every entry.
+ */
+export interface IndexedWrite {
+  /** The entries, entry j at `regs[j]`. */
+  regs: RegCell[];
+  base: number;
+  stride: number;
+  width: number;
+  /** The writers, the lowest priority first (the order their stores are made). */
+  writers: { valid: NetId | null; slot: NetId; data: NetId }[];
+}
+
+/**
+ * The banks of `IndexedWrite`: at least 4 entries of one width, one per bit of a decoder word
+ * of at most 32 bits, no reset, at a constant distance in V, every entry's next value the same
+ * priority chain over the same data; the writers' nets computed in the loop (not lifted away)
+ * and not themselves entries of a bank.
+ */
+export function indexedWrites(
+  d: Design,
+  L: Layout,
+  lift: LiftPlan | null,
+  driver: ReadonlyMap<NetId, Cell> = driverMap(d),
+): IndexedWrite[] {
+  const width = (n: NetId): number => d.nets[n]!.width;
+  const isConst = (n: NetId, v: bigint): boolean => {
+    const c = driver.get(n);
+    return c?.kind === 'const' && c.value === v;
+  };
+  const computed = (n: NetId): boolean => {
+    const c = driver.get(n);
+    return c === undefined || !(lift?.absorbed.has(c) ?? false);
+  };
+  type Decoder = { net: NetId; valid: NetId | null; slot: NetId };
+  const decoder = (n: NetId): Decoder | null => {
+    const D = width(n);
+    if (D > 32 || D < 4 || (D & (D - 1)) !== 0) return null;
+    let c = driver.get(n);
+    let valid: NetId | null = null;
+    if (c?.kind === 'mux' && isConst(c.whenFalse, 0n)) {
+      valid = c.sel;
+      c = driver.get(c.whenTrue);
+    }
+    if (c?.kind !== 'shift' || c.op !== 'shl' || !isConst(c.a, 1n) || 2 ** width(c.amount) !== D) return null;
+    return { net: n, valid, slot: c.amount };
+  };
+  // The decoders ORed into an enable word, or null when it is not such an OR.
+  const decodersOf = (n: NetId, into: Map<NetId, Decoder>): boolean => {
+    const dec = decoder(n);
+    if (dec) return (into.set(n, dec), true);
+    const c = driver.get(n);
+    return c?.kind === 'bitwise' && c.op === 'or' && decodersOf(c.a, into) && decodersOf(c.b, into);
+  };
+  // Entries by enable word.
+  const groups = new Map<NetId, RegCell[]>();
+  for (const c of d.cells) {
+    if (c.kind !== 'reg' || c.rst !== null || c.en === null) continue;
+    const e = driver.get(c.en);
+    if (e?.kind !== 'slice' || width(c.en) !== 1) continue;
+    const g = groups.get(e.a);
+    if (g) g.push(c);
+    else groups.set(e.a, [c]);
+  }
+  const banks: IndexedWrite[] = [];
+  for (const [en, regs] of groups) {
+    const D = width(en);
+    const decs = new Map<NetId, Decoder>();
+    if (regs.length !== D || !decodersOf(en, decs)) continue;
+    const byIndex: RegCell[] = [];
+    for (const r of regs) byIndex[(driver.get(r.en!) as { lo: number }).lo] = r;
+    if (byIndex.filter(Boolean).length !== D) continue;
+    const w = width(byIndex[0]!.out);
+    const base = L.offset[byIndex[0]!.out]!;
+    const stride = L.offset[byIndex[1]!.out]! - base;
+    if (stride <= 0 || byIndex.some((r, j) => width(r.out) !== w || L.offset[r.out]! !== base + stride * j)) continue;
+    // Each entry's chain: muxes on bit j of a decoder, highest priority first.
+    let order: string | null = null;
+    let writers: IndexedWrite['writers'] | null = null;
+    for (const [j, r] of byIndex.entries()) {
+      const chain: { dec: Decoder; data: NetId }[] = [];
+      let x = r.d;
+      for (;;) {
+        const c = driver.get(x);
+        const s = c?.kind === 'mux' ? driver.get(c.sel) : undefined;
+        if (c?.kind !== 'mux' || s?.kind !== 'slice' || s.lo !== j || !decs.has(s.a)) break;
+        if (chain.some((k) => k.dec.net === s.a)) break;
+        chain.push({ dec: decs.get(s.a)!, data: c.whenTrue });
+        x = c.whenFalse;
+      }
+      // The chain covers every decoder (its end is never taken: the entry is not enabled then),
+      // or all but one, whose data its end is.
+      const rest = [...decs.values()].filter((k) => !chain.some((c) => c.dec === k));
+      if (rest.length > 1) break;
+      if (rest.length === 1) chain.push({ dec: rest[0]!, data: x });
+      const key = chain.map((c) => `${c.dec.net}:${c.data}`).join();
+      if (order !== null && key !== order) break;
+      order = key;
+      if (j === D - 1) writers = chain.reverse().map((c) => ({ valid: c.dec.valid, slot: c.dec.slot, data: c.data }));
+    }
+    if (writers === null || writers.some((wr) => width(wr.data) !== w)) continue;
+    if (writers.some((wr) => [wr.valid, wr.slot, wr.data].some((n) => n !== null && !computed(n)))) continue;
+    banks.push({ regs: byIndex, base, stride, width: w, writers });
+  }
+  // A writer reading an entry of a bank would see the bank's stores made before its own.
+  const entries = new Set(banks.flatMap((b) => b.regs.map((r) => r.out)));
+  return banks.filter(
+    (b) => !b.writers.some((wr) => [wr.valid, wr.slot, wr.data].some((n) => n !== null && entries.has(n))),
+  );
+}
+
+/**
+ * The combinational cells whose values the loop reads: behind the outputs, the edges of the
+ * registers (not entries of a bank) and memories, the banks' writers, read through a lifted word
+ * where one replaces a concat, and only the index (and word) of an indexed select — its inner
+ * muxes, and a bank's enables and priority chains, are not generated at all (loads of state
+ * left unread are not dropped by V8: a load may trap).
+ */
+function liveCells(
+  d: Design,
+  o: {
+    driver: ReadonlyMap<NetId, Cell>;
+    indexed: ReadonlyMap<NetId, IndexedSelect>;
+    banks: readonly IndexedWrite[];
+    lift: LiftPlan | null;
+  },
+): Set<Cell> {
+  const banked = new Set<Cell>(o.banks.flatMap((b) => b.regs));
+  const live = new Set<Cell>();
+  const todo: NetId[] = d.outputs.map((p) => p.net);
+  for (const c of d.cells) if ((c.kind === 'reg' && !banked.has(c)) || c.kind === 'memory') todo.push(...cellInputs(c));
+  for (const b of o.banks) for (const w of b.writers) todo.push(...(w.valid === null ? [] : [w.valid]), w.slot, w.data);
+  const liftNets = (parts: readonly Lift[]): void => {
+    for (const x of parts)
+      switch (x.k) {
+        case 'bits':
+          todo.push(x.src);
+          break;
+        case 'mux':
+          todo.push(x.sel);
+          liftNets(x.t);
+          liftNets(x.f);
+          break;
+        case 'bitwise':
+          liftNets(x.a);
+          liftNets(x.b);
+          break;
+        case 'not':
+          liftNets(x.a);
+          break;
+        case 'ones':
+          break;
+        default:
+          assertNever(x);
+      }
+  };
+  while (todo.length) {
+    const n = todo.pop()!;
+    const c = o.driver.get(n);
+    if (c === undefined || live.has(c) || c.kind === 'reg' || c.kind === 'memory') continue;
+    live.add(c);
+    const x = c.kind === 'mux' ? o.indexed.get(c.out) : undefined;
+    if (x) {
+      todo.push(x.idx);
+      if (x.from === 'word') todo.push(x.word);
+      continue;
+    }
+    todo.push(...cellInputs(c));
+    if (c.kind === 'concat') for (const w of o.lift?.words.get(c) ?? []) if (w) liftNets(w);
+  }
+  return live;
 }

@@ -5,17 +5,26 @@
  *   distance) is one shift, one picking a register of a bank one load (`indexedSelects`): which
  *   trees are taken, and that the shift or load gives what the tree gives;
  * - a select whose condition is a bit of another net tests the bit in place (bits 0, 31, 40);
- * - a state word read far apart in the cycle is loaded again (RELOAD_DISTANCE).
+ * - a state word read far apart in the cycle is loaded again (RELOAD_DISTANCE);
+ * - a bank of registers written at decoded indices (`indexedWrites`: one-hot decoders, a priority
+ *   chain of their data, as the lane reorder queues are built) is one store per writer: which
+ *   banks are taken, in which writer order, and that the stores give what the entries' logic
+ *   gives, collisions between writers included.
  */
 import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../src/dsl/module.js';
 import { muxTree } from '../../src/stages/primitives.js';
 import { planLifts } from '../../sim/lift.js';
-import { randomStimulus } from '../../sim/stimulus.js';
-import { indexedSelects } from '../../sim/wasm.js';
+import { packRows, randomStimulus, unpackRows } from '../../sim/stimulus.js';
+import { CompiledSim } from '../../sim/compiled.js';
+import { compareTraces, formatComparison } from '../../sim/cosim/compare.js';
+import { runTrace } from '../../sim/engine.js';
+import { Interpreter } from '../../sim/interp.js';
+import { indexedSelects, indexedWrites } from '../../sim/wasm.js';
 import { layoutOf } from '../../sim/codegen.js';
 import { expectBatchedEqual } from '../helpers/batched.js';
 import type { Design } from '../../src/ir/types.js';
+import { lanePresets } from '../../src/lanes/index.js';
 
 /** Fields of `w` bits of a `width`-bit input from bit `base`, picked by the low bits of `sel`. */
 function design(o: { width: number; base: number; w: number; n: number; selBits: number; order?: number[] }) {
@@ -149,5 +158,119 @@ describe('wasm loop: select conditions and far reads of state', () => {
     for (let i = 0; i < 300; i++) c = c.add(m.const(2 * i + 1, 32)).xor(m.const(i * 7919, 32));
     m.output('late', c.xor(r).add(q));
     expectLoopEqualsInterpreter(m.build(), 1000);
+  });
+});
+
+/**
+ * A bank of `n` entries of `width` bits written by `writers` one-hot decoders (`valid ? 1 << slot
+ * : 0`, or `1 << slot` when `always`), the first writer winning a collision, as `reorderQueue` in
+ * src/lanes/rtl.ts builds it; read through a mux tree by `rd_idx` and, with `direct`, entry 1
+ * straight to an output; with `capture`, entry 3 into a register with a late enable. Variants
+ * that must not be taken: `reset` (entries with a reset), `wideSlot` (a slot one bit wider than
+ * the bank), `mixed` (entry 2's chain in another order), `selfRead` (writer 0's data is entry 0).
+ */
+function writeBank(o: {
+  n: number;
+  width: number;
+  writers: number;
+  always?: boolean;
+  direct?: boolean;
+  reset?: boolean;
+  wideSlot?: boolean;
+  mixed?: boolean;
+  selfRead?: boolean;
+  capture?: boolean;
+}) {
+  const m = new ModuleBuilder(`wbank_${o.n}_${o.width}_${o.writers}`);
+  const bits = Math.log2(o.n) + (o.wideSlot ? 1 : 0);
+  const ws = Array.from({ length: o.writers }, (_, s) => ({
+    valid: m.input(`v${s}`, 1),
+    slot: m.input(`slot${s}`, bits),
+    data: m.input(`data${s}`, o.width),
+  }));
+  const hit = ws.map((w) =>
+    o.always ? m.const(1, o.n).shl(w.slot) : m.mux(w.valid, m.const(1, o.n).shl(w.slot), m.const(0, o.n)),
+  );
+  const en = hit.reduce((a, b) => a.or(b));
+  const regs = Array.from({ length: o.n }, (_, j) =>
+    m.reg(`e${j}`, o.width, { reset: o.reset ? 0 : null, en: en.bit(j) }),
+  );
+  const data = ws.map((w, s) => (o.selfRead && s === 0 ? regs[0]! : w.data));
+  regs.forEach((r, j) => {
+    const order = o.mixed && j === 2 ? [...ws.keys()].reverse() : [...ws.keys()];
+    let d = data[order[order.length - 1]!]!;
+    for (let k = order.length - 2; k >= 0; k--) d = m.mux(hit[order[k]!]!.bit(j), data[order[k]!]!, d);
+    r.next(d);
+  });
+  const rdIdx = m.input('rd_idx', Math.log2(o.n));
+  const tree = muxTree(m, regs, rdIdx, { sliceOnce: true });
+  m.output('tree', tree);
+  if (o.direct) m.output('e1', regs[1]!);
+  if (o.capture) {
+    // A register taking entry 3, its enable computed after the tree (so its edge comes late).
+    const q = m.reg('q', o.width, { en: tree.bit(0).xor(ws[0]!.valid) });
+    q.next(regs[3]!);
+    m.output('q', q);
+  }
+  return m.build();
+}
+
+const banksOf = (d: Design) => indexedWrites(d, layoutOf(d), planLifts(d));
+
+describe('wasm loop: a bank written at decoded indices is one store per writer', () => {
+  for (const c of [
+    { what: '16 entries of 24 bits, 4 writers', n: 16, width: 24, writers: 4 },
+    { what: '16 entries of 1 bit, 2 writers', n: 16, width: 1, writers: 2 },
+    { what: '4 entries of 40 bits (two words), 3 writers', n: 4, width: 40, writers: 3 },
+    { what: '8 entries of 8 bits, one writer without a valid', n: 8, width: 8, writers: 1, always: true },
+    { what: '32 entries of 32 bits, 2 writers, entry 1 also an output', n: 32, width: 32, writers: 2, direct: true },
+    { what: '8 entries of 16 bits, 2 writers, entry 3 into a register', n: 8, width: 16, writers: 2, capture: true },
+  ])
+    it(`${c.what}: taken, writers in priority order, equal to the entries' logic`, () => {
+      const d = writeBank(c);
+      const banks = banksOf(d);
+      expect(banks).toHaveLength(1);
+      const b = banks[0]!;
+      expect(b.regs).toHaveLength(c.n);
+      expect(b.width).toBe(c.width);
+      // Stored lowest priority first: the last writer of the chain first, writer 0 last.
+      const name = (n: number) => d.nets[n]!.name;
+      expect(b.writers.map((w) => name(w.data))).toEqual([...Array(c.writers).keys()].reverse().map((s) => `data${s}`));
+      for (const w of b.writers) expect(w.valid === null).toBe(c.always === true);
+      // Few slot bits, so writers collide often.
+      expectLoopEqualsInterpreter(d, Math.min(100, 2 ** c.width));
+    });
+
+  for (const [what, o] of [
+    ['entries with a reset', { reset: true }],
+    ['a slot wider than the bank', { wideSlot: true }],
+    ["one entry's chain in another order", { mixed: true }],
+    ["a writer's data an entry of the bank", { selfRead: true }],
+  ] as const)
+    it(`${what}: not taken, and still right`, () => {
+      const d = writeBank({ n: 8, width: 12, writers: 3, ...o });
+      expect(banksOf(d)).toHaveLength(0);
+      expectLoopEqualsInterpreter(d, 100);
+    });
+
+  it('after reset() the bank holds its power-up values again (the stores keep both copies of V equal)', () => {
+    const d = writeBank({ n: 16, width: 24, writers: 4 });
+    const before = randomStimulus(d, 700, 3);
+    const after = randomStimulus(d, 700, 4);
+    const ref = runTrace(new Interpreter(d), after);
+    const c = new CompiledSim(d, { engine: 'wasm' });
+    c.runBatch(packRows(d, d.inputs, before), before.length);
+    c.reset();
+    const out = new Uint32Array(after.length * c.layout.outputWords);
+    c.runBatch(packRows(d, d.inputs, after), after.length, out);
+    const cmp = compareTraces(d, ['wasm', 'interp'], unpackRows(d, d.outputs, out, after.length), ref);
+    expect(cmp.count, formatComparison(cmp, d)).toBe(0);
+  });
+
+  it("the lane presets' reorder queues are taken (two banks per lane: requests' meta and responses)", () => {
+    for (const l of lanePresets()) {
+      const d = l.design();
+      expect(banksOf(d), d.name).toHaveLength(2 * Number(d.meta['lanes']));
+    }
   });
 });
