@@ -22,6 +22,18 @@ import { buildLanes, coreTagBits, LANE_QUEUE, SEQ_BITS, SHARD_SALT } from './rtl
 export const LANE_COUNTS = [1, 2, 4, 8] as const;
 export const MAX_SHARDS = 64;
 
+/**
+ * `lanes analyze`'s line on the sharded rate `fp` of `shards` shards beside the one-lane rate
+ * `one`: "the same as one lane's" when equal (to 1e-9 relative), else both with how many percent
+ * more or less, and `why` it differs.
+ */
+export function shardedFpLine(shards: number, fp: number, one: number, why: string): string {
+  if (fp === one || (one > 0 && Math.abs(fp / one - 1) < 1e-9))
+    return `fp of ${shards} shards ${fp.toExponential(4)}, the same as one lane's`;
+  const pct = one > 0 ? `, ${(100 * Math.abs(fp / one - 1)).toFixed(2)} % ${fp > one ? 'more' : 'less'}` : '';
+  return `fp of ${shards} shards ${fp.toExponential(4)} (one lane ${one.toExponential(4)}${pct}): ${why}`;
+}
+
 /** The `filter` names whose family runs on lanes (the registry's `lanes` hooks). */
 export function laneFilterNames(): string[] {
   return FAMILIES.filter((f) => f.lanes).flatMap((f) => f.filters);
@@ -101,18 +113,10 @@ export class LaneFilter {
     const fp = sup.shardedFp(this.base.config, this.shards);
     const why = sup.shardedFpWhy ? sup.shardedFpWhy(this.base.config, this.shards) : SHARD_FILL_WHY;
     const one = a.values.fp;
-    const same = fp === one || (one > 0 && Math.abs(fp / one - 1) < 1e-9);
     return {
       values: { ...a.values, fp, fpOneLane: one },
       headline: a.headline,
-      lines: [
-        same
-          ? `fp of ${this.shards} shards ${fp.toExponential(4)}, the same as one lane's`
-          : `fp of ${this.shards} shards ${fp.toExponential(4)} (one lane ${one.toExponential(4)}` +
-            (one > 0 ? `, ${(100 * Math.abs(fp / one - 1)).toFixed(2)} % ${fp > one ? 'more' : 'less'}` : '') +
-            `): ${why}`,
-        ...a.lines,
-      ],
+      lines: [shardedFpLine(this.shards, fp, one, why), ...a.lines],
     };
   }
 

@@ -495,22 +495,28 @@ export function buildLanes(o: LaneBuild): Design {
 
   // ---- responses: from the shards into each lane's reorder queue ----------------------------
   const respW = o.response.map((f) => f.width);
+  // Each shard's response as every lane sees it (a kept response, its data; without merging its
+  // lane and slot), formed once.
+  const responses = coreOut.map((co) => {
+    const t = co.out_tag!;
+    return {
+      t,
+      kept: co.out_valid!.and(t.bit(tagW - 1).not()),
+      data: o.response.length ? m.cat(...o.response.map((f) => co[f.port]!)) : m.const(0, 1),
+      lane: mg ? null : t.slice(tagW - 2, tagW - 1 - laneBits),
+      slot: mg ? null : t.slice(SLOT_BITS - 1, 0),
+    };
+  });
   lane.forEach((l, i) => {
     l.sk.advance(grant[i]!);
     l.sk.release(grant[i]!);
     l.sk.setReady(m.const(0, 1));
     l.slot.next(m.mux(grant[i]!, l.slot.add(1), l.slot));
-    const writes = coreOut.map((co) => {
-      const t = co.out_tag!;
-      const drop = t.bit(tagW - 1);
-      const mine = mg ? t.bit(tagW - 2 - (N - 1 - i)) : t.slice(tagW - 2, tagW - 1 - laneBits);
-      const slot = mg ? t.slice((i + 1) * SLOT_BITS - 1, i * SLOT_BITS) : t.slice(SLOT_BITS - 1, 0);
-      return {
-        valid: co.out_valid!.and(drop.not()).and(mg ? mine : mine.eq(i)),
-        slot,
-        data: o.response.length ? m.cat(...o.response.map((f) => co[f.port]!)) : m.const(0, 1),
-      };
-    });
+    const writes = responses.map((r) => ({
+      valid: r.kept.and(r.lane ? r.lane.eq(i) : r.t.bit(tagW - 2 - (N - 1 - i))),
+      slot: r.slot ?? r.t.slice((i + 1) * SLOT_BITS - 1, i * SLOT_BITS),
+      data: r.data,
+    }));
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
     const zero = kind ? kind[i]!.insert : null;
     // Global time: the cycle's scan step follows this op (the last granted in lane order).

@@ -6,7 +6,7 @@
  * lanes.slow.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { loadLaneConfig, resolveLaneConfig } from '../../src/lanes/index.js';
+import { loadLaneConfig, resolveLaneConfig, shardedFpLine } from '../../src/lanes/index.js';
 import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
 import { driveLanes, laneKeyPool, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
 import { grantModel } from '../../src/lanes/grantModel.js';
@@ -317,6 +317,18 @@ describe('lanes: analysis', () => {
     expect(Math.abs(m.single / a.fpOneLane - 1)).toBeLessThan(0.2);
     // One shard is the one-lane formula exactly.
     expect(shardedFalsePositiveRate({ k: 10, l: 7, m: 4096, g: 283 }, 1)).toBeCloseTo(a.fpOneLane, 15);
+  });
+
+  it("analyze's line says more, less, or the same as one lane's (no family's rate is below one lane's: the wording alone)", () => {
+    expect(shardedFpLine(8, 0.0125, 0.01, 'why')).toBe(
+      'fp of 8 shards 1.2500e-2 (one lane 1.0000e-2, 25.00 % more): why',
+    );
+    expect(shardedFpLine(8, 0.0075, 0.01, 'why')).toBe(
+      'fp of 8 shards 7.5000e-3 (one lane 1.0000e-2, 25.00 % less): why',
+    );
+    expect(shardedFpLine(4, 0.01 * (1 + 1e-12), 0.01, 'why')).toBe("fp of 4 shards 1.0000e-2, the same as one lane's");
+    expect(shardedFpLine(4, 0, 0, 'why')).toBe("fp of 4 shards 0.0000e+0, the same as one lane's");
+    expect(shardedFpLine(2, 1e-9, 0, 'why')).toBe('fp of 2 shards 1.0000e-9 (one lane 0.0000e+0): why');
   });
 });
 
