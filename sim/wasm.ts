@@ -102,7 +102,7 @@ export function planMemory(d: Design, L: Layout, block: number): WasmPlan {
     const w = c.kind === 'shift' ? words(d.nets[c.out]!.width) : 1;
     if (w > 1) scratch.set(c, take(3 * w));
   }
-  const sink = take(Math.max(0, ...d.cells.map((c) => (c.kind === 'reg' ? words(d.nets[c.out]!.width) : 0))));
+  const sink = take(d.cells.reduce((w, c) => (c.kind === 'reg' ? Math.max(w, words(d.nets[c.out]!.width)) : w), 0));
   const stim = take(block * L.inputWords);
   const out = take(block * L.outputWords);
   return { v, v2, mems, tables, scratch, sink, stim, out, pages: Math.ceil(at / PAGE) };
@@ -295,31 +295,32 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const banked = new Set<Cell>(banks.flatMap((b) => b.regs));
   const used = liveCells(d, { driver, indexed, banks, lift: opts.lift });
   /**
-   * The nets computed by the generated cells that read an entry of bank b (directly, or as an
-   * indexed select of registers whose words include an entry's), or null when an output port or
-   * the edge of a register or memory reads an entry (then its writes wait for every edge).
+   * The nets computed by the generated cells that read an entry of bank b — through their
+   * inputs, a bit of an entry tested in place (`test`), a lifted word's sources, or as an indexed
+   * select (its index or word an entry, or registers whose words include an entry's) — or null
+   * when an output port or the edge of a register or memory reads an entry (then its writes wait
+   * for every edge).
    */
   const bankReaders = (b: IndexedWrite): NetId[] | null => {
     const entries = new Set(b.regs.map((r) => r.out));
     const entryWords = new Set(
       b.regs.flatMap((r) => Array.from({ length: nw(r.out) }, (_, i) => L.offset[r.out]! + i)),
     );
-    if (d.outputs.some((p) => entries.has(p.net))) return null;
+    const readsEntry = (ns: readonly NetId[]): boolean =>
+      ns.some((n) => entries.has(n) || entries.has(bitOf.get(n)?.a ?? -1));
+    if (readsEntry(d.outputs.map((p) => p.net))) return null;
     for (const c of d.cells)
-      if ((c.kind === 'memory' || (c.kind === 'reg' && !banked.has(c))) && cellInputs(c).some((n) => entries.has(n)))
-        return null;
+      if ((c.kind === 'memory' || (c.kind === 'reg' && !banked.has(c))) && readsEntry(cellInputs(c))) return null;
     const out: NetId[] = [];
     for (const c of d.cells) {
       if (!used.has(c)) continue;
       const x = c.kind === 'mux' ? indexed.get(c.out) : undefined;
-      const reads =
-        x === undefined
-          ? cellInputs(c).some((n) => entries.has(n))
-          : x.from === 'state' &&
-            Array.from({ length: 2 ** x.idxBits }, (_, k) => x.base + x.stride * k).some((o) =>
-              Array.from({ length: words(x.width) }, (_, i) => o + i).some((w) => entryWords.has(w)),
-            );
-      if (reads) out.push(cellOutput(c));
+      const loadsEntry =
+        x?.from === 'state' &&
+        Array.from({ length: 2 ** x.idxBits }, (_, k) => x.base + x.stride * k).some((o) =>
+          Array.from({ length: words(x.width) }, (_, i) => o + i).some((w) => entryWords.has(w)),
+        );
+      if (loadsEntry || readsEntry(genReads(c, indexed, opts.lift))) out.push(cellOutput(c));
     }
     return out;
   };
@@ -760,7 +761,7 @@ export interface IndexedSelect {
  * with gaps), or register outputs at a constant distance in V, by the net of their root; trees of
  * at least 4 leaves. The wasm loop computes a word's field as one
  * shift and mask and a register's as one load at a computed address; the tree's inner muxes are
- * still generated, and left unread (V8 drops them) unless read elsewhere.
+ * not generated unless read elsewhere (`liveCells`).
  */
 export function indexedSelects(
   d: Design,
@@ -927,10 +928,18 @@ export function indexedWrites(
     if (writers.some((wr) => [wr.valid, wr.slot, wr.data].some((n) => n !== null && !computed(n)))) continue;
     banks.push({ regs: byIndex, base, stride, width: w, writers });
   }
-  // A writer reading an entry of a bank would see the bank's stores made before its own.
+  // A writer reading an entry of a bank (or testing a bit of one in place) would see the bank's
+  // stores made before its own.
   const entries = new Set(banks.flatMap((b) => b.regs.map((r) => r.out)));
+  const src = (n: NetId): NetId => {
+    const c = driver.get(n);
+    return c?.kind === 'slice' ? c.a : n;
+  };
   return banks.filter(
-    (b) => !b.writers.some((wr) => [wr.valid, wr.slot, wr.data].some((n) => n !== null && entries.has(n))),
+    (b) =>
+      !b.writers.some((wr) =>
+        [wr.valid, wr.slot, wr.data].some((n) => n !== null && (entries.has(n) || entries.has(src(n)))),
+      ),
   );
 }
 
@@ -955,43 +964,51 @@ function liveCells(
   const todo: NetId[] = d.outputs.map((p) => p.net);
   for (const c of d.cells) if ((c.kind === 'reg' && !banked.has(c)) || c.kind === 'memory') todo.push(...cellInputs(c));
   for (const b of o.banks) for (const w of b.writers) todo.push(...(w.valid === null ? [] : [w.valid]), w.slot, w.data);
+  while (todo.length) {
+    const n = todo.pop()!;
+    const c = o.driver.get(n);
+    // A cell absorbed into a lifted word is read only through it (its sources are the word's).
+    if (c === undefined || live.has(c) || c.kind === 'reg' || c.kind === 'memory' || o.lift?.absorbed.has(c)) continue;
+    live.add(c);
+    todo.push(...genReads(c, o.indexed, o.lift));
+  }
+  return live;
+}
+
+/**
+ * The nets the loop's code for combinational cell c reads: an indexed select's index (and word;
+ * a select of registers also loads them, see `bankReaders`), a lifted concat's parts and the
+ * sources of its lifted words, else its inputs. (A select's condition, a register's enable and
+ * a memory's enables that are a bit of another net are read in that net's word: `test`.)
+ */
+function genReads(c: Cell, indexed: ReadonlyMap<NetId, IndexedSelect>, lift: LiftPlan | null): NetId[] {
+  const x = c.kind === 'mux' ? indexed.get(c.out) : undefined;
+  if (x) return x.from === 'word' ? [x.idx, x.word] : [x.idx];
+  const out = cellInputs(c);
   const liftNets = (parts: readonly Lift[]): void => {
-    for (const x of parts)
-      switch (x.k) {
+    for (const p of parts)
+      switch (p.k) {
         case 'bits':
-          todo.push(x.src);
+          out.push(p.src);
           break;
         case 'mux':
-          todo.push(x.sel);
-          liftNets(x.t);
-          liftNets(x.f);
+          out.push(p.sel);
+          liftNets(p.t);
+          liftNets(p.f);
           break;
         case 'bitwise':
-          liftNets(x.a);
-          liftNets(x.b);
+          liftNets(p.a);
+          liftNets(p.b);
           break;
         case 'not':
-          liftNets(x.a);
+          liftNets(p.a);
           break;
         case 'ones':
           break;
         default:
-          assertNever(x);
+          assertNever(p);
       }
   };
-  while (todo.length) {
-    const n = todo.pop()!;
-    const c = o.driver.get(n);
-    if (c === undefined || live.has(c) || c.kind === 'reg' || c.kind === 'memory') continue;
-    live.add(c);
-    const x = c.kind === 'mux' ? o.indexed.get(c.out) : undefined;
-    if (x) {
-      todo.push(x.idx);
-      if (x.from === 'word') todo.push(x.word);
-      continue;
-    }
-    todo.push(...cellInputs(c));
-    if (c.kind === 'concat') for (const w of o.lift?.words.get(c) ?? []) if (w) liftNets(w);
-  }
-  return live;
+  if (c.kind === 'concat') for (const w of lift?.words.get(c) ?? []) if (w) liftNets(w);
+  return out;
 }

@@ -180,11 +180,15 @@ function writeBank(o: {
   mixed?: boolean;
   selfRead?: boolean;
   capture?: boolean;
+  reader?: 'muxBit' | 'enBit' | 'wordTree' | 'index' | 'add';
+  validFromEntry?: boolean;
 }) {
   const m = new ModuleBuilder(`wbank_${o.n}_${o.width}_${o.writers}`);
   const bits = Math.log2(o.n) + (o.wideSlot ? 1 : 0);
+  // With `validFromEntry`, writer 1's valid is bit 0 of entry 0 (a wire assigned below).
+  const validWire = o.validFromEntry ? m.wire('v1_from_e0', 1) : null;
   const ws = Array.from({ length: o.writers }, (_, s) => ({
-    valid: m.input(`v${s}`, 1),
+    valid: s === 1 && validWire ? validWire : m.input(`v${s}`, 1),
     slot: m.input(`slot${s}`, bits),
     data: m.input(`data${s}`, o.width),
   }));
@@ -196,6 +200,7 @@ function writeBank(o: {
     m.reg(`e${j}`, o.width, { reset: o.reset ? 0 : null, en: en.bit(j) }),
   );
   const data = ws.map((w, s) => (o.selfRead && s === 0 ? regs[0]! : w.data));
+  if (validWire) m.assignWire(validWire, regs[0]!.bit(0));
   regs.forEach((r, j) => {
     const order = o.mixed && j === 2 ? [...ws.keys()].reverse() : [...ws.keys()];
     let d = data[order[order.length - 1]!]!;
@@ -206,6 +211,29 @@ function writeBank(o: {
   const tree = muxTree(m, regs, rdIdx, { sliceOnce: true });
   m.output('tree', tree);
   if (o.direct) m.output('e1', regs[1]!);
+  // Plain readers of entries, made after the tree (the writers, inputs, are ready at once).
+  const x = m.input('x', o.width);
+  if (o.reader === 'muxBit') m.output('rd', m.mux(regs[2]!.bit(0), x, ws[0]!.data));
+  if (o.reader === 'enBit') {
+    const q = m.reg('q', o.width, { en: regs[3]!.bit(1) });
+    q.next(x);
+    m.output('rd', q);
+  }
+  if (o.reader === 'wordTree')
+    m.output(
+      'rd',
+      muxTree(
+        m,
+        Array.from({ length: 8 }, (_, k) => regs[5]!.bit(k)),
+        rdIdx.slice(2, 0),
+      ),
+    );
+  if (o.reader === 'index') {
+    const others = Array.from({ length: 4 }, (_, k) => m.reg(`o${k}`, 8));
+    others.forEach((r, k) => r.next(x.slice(7, 0).add(k)));
+    m.output('rd', muxTree(m, others, regs[6]!.slice(1, 0)));
+  }
+  if (o.reader === 'add') m.output('rd', regs[1]!.add(x));
   if (o.capture) {
     // A register taking entry 3, its enable computed after the tree (so its edge comes late).
     const q = m.reg('q', o.width, { en: tree.bit(0).xor(ws[0]!.valid) });
@@ -246,10 +274,18 @@ describe('wasm loop: a bank written at decoded indices is one store per writer',
     ['a slot wider than the bank', { wideSlot: true }],
     ["one entry's chain in another order", { mixed: true }],
     ["a writer's data an entry of the bank", { selfRead: true }],
+    ["a writer's valid a bit of an entry (tested in place)", { validFromEntry: true }],
   ] as const)
     it(`${what}: not taken, and still right`, () => {
       const d = writeBank({ n: 8, width: 12, writers: 3, ...o });
       expect(banksOf(d)).toHaveLength(0);
+      expectLoopEqualsInterpreter(d, 100);
+    });
+
+  for (const reader of ['muxBit', 'enBit', 'wordTree', 'index', 'add'] as const)
+    it(`an entry read by a plain cell (${reader}) after the writers are ready: the stores wait for it`, () => {
+      const d = writeBank({ n: 8, width: 12, writers: 3, reader });
+      expect(banksOf(d)).toHaveLength(1);
       expectLoopEqualsInterpreter(d, 100);
     });
 
