@@ -288,7 +288,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
   const indexed = indexedSelects(d, L, opts.lift, driver);
   const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
   // Banks written at decoded indices: their entries have no edge of their own; each writer stores
-  // its data at its slot at the end of the cycle, after every read of the bank, into both V
+  // its data at its slot once every read of the bank in the cycle is generated, into both V
   // copies (so an entry not written holds its value in both; `run` starts by making the next
   // copy equal to the current one).
   const banks = indexedWrites(d, L, opts.lift, driver);
@@ -324,6 +324,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     }
     return out;
   };
+  const readersOf = new Map(banks.map((b) => [b, bankReaders(b)]));
   const stateNets = d.cells.flatMap((c) => (c.kind === 'reg' ? [c.out] : c.kind === 'memory' ? [c.rdData] : []));
   const iw = L.inputWords;
   const ow = L.outputWords;
@@ -430,7 +431,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
     // (an indexed select of them among them); a bank read by an output port or by another edge
     // writes after every edge.
     ...banks.flatMap((b) => {
-      const readers = bankReaders(b);
+      const readers = readersOf.get(b)!;
       const nets = b.writers.flatMap((w) => [...(w.valid === null ? [] : [w.valid]), w.slot, w.data]);
       return readers === null ? [] : [{ inputs: [...nets, ...readers], gen: () => genBank(b) }];
     }),
@@ -481,7 +482,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
 
   // Clock edge: the edges not placed in the combinational logic.
   for (const e of edges) if (!e.done) e.gen();
-  for (const b of banks) if (bankReaders(b) === null) genBank(b);
+  for (const b of banks) if (readersOf.get(b) === null) genBank(b);
   // Synchronous resets after the edge: one test per reset net (rarely taken).
   for (const { pre, assign } of resets.values()) {
     f.emit(...f.get(pre), OP.if, VOID);
@@ -526,7 +527,7 @@ export function generateWasm(d: Design, L: Layout, plan: WasmPlan, opts: WasmRun
         const addr = wr.valid === null ? here : sel(test(wr.valid), here, K(plan.sink));
         const a = f.local();
         f.set(a, addr);
-        for (let i = 0; i < nw(b.regs[0]!.out); i++) f.emit(...store(f.get(a), val(wr.data, i), i * 4));
+        for (let i = 0; i < words(b.width); i++) f.emit(...store(f.get(a), val(wr.data, i), i * 4));
       }
     }
   }
@@ -947,8 +948,8 @@ export function indexedWrites(
  * The combinational cells whose values the loop reads: behind the outputs, the edges of the
  * registers (not entries of a bank) and memories, the banks' writers, read through a lifted word
  * where one replaces a concat, and only the index (and word) of an indexed select — its inner
- * muxes, and a bank's enables and priority chains, are not generated at all (loads of state
- * left unread are not dropped by V8: a load may trap).
+ * muxes, and a bank's enables and priority chains, are not generated at all (left unread, their
+ * loads of state were presumably kept by V8, as a load may trap).
  */
 function liveCells(
   d: Design,
