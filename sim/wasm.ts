@@ -25,7 +25,7 @@
  * the state in memory the same design runs about twice as fast, with the early edges and late
  * loads about 1.3-2x faster again (bench:sim, README "Benchmark"). A state word read far apart
  * in the cycle is loaded again where it is next read (RELOAD_DISTANCE).
- * A bank of registers written at decoded indices (`indexedWrites`: the lane reorder queues'
+ * A bank of registers written at decoded indices (`indexedWrites`: the lane response queues'
  * entries, each with the enable bit of its index and a priority chain of the writers' data) has
  * no per-entry edge: each writer stores its data at its slot, once every read of the bank in the
  * cycle is generated, into both copies of V, so an entry not written keeps its value in both.
@@ -825,7 +825,8 @@ export function indexedSelects(
  * A bank of registers written at decoded indices: entry j (V word offset base + stride·j) has
  * enable bit j of an OR of one-hot decoders `valid ? 1 << slot : 0` (or `1 << slot`), and as its
  * next value the data of the first decoder in a fixed priority order whose bit j is set — a mux
- * chain on those bits, the same data nets for every entry (as the lane reorder queues are built).
+ * chain on those bits, the same data nets for every entry (the lane response queues' answers: one
+ * writer; their reorder queues before had one per shard).
  * The wasm loop stores each writer's data at its slot instead of evaluating every entry.
  */
 export interface IndexedWrite {

@@ -351,6 +351,19 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
   period?(c: C): number;
   /** Ticks: the op that forces an aging step and restarts the count. */
   tickOp?: string;
+  /**
+   * Ticks: a direct shard's output port that is 1 when a tick accepted now would not stall the
+   * shard (a register). A shard on lanes must not lower in_ready but for a clear's sweep, so the
+   * dispatcher sends a tick only while every shard's port is 1 (and none in the cycles after a
+   * tick, until the port has seen it). Absent: a tick never stalls the shard.
+   */
+  tickReady?: string;
+  /**
+   * Cycles between two ops a shard takes (its initiation interval; absent: 1). The dispatcher
+   * grants a shard at most once in that many cycles, so each request enters its shard's pipeline
+   * the cycle after its grant (the lanes' responses come in request order by that).
+   */
+  interval?(c: C): number;
   /** Global time instead of ticks. */
   time?(c: C): LaneTime;
   /** Ops the dispatcher sends to every shard at once (the tick, a clear). */
@@ -360,7 +373,9 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * needs (`lanes` inserts per cycle: a generation can pass in period/lanes cycles). Errors name
    * the config field through `fail`. The dispatcher takes every response of a shard as it comes
    * (out_ready tied high when the shard has one), so a shard may be built without its response
-   * queue (the APBF's `direct`).
+   * queue (the APBF's `direct`). A shard must take a request the cycle it arrives, but for the
+   * cycles after `interval`'s op, a `tickReady` stall, and a clear's sweep, whose in_ready must be
+   * low from the third cycle after the clear arrives (src/lanes/rtl.ts, HOLD) to the sweep's end.
    */
   shard(c: C, o: { lanes: number; shards: number }, fail: Fail): C;
   /**

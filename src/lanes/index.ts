@@ -15,9 +15,9 @@ import type { Design } from '../ir/types.js';
 import { lanePresetNames, readConfig, resolveConfig } from '../config/resolve.js';
 import { ConfigError } from '../util/errors.js';
 import { ShardedModel } from './model.js';
-import { device, type Target } from '../device/index.js';
+import { bramBlocks, device, type Target } from '../device/index.js';
 import { blockRamEstimate } from '../synth/index.js';
-import { buildLanes, coreTagBits, LANE_QUEUE, SEQ_BITS, SHARD_SALT } from './rtl.js';
+import { buildLanes, coreTagBits, LANE_QUEUE, metaBits, SEQ_BITS, SHARD_SALT } from './rtl.js';
 
 export const LANE_COUNTS = [1, 2, 4, 8] as const;
 export const MAX_SHARDS = 64;
@@ -45,7 +45,7 @@ export class LaneFilter {
   constructor(
     /** The filter the config describes on one lane (the config without lanes and shards). */
     readonly base: Filter,
-    /** One shard's filter (1/S of the memory, its tag carrying drop, lane and reorder slot). */
+    /** One shard's filter (1/S of the memory, its tag carrying drop and lane). */
     readonly shard: Filter,
     readonly lanes: number,
     readonly shards: number,
@@ -142,8 +142,13 @@ export class LaneFilter {
       ...(time
         ? { time: { block: time.block, wrap: time.wrap, scanCode: p.ops[time.scanOp]! } }
         : this.ticks()
-          ? { period: this.period()!, tickCode: p.ops[sup.tickOp!]! }
+          ? {
+              period: this.period()!,
+              tickCode: p.ops[sup.tickOp!]!,
+              ...(sup.tickReady ? { tickReady: sup.tickReady } : {}),
+            }
           : {}),
+      interval: sup.interval?.(this.shard.config) ?? 1,
       broadcastCodes: codes(sup.broadcastOps),
       insertCodes: codes(this.insertOps()),
       request: p.request,
@@ -272,15 +277,18 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   const shard = new Filter(base.family, c);
   if (merge && shard.protocol().request.length)
     fail('merge', `a merged group runs with its leader's request fields; filter '${String(name)}' has request fields`);
-  // The block RAMs: S times a shard's, against the target's (the shards' memories are the design's).
+  // The block RAMs: S times a shard's and each lane's response queue (its seq and tag), against
+  // the target's.
   const cap = device(base.config.target).capacity;
   if (cap) {
-    const per = blockRamEstimate(shard.design(), base.config.target);
-    if (per * S > cap.brams)
+    const target = base.config.target;
+    const per = blockRamEstimate(shard.design(), target);
+    const queues = N * bramBlocks(target, metaBits(base.config.tagBits, merge as boolean, !!sup.time), LANE_QUEUE);
+    if (per * S + queues > cap.brams)
       fail(
         'shards',
-        `${S} shards of ${per} block RAMs each need ${per * S}; the ${base.config.target} has ${cap.brams} ` +
-          `(use fewer shards, a smaller filter, or target ecp5 or xilinx)`,
+        `${S} shards of ${per} block RAMs each and ${N} lanes' response queues of ${queues / N} need ` +
+          `${per * S + queues}; the ${target} has ${cap.brams} (use fewer shards, a smaller filter, or target ecp5 or xilinx)`,
       );
   }
   return new LaneFilter(base, shard, N, S, merge as boolean);

@@ -12,22 +12,27 @@
  * Each lane has the family's two-entry skid input; the shard index (H3 of the key, salt
  * SHARD_SALT) is computed as a request enters and kept with it. Every cycle the dispatcher
  * looks at the N head requests and
- *   - (fast mode) grants every head whose shard is ready, whose lane has room in its response
- *     queue, and which no earlier head of the cycle wants the same shard with: "earlier" in a
- *     priority order that rotates by one lane each cycle, so a hot shard is shared fairly;
+ *   - (fast mode) grants every head whose lane has room in its response queue and which no
+ *     earlier head of the cycle wants the same shard with: "earlier" in a priority order that
+ *     rotates by one lane each cycle, so a hot shard is shared fairly;
  *   - (fewer than N inserts left in the generation) grants queries as above and one insert at
  *     most, the first in priority order; when the generation is full and an insert waits, every
  *     shard gets the tick op instead (the global aging step, its responses dropped), and the
  *     next cycle that insert goes alone;
  *   - (a broadcast op, tick or clear, at a head) grants one head only, the first in priority
  *     order; a broadcast goes to every shard at once.
- * A granted request goes into its shard's two-entry skid buffer (registered ready, so no path runs
- * from the grant into the core) and from there into the shard's pipeline (the family's shard
- * config: no response queue of its own, or out_ready tied high), with a tag carrying {drop, lane,
- * reorder slot} (the seq and the tag wait in the slot); the responses come back after the
- * pipeline's fixed latency and are pushed into their lane's response queue (LANE_QUEUE entries; a
- * lane is granted only while its queue has room for every request in flight).
- *
+ * It grants nothing while a core is not ready (a clear's sweep) or in the HOLD cycles after a
+ * broadcast; a tick only while no shard would stall on it (the family's `tickReady` port), and a
+ * shard of a family that takes an op once in `interval` cycles once in that many. So a granted
+ * request, held one cycle in its shard's request register (`shard<s>_q_*`: its data written every
+ * cycle, only the valid bit from the grants), enters the shard's pipeline (the family's shard
+ * config: no response queue of its own, or out_ready tied high) the cycle after its grant, with a
+ * tag carrying {drop, lane}, and answers after the pipeline's fixed latency: every request takes
+ * the same cycles from grant to answer, so each lane's answers come back in its request order, at
+ * most one per cycle. They go into the lane's response queue (LANE_QUEUE entries, a lane granted
+ * only while its queue has room for every request in flight), whose seq and tag words, written at
+ * the grant, are a memory (a block RAM) and whose answers are registers.
+
  * Linear order: the ops of a cycle are executed by distinct shards, and a cycle never spans an
  * aging step (fast mode grants at most N inserts with at least N left), so they commute; the
  * order is cycle by cycle, lane 0 first within a cycle, and `seq` (SEQ_BITS bits, wrapping) numbers
@@ -36,13 +41,14 @@
  * Merging identical keys (`merge`, fast mode only): a query or insert head whose key equals that
  * of an earlier head granted as its shard's access joins it — the group runs as one shard op (a
  * test-and-insert when it holds a query and an insert, else the leader's op), the core's tag
- * carries a mask of the group's lanes and every lane's slot, and each member's response goes into
- * its own lane's reorder queue (a pure insert's answer zeroed, as the family's insert answers).
+ * carries a mask of the group's lanes, and each member's response goes into its own lane's
+ * response queue (a pure insert's answer zeroed, as the family's insert answers).
  * The linear order of a cycle is then its queries, its test-and-inserts, then the rest, each in
  * lane order: a group answers as of before its insert, and ops of different shards commute.
  *
  * Latency with no conflict and out<i>_ready high: the core's latency + 3 (a cycle in the lane's
- * skid input, one in the shard's, one in the lane's reorder queue).
+ * skid input, one in the shard's request register, one in the lane's response queue).
+ * out<i>_seq, out<i>_tag (and out<i>_scan) are 0 while out<i>_valid is low.
  */
 import { ModuleBuilder, type Sig, type Wire } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
@@ -53,10 +59,16 @@ import type { PortField } from '../families/types.js';
 
 /** Bits of the sequence number on each response (wraps; see the verifier's unwrapping). */
 export const SEQ_BITS = 16;
-/** Entries of each lane's reorder queue (covers the core's latency + 3: no stall when ready). */
+/** Entries of each lane's response queue (covers the core's latency + 3: no stall when ready). */
 export const LANE_QUEUE = 16;
-/** Bits of a lane's reorder-queue slot number. */
+/** Bits of a lane's response-queue slot number. */
 const SLOT_BITS = Math.log2(LANE_QUEUE);
+/**
+ * Cycles after a broadcast's grant in which nothing is granted: a clear reaches the cores the
+ * cycle after its grant, is accepted a cycle later, and its sweep lowers in_ready the cycle after
+ * that; from then the dispatcher sees the cores not ready.
+ */
+export const HOLD = 3;
 /** Salt of the shard hash's H3 matrix (the cores' hashes use small salts). */
 export const SHARD_SALT = 0x5a4d0001;
 
@@ -67,12 +79,16 @@ export interface LaneBuild {
   lanes: number;
   shards: number;
   keyBits: number;
-  /** The user's tag width (kept in the lane's reorder slot; the core's tag carries drop, lane and slot). */
+  /** The user's tag width (kept in the lane's response queue; the core's tag carries drop and lane). */
   tagBits: number;
   seed: number;
   /** Ticks: inserts between aging steps (the generation), and the tick op (neither nor `time`: nothing ages). */
   period?: number;
   tickCode?: number;
+  /** Cycles between two ops a shard takes (LaneSupport.interval; absent: 1). */
+  interval?: number;
+  /** Ticks: the shard's output port that is 1 when a tick would not stall it (LaneSupport.tickReady). */
+  tickReady?: string;
   /**
    * Global time instead of ticks (LaneTime in src/families/types.ts): the time's block and wrap,
    * and the op code of a request that only carries a background step.
@@ -87,6 +103,14 @@ export interface LaneBuild {
   merge?: { query: number; insert: number; testAndInsert: number } | null;
 }
 
+/**
+ * Bits of a lane's response-queue word of meta: the seq, the user's tag, and with merging the
+ * zeroed-answer flag, with global time the scan flag.
+ */
+export function metaBits(tagBits: number, merge: boolean, time: boolean): number {
+  return SEQ_BITS + tagBits + (merge ? 1 : 0) + (time ? 1 : 0);
+}
+
 /** The lane wrapper's mux trees slice each select bit once (fewer cells for the simulator). */
 const ONCE = { sliceOnce: true };
 
@@ -95,11 +119,12 @@ export function laneBitsOf(lanes: number): number {
 }
 
 /**
- * The core's tag width for a lane build: drop, lane and reorder slot (seq and tag wait in the
- * slot); with merging, drop, a mask of the lanes the response goes to and every lane's slot.
+ * The core's tag width for a lane build: drop and lane (the seq and tag wait in the lane's
+ * response queue, and answers come back in order); with merging, drop and a mask of the lanes
+ * the response goes to.
  */
 export function coreTagBits(lanes: number, merge = false): number {
-  return merge ? 1 + lanes + lanes * SLOT_BITS : 1 + laneBitsOf(lanes) + SLOT_BITS;
+  return merge ? 1 + lanes : 1 + laneBitsOf(lanes);
 }
 
 const orAll = (m: ModuleBuilder, xs: Sig[]): Sig => (xs.length ? xs.reduce((a, b) => a.or(b)) : m.const(0, 1));
@@ -138,6 +163,13 @@ export function buildLanes(o: LaneBuild): Design {
   const ticks = o.period !== undefined;
   if (width('in_tag') !== tagW) throw new Error(`core '${core.name}': in_tag is ${width('in_tag')} bits, not ${tagW}`);
 
+  // A shard that takes an op once in `interval` cycles: granted again only when the interval has
+  // passed (`shard<s>_wait` counts it down from each op sent to it); a lane requests only then.
+  const II = o.interval ?? 1;
+  const wait = II > 1 ? Array.from({ length: S }, (_, s) => m.reg(`shard${s}_wait`, bitsFor(II - 1))) : null;
+  const shardIdle = wait ? wait.map((w) => w.eq(0)) : null;
+  const allIdle = shardIdle ? shardIdle.reduce((a, b) => a.and(b)) : m.const(1, 1);
+
   // ---- lanes: inputs and skid buffers ------------------------------------------------------
   const lane = Array.from({ length: N }, (_, i) => {
     const valid = m.input(`in${i}_valid`, 1, `lane ${i}: request valid`);
@@ -153,15 +185,22 @@ export function buildLanes(o: LaneBuild): Design {
     const sk = skidInput(m, {
       valid,
       op,
-      flags: { ins: o.insertCodes, bcast: o.broadcastCodes },
+      flags: {
+        ins: o.insertCodes,
+        bcast: o.broadcastCodes,
+        ...(o.tickCode !== undefined ? { tick: [o.tickCode] } : {}),
+      } as Record<string, readonly number[]>,
       data,
       name: `lane${i}_in`,
     });
     const occ = occupancy(m, { capacity: LANE_QUEUE, name: `lane${i}_occupancy`, wordWide: true });
-    const req = sk.headValid.and(occ.value.bit(LANE_QUEUE - 1).not());
-    // The reorder-queue slot of the lane's next granted request.
+    const shard = S > 1 ? sk.data.shard! : null;
+    const idle = shardIdle ? (shard ? muxTree(m, shardIdle, shard, ONCE) : shardIdle[0]!) : null;
+    const room = sk.headValid.and(occ.value.bit(LANE_QUEUE - 1).not());
+    const req = idle ? room.and(idle) : room;
+    // The response-queue slot of the lane's next granted request.
     const slot = m.reg(`lane${i}_slot`, SLOT_BITS);
-    return { sk, occ, req, outReady, slot, shard: S > 1 ? sk.data.shard! : null };
+    return { sk, occ, req, outReady, slot, shard };
   });
 
   // ---- the shards' cores, on wires the dispatcher drives -------------------------------------
@@ -180,58 +219,42 @@ export function buildLanes(o: LaneBuild): Design {
       time: timePorts.map((p) => w(`req_${p.replace(/^in_/, '')}`, width(p))),
     };
   });
-  // Each shard takes its requests through a two-entry skid buffer (`shard<s>_q`): the dispatcher
-  // sees its registered ready and writes registers, so no path runs from a grant into the core.
+  // Each shard takes its requests through one register stage (`shard<s>_q_*`, its data written
+  // every cycle, only its valid bit from the grants) straight into its core: the dispatcher
+  // grants only while every core is ready (`go`), so a request written now enters its core next
+  // cycle. Every request thus takes the same number of cycles from its grant to its response,
+  // whichever shard it goes to, and each lane's responses come back in its request order.
   const coreOut = coreIn.map((ci, s) => {
-    const data: Record<string, Sig> = { op: ci.op, key: ci.key, tag: ci.tag };
-    o.request.forEach((f, j) => (data[`x${j}`] = ci.extras[j]!));
-    timePorts.forEach((_, j) => (data[`t${j}`] = ci.time[j]!));
-    // (skidInput decodes at least one flag; this buffer only passes the op on.)
-    const q = skidInput(m, {
-      valid: ci.valid,
-      op: ci.op,
-      flags: (ticks ? { tick: [o.tickCode!] } : { bcast: o.broadcastCodes }) as Record<string, readonly number[]>,
-      data,
-      name: `shard${s}_q`,
-    });
+    const qv = m.pipe(ci.valid, 1, `shard${s}_q_valid`);
+    const q = (x: Sig, name: string): Sig => m.pipe(x, 1, `shard${s}_q_${name}`, { reset: null });
     const co = m.instance(`shard${s}`, core, {
       rst: m.rst,
-      in_valid: q.headValid,
-      in_op: q.data.op!,
-      in_key: q.data.key!,
-      in_tag: q.data.tag!,
-      ...(core.inputs.some((q) => q.name === 'out_ready') ? { out_ready: m.const(1, 1) } : {}),
-      ...Object.fromEntries(o.request.map((f, j) => [f.port, q.data[`x${j}`]!])),
-      ...Object.fromEntries(timePorts.map((p, j) => [p, q.data[`t${j}`]!])),
+      in_valid: qv,
+      in_op: q(ci.op, 'op'),
+      in_key: q(ci.key, 'key'),
+      in_tag: q(ci.tag, 'tag'),
+      ...(core.inputs.some((p) => p.name === 'out_ready') ? { out_ready: m.const(1, 1) } : {}),
+      ...Object.fromEntries(o.request.map((f, j) => [f.port, q(ci.extras[j]!, `x${j}`)])),
+      ...Object.fromEntries(timePorts.map((p, j) => [p, q(ci.time[j]!, p.replace(/^in_/, ''))])),
     });
-    const take = q.headValid.and(co.in_ready!);
-    q.advance(take);
-    q.release(take);
-    q.setReady(m.const(0, 1));
-    // A request written now enters the core next cycle, or follows a clear and waits out its
-    // sweep with every shard's: the second entry is free (q.ready) and the head, if any, leaves
-    // now and is not a broadcast (a clear; its sweep lowers in_ready the cycle after).
-    const next = time ? q.ready.and(q.headValid.not().or(co.in_ready!.and(q.head.bcast!.not()))) : null;
-    const out: Record<string, Sig> = { ...co, in_ready: q.ready, ...(next ? { next } : {}) };
-    return out;
+    return co;
   });
-  const ready = coreOut.map((co) => co.in_ready!);
-  // Global time: inserts only in cycles where a request written to any shard enters its core the
-  // next cycle, or waits behind a clear with every shard, so a granted insert and the cycle's scan
-  // steps do (the scanner's bound in src/families/tbf/lanes.ts), and every shard has room for a
-  // scan step. Judged a cycle ahead (a register): last cycle every shard's second entry was free
-  // and its head, if any, left and was not a clear. So now a shard holds at most what was written
-  // last cycle; that leaves now, unless it is a clear (or follows one: the core may have taken a
-  // clear two cycles ago with its head empty since) — then it and everything granted after it wait
-  // out the sweep that every shard runs from the same cycle, and no insert is granted meanwhile
-  // (in_ready low or a clear at the head makes `next` 0).
-  const quiet = time
-    ? m.pipe(
-        coreOut.map((co) => co.next!).reduce((a, b) => a.and(b)),
-        1,
-        'time_quiet',
-      )
-    : null;
+  // Grants only while every core is ready now and no broadcast (a clear, whose sweep lowers a
+  // core's in_ready within a few cycles of its grant) was granted in the last HOLD cycles: then
+  // every core is still ready next cycle and takes what is written to it now. The cores are the
+  // same pipeline fed the same broadcasts in the same cycles, so they stall together.
+  const coresReady = coreOut.map((co) => co.in_ready!).reduce((a, b) => a.and(b));
+  const hold = m.reg('bcast_hold', bitsFor(HOLD));
+  const go = coresReady.and(hold.eq(0));
+  // Ticks (a shift in every shard) only while no shard would stall on one, and not in the HOLD
+  // cycles after a tick or broadcast, before the shards' tick_ok has seen it.
+  const tickHold = ticks && o.tickReady ? m.reg('tick_hold', bitsFor(HOLD)) : null;
+  const tickOk = tickHold
+    ? coreOut
+        .map((co) => co[o.tickReady!]!)
+        .reduce((a, b) => a.and(b))
+        .and(tickHold.eq(0))
+    : m.const(1, 1);
   // ---- the dispatcher ------------------------------------------------------------------------
   const count = ticks ? m.reg('gen_count', bitsFor(o.period!)) : null;
   const seqBase = m.reg('seq_base', SEQ_BITS);
@@ -244,8 +267,6 @@ export function buildLanes(o: LaneBuild): Design {
     return orAll(m, rs);
   };
   const same = (j: number, i: number): Sig => (S > 1 ? lane[j]!.shard!.eq(lane[i]!.shard!) : m.const(1, 1));
-  const shardReady = lane.map((l) => (S > 1 ? muxTree(m, ready, l.shard, ONCE) : ready[0]!));
-  const allReady = ready.reduce((a, b) => a.and(b));
   const ins = lane.map((l) => l.sk.head.ins!);
   const bcast = lane.map((l) => l.sk.head.bcast!);
   const anyBcast = orAll(
@@ -257,8 +278,6 @@ export function buildLanes(o: LaneBuild): Design {
   const slow = anyBcast.or(nearFull);
   const near = nearFull.and(anyBcast.not());
   const full = count ? count.eq(period) : m.const(0, 1);
-  // Grant g of lane i, with global time only while an insert may go (see `quiet`).
-  const insOk = (i: number, g: Sig): Sig => (quiet ? g.and(ins[i]!.not().or(quiet)) : g);
   const others = (i: number, f: (j: number) => Sig): Sig =>
     orAll(
       m,
@@ -266,7 +285,7 @@ export function buildLanes(o: LaneBuild): Design {
     );
   // No earlier head of the cycle wants the same shard.
   const shardFree = lane.map((_, i) => others(i, (j) => lane[j]!.req.and(same(j, i)).and(prec(j, i))).not());
-  const fastGrant = lane.map((l, i) => insOk(i, slow.not().and(l.req).and(shardReady[i]!).and(shardFree[i]!)));
+  const fastGrant = lane.map((l, i) => go.and(slow.not()).and(l.req).and(shardFree[i]!));
   const top = lane.map((l, i) => l.req.and(others(i, (j) => lane[j]!.req.and(prec(j, i))).not()));
   // Near the end of a generation: queries as in fast mode, and one insert at most (the first in
   // priority order), so a cycle never takes the generation past g.
@@ -280,26 +299,24 @@ export function buildLanes(o: LaneBuild): Design {
   const tickWanted = full.and(orAll(m, tickFor));
   // After an aging tick the insert that made it goes first and alone (`tick_lane`, one-hot), so
   // nothing is ordered between the tick and that insert (the model ticks right before it).
-  // None in a family that does not age. (With global time it stays 0, as no tick is ever wanted;
-  // it is kept there so that those designs stay the netlists measured in the README.)
-  const pend = ticks || time ? m.reg('tick_lane', N) : null;
+  // None in a family without ticks (global time or no aging).
+  const pend = ticks ? m.reg('tick_lane', N) : null;
   const pendAny = pend ? pend.any() : m.const(0, 1);
   const pendBit = (i: number): Sig => (pend ? pend.bit(i) : m.const(0, 1));
-  const tickNow = tickWanted.and(allReady).and(pendAny.not());
+  const tickNow = tickWanted.and(go).and(tickOk).and(pendAny.not());
   const nearGrant = lane.map((l, i) =>
-    near.and(tickWanted.not()).and(l.req).and(shardReady[i]!).and(shardFree[i]!).and(ins[i]!.not().or(firstIns[i]!)),
+    go.and(near).and(tickWanted.not()).and(l.req).and(shardFree[i]!).and(ins[i]!.not().or(firstIns[i]!)),
   );
   // A broadcast at a head: one op per cycle, the first in priority order.
   const slowGrant = lane.map((_, i) =>
-    insOk(
-      i,
-      anyBcast
-        .and(top[i]!)
-        .and(ins[i]!.and(full).not())
-        .and(m.mux(bcast[i]!, allReady, shardReady[i]!)),
-    ),
+    go
+      .and(anyBcast)
+      .and(top[i]!)
+      .and(ins[i]!.and(full).not())
+      .and(bcast[i]!.not().or(allIdle))
+      .and(ticks ? lane[i]!.sk.head.tick!.and(bcast[i]!).and(tickOk.not()).not() : m.const(1, 1)),
   );
-  const pendGrant = lane.map((l, i) => pendBit(i).and(l.req).and(shardReady[i]!));
+  const pendGrant = lane.map((l, i) => go.and(pendBit(i)).and(l.req));
   // Merging (fast mode, no insert pending after a tick): a query or insert head whose key equals
   // that of an earlier head granted as its shard's one access joins that access (the group: same
   // key, same shard).
@@ -340,12 +357,15 @@ export function buildLanes(o: LaneBuild): Design {
   pend?.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
+  const countDown = (r: Sig, start: Sig): Sig => m.mux(start, HOLD, m.mux(r.eq(0), 0, r.sub(1)));
+  hold.next(countDown(hold, bcastNow));
+  tickHold?.next(countDown(tickHold, bcastNow.or(tickNow)));
 
   // Sequence numbers: lane order within the cycle; with merging, the cycle's queries first, then
   // its test-and-inserts, then the rest, each in lane order (a group answers as of before its
   // insert). A granted op's place within its cycle (`offset`, 0..N-1) is registered with the grant
   // count, and the 16-bit sums are formed a cycle later from registers (`seq_base` then holds the
-  // ops of every earlier cycle): the meta write of the reorder queue waits that cycle, so no adder
+  // ops of every earlier cycle): the meta write of the response queue waits that cycle, so no adder
   // runs after the grant.
   const offW = bitsFor(N);
   const offset: Sig[] = [];
@@ -415,6 +435,7 @@ export function buildLanes(o: LaneBuild): Design {
     const selAny = orAll(m, sel);
     // Global time: a shard granted nothing in a cycle with a scan step gets the step alone.
     m.assignWire(ci.valid, clock ? selAny.or(clock.scanNow) : selAny.or(tickNow));
+    wait?.[s]!.next(m.mux(ci.valid, II - 1, m.mux(shardIdle![s]!, 0, wait[s]!.sub(1))));
     const cand = lane.map((l, i) =>
       m.mux(pendAny, pendBit(i).and(here(i)), m.mux(topBcast, top[i]!, l.req.and(shardFree[i]!).and(here(i)))),
     );
@@ -460,7 +481,7 @@ export function buildLanes(o: LaneBuild): Design {
       ];
       fields.forEach((f, j) => m.assignWire(ci.time[j]!, f));
     }
-    if (mg) m.assignWire(ci.tag, m.cat(drop, ...[...to].reverse(), ...lane.map((l) => l.slot).reverse()));
+    if (mg) m.assignWire(ci.tag, m.cat(drop, ...[...to].reverse()));
     else
       m.assignWire(
         ci.tag,
@@ -471,12 +492,6 @@ export function buildLanes(o: LaneBuild): Design {
             cand,
             lane.map((_, i) => m.const(i, laneBits)),
             laneBits,
-          ),
-          andOr(
-            m,
-            cand,
-            lane.map((l) => l.slot),
-            SLOT_BITS,
           ),
         ),
       );
@@ -493,10 +508,10 @@ export function buildLanes(o: LaneBuild): Design {
     );
   });
 
-  // ---- responses: from the shards into each lane's reorder queue ----------------------------
+  // ---- responses: from the shards into each lane's response queue ---------------------------
   const respW = o.response.map((f) => f.width);
   // Each shard's response as every lane sees it (a kept response, its data; without merging its
-  // lane and slot), formed once.
+  // lane), formed once.
   const responses = coreOut.map((co) => {
     const t = co.out_tag!;
     return {
@@ -504,7 +519,6 @@ export function buildLanes(o: LaneBuild): Design {
       kept: co.out_valid!.and(t.bit(tagW - 1).not()),
       data: o.response.length ? m.cat(...o.response.map((f) => co[f.port]!)) : m.const(0, 1),
       lane: mg ? null : t.slice(tagW - 2, tagW - 1 - laneBits),
-      slot: mg ? null : t.slice(SLOT_BITS - 1, 0),
     };
   });
   lane.forEach((l, i) => {
@@ -512,11 +526,18 @@ export function buildLanes(o: LaneBuild): Design {
     l.sk.release(grant[i]!);
     l.sk.setReady(m.const(0, 1));
     l.slot.next(m.mux(grant[i]!, l.slot.add(1), l.slot));
-    const writes = responses.map((r) => ({
-      valid: r.kept.and(r.lane ? r.lane.eq(i) : r.t.bit(tagW - 2 - (N - 1 - i))),
-      slot: r.slot ?? r.t.slice((i + 1) * SLOT_BITS - 1, i * SLOT_BITS),
-      data: r.data,
-    }));
+    // A lane is granted once per cycle at most and every request takes the same cycles to its
+    // response, so one shard at most answers a lane in a cycle, in the lane's request order.
+    const hits = responses.map((r) => r.kept.and(r.lane ? r.lane.eq(i) : r.t.bit(tagW - 2 - (N - 1 - i))));
+    const answer = {
+      valid: orAll(m, hits),
+      data: andOr(
+        m,
+        hits,
+        responses.map((r) => r.data),
+        responses[0]!.data.width,
+      ),
+    };
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
     const zero = kind ? kind[i]!.insert : null;
     // Global time: the cycle's scan step follows this op (the last granted in lane order).
@@ -528,7 +549,8 @@ export function buildLanes(o: LaneBuild): Design {
     const rest = m.cat(l.sk.data.tag!, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
     const restQ = m.pipe(rest, 1, `lane${i}_meta_tag`, { reset: null });
     const meta = { we: weQ, slot: slotQ, data: m.cat(seqBase.add(offQ.zext(SEQ_BITS)), restQ) };
-    const rq = reorderQueue(m, `lane${i}_rq`, meta, writes, l.outReady);
+    if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
+    const rq = responseQueue(m, `lane${i}_rq`, meta, answer, l.outReady);
     l.occ.step(grant[i]!, rq.pop);
     const w = rq.head.width;
     m.output(`in${i}_ready`, l.sk.ready, `lane ${i}: request ready (a register)`);
@@ -557,51 +579,47 @@ export function buildLanes(o: LaneBuild): Design {
 }
 
 /**
- * A lane's reorder queue: LANE_QUEUE entries, one per slot; a request's seq and tag are written
- * into its slot the cycle after it is granted (`meta`; a response takes longer), its response
- * into the same slot when it comes back (any number of shards may write different slots in one
- * cycle), and the head slot leaves when it is full and `outReady`. So a lane's responses leave in
- * its request order even when a shard answers late (one that took a request just before a
- * clear's sweep holds it until the sweep ends).
+ * A lane's response queue: LANE_QUEUE entries, one per slot, filled in request order. A
+ * request's seq and tag are written into its slot the cycle after it is granted (`meta`, at the
+ * lane's slot counter), its answer into the same slot when it comes back (`answer`, at the queue's
+ * own write pointer: answers come in request order), and the head slot leaves when its answer is
+ * in and `outReady`. The pointers have one bit more than a slot, so a queue of LANE_QUEUE answers
+ * is told from an empty one.
  */
-function reorderQueue(
+function responseQueue(
   m: ModuleBuilder,
   name: string,
   meta: { we: Sig; slot: Sig; data: Sig },
-  writes: { valid: Sig; slot: Sig; data: Sig }[],
+  answer: { valid: Sig; data: Sig },
   outReady: Sig,
 ): { outValid: Sig; pop: Sig; head: Sig } {
   const D = LANE_QUEUE;
-  const W = writes[0]!.data.width;
-  const rp = m.reg(`${name}_rp`, SLOT_BITS);
-  // Each writer's slot decoded once into a one-hot mask of the entries it writes (zero when it
-  // writes none); an entry reads its bit of each mask.
-  const oneHot = (valid: Sig, slot: Sig): Sig => m.mux(valid, m.const(1, D).shl(slot), m.const(0, D));
-  const hitMasks = writes.map((w) => oneHot(w.valid, w.slot));
-  const weMask = hitMasks.reduce((a, b) => a.or(b));
-  const metaMask = oneHot(meta.we, meta.slot);
+  const rp = m.reg(`${name}_rp`, SLOT_BITS + 1);
+  const wp = m.reg(`${name}_wp`, SLOT_BITS + 1);
+  // The seq and tag in a memory (one write, one read a cycle: a block RAM): it is read every cycle
+  // at the next head, so the head's word is there when it becomes the head. A slot's meta is
+  // written the cycle after its grant and its answer comes cycles later, so when the head's answer
+  // is in, its meta was written before the read (a read of a slot as it is written gives an
+  // undefined word, but only while that slot's answer is not in: out_valid is low then, and the
+  // word is shown as 0 while out_valid is low).
+  const metaMem = m.memory(`${name}_meta`, { width: meta.data.width, depth: D, readDuringWrite: 'undefined' });
+  metaMem.write(meta.slot, meta.data, meta.we);
+  // The answer's slot decoded into a one-hot mask of the entry it writes (zero when it writes none).
+  const answerMask = m.mux(answer.valid, m.const(1, D).shl(wp.slice(SLOT_BITS - 1, 0)), m.const(0, D));
   const entries: Sig[] = [];
-  const metas: Sig[] = [];
-  // Which slots hold a response, one word.
-  const full = m.reg(`${name}_full`, D);
   for (let j = 0; j < D; j++) {
-    const mt = m.reg(`${name}_meta${j}`, meta.data.width, { reset: null, en: metaMask.bit(j) });
-    mt.next(meta.data);
-    metas.push(mt);
-    // Writers hit different slots, so a chain of muxes selects the one that hits this entry.
-    const last = writes.length - 1;
-    let d = writes[last]!.data;
-    for (let s = last - 1; s >= 0; s--) d = m.mux(hitMasks[s]!.bit(j), writes[s]!.data, d);
-    const e = m.reg(`${name}_entry${j}`, W, { reset: null, en: weMask.bit(j) });
-    e.next(d);
+    const e = m.reg(`${name}_entry${j}`, answer.data.width, { reset: null, en: answerMask.bit(j) });
+    e.next(answer.data);
     entries.push(e);
   }
-  const outValid = full.shr(rp).bit(0);
+  wp.next(m.mux(answer.valid, wp.add(1), wp));
+  const outValid = wp.ne(rp);
   const pop = outValid.and(outReady);
-  // A slot written in the cycle it is popped stays full (a write wins, as it can only be a new one).
-  full.next(weMask.or(full.and(oneHot(pop, rp).not())));
-  rp.next(m.mux(pop, rp.add(1), rp));
-  return { outValid, pop, head: m.cat(muxTree(m, metas, rp, ONCE), muxTree(m, entries, rp, ONCE)) };
+  const rpNext = m.mux(pop, rp.add(1), rp);
+  rp.next(rpNext);
+  const metaHead = metaMem.read(rpNext.slice(SLOT_BITS - 1, 0));
+  const at = rp.slice(SLOT_BITS - 1, 0);
+  return { outValid, pop, head: m.cat(m.mux(outValid, metaHead, 0), muxTree(m, entries, at, ONCE)) };
 }
 
 /**

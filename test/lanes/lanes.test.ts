@@ -53,11 +53,15 @@ describe('lanes: configs', () => {
     expect(() => resolveConfig({ ...base, merge: true }, 'cfg')).toThrow(/^cfg: field 'merge': an N-lane config/);
   });
 
-  it('shards whose block RAMs exceed the target are refused naming shards', () => {
+  it("shards whose block RAMs, with the lanes' response queues, exceed the target are refused naming shards", () => {
     expect(() => resolveLaneConfig({ ...base, target: 'ice40-hx8k', lanes: 4, shards: 8 }, 'cfg')).toThrow(
-      "cfg: field 'shards': 8 shards of 8 block RAMs each need 64; the ice40-hx8k has 32",
+      "cfg: field 'shards': 8 shards of 8 block RAMs each and 4 lanes' response queues of 2 need 72; the ice40-hx8k has 32",
     );
-    expect(resolveLaneConfig({ ...base, target: 'ice40-hx8k', lanes: 4, shards: 4 }, 'cfg').shards).toBe(4);
+    // The shards alone would fit (4 × 8 = 32), the response queues' seq and tag words not.
+    expect(() => resolveLaneConfig({ ...base, target: 'ice40-hx8k', lanes: 4, shards: 4 }, 'cfg')).toThrow(
+      "cfg: field 'shards': 4 shards of 8 block RAMs each and 4 lanes' response queues of 2 need 40; the ice40-hx8k has 32",
+    );
+    expect(resolveLaneConfig({ ...base, target: 'ice40-hx8k', lanes: 2, shards: 2 }, 'cfg').shards).toBe(2);
   });
 
   it('a family without lanes is refused naming the field', () => {
@@ -278,11 +282,11 @@ describe('lanes: merging identical keys', () => {
     expect(run(true, 'uniform')).toBeCloseTo(run(false, 'uniform'), 2);
   }, 600_000);
 
-  it('the merged design: the core tag holds a lane mask and every lane slot, the manifest says merge, lint clean', async () => {
+  it('the merged design: the core tag holds drop and a lane mask (no slots: answers come in order), the manifest says merge, lint clean', async () => {
     const plain = loadLaneConfig('apbf_k4_l3', { lanes: 2, shards: 2, target: 'ecp5' });
     const merged = loadLaneConfig('apbf_k4_l3', { lanes: 2, shards: 2, target: 'ecp5', merge: true });
-    expect(merged.shard.config.tagBits).toBe(1 + 2 + 2 * 4);
-    expect(plain.shard.config.tagBits).toBe(1 + 1 + 4);
+    expect(merged.shard.config.tagBits).toBe(1 + 2);
+    expect(plain.shard.config.tagBits).toBe(1 + 1);
     expect(merged.manifest().parameters).toMatchObject({ merge: true });
     expect(plain.manifest().parameters).not.toHaveProperty('merge');
     // The shards are built without a response queue of their own (the dispatcher takes every answer).

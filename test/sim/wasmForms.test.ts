@@ -7,7 +7,7 @@
  * - a select whose condition is a bit of another net tests the bit in place (bits 0, 31, 40);
  * - a state word read far apart in the cycle is loaded again (RELOAD_DISTANCE);
  * - a bank of registers written at decoded indices (`indexedWrites`: one-hot decoders, a priority
- *   chain of their data, as the lane reorder queues are built) is one store per writer: which
+ *   chain of their data, as the lane reorder queues were built: the response queues now have one writer) is one store per writer: which
  *   banks are taken, in which writer order, and that the stores give what the entries' logic
  *   gives, collisions between writers included.
  */
@@ -163,7 +163,7 @@ describe('wasm loop: select conditions and far reads of state', () => {
 
 /**
  * A bank of `n` entries of `width` bits written by `writers` one-hot decoders (`valid ? 1 << slot
- * : 0`, or `1 << slot` when `always`), the first writer winning a collision, as `reorderQueue` in
+ * : 0`, or `1 << slot` when `always`), the first writer winning a collision, as the former `reorderQueue` in
  * src/lanes/rtl.ts builds it; read through a mux tree by `rd_idx` and, with `direct`, entry 1
  * straight to an output; with `capture`, entry 3 into a register with a late enable. Variants
  * that must not be taken: `reset` (entries with a reset), `wideSlot` (a slot one bit wider than
@@ -303,10 +303,10 @@ describe('wasm loop: a bank written at decoded indices is one store per writer',
     expect(cmp.count, formatComparison(cmp, d)).toBe(0);
   });
 
-  it("the lane presets' reorder queues are taken (two banks per lane: requests' meta and responses)", () => {
+  it("the lane presets' response queues are taken (one bank per lane: the answers; the meta is a memory)", () => {
     for (const l of lanePresets()) {
       const d = l.design();
-      expect(banksOf(d), d.name).toHaveLength(2 * Number(d.meta['lanes']));
+      expect(banksOf(d), d.name).toHaveLength(Number(d.meta['lanes']));
     }
   });
 });

@@ -58,6 +58,7 @@ function shardConfig(c: ApbfDerived, o: { lanes: number; shards: number }, fail:
 export const apbfLanes: LaneSupport<ApbfDerived> = {
   period: (c) => c.generation,
   tickOp: 'tick',
+  tickReady: 'tick_ok',
   broadcastOps: ['tick', 'clear'],
   shard: shardConfig,
   // An insert answers 0 (src/families/streamKit.ts's membership handlers) and sets bits, so a

@@ -158,6 +158,11 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     m.output('out_valid', s8.valid, 'response valid (taken as it comes: no out_ready)');
     m.output('out_tag', s8.tag, 'tag of the request');
     m.output('out_hit', hit, 'membership answer (0 for insert, tick, clear)');
+    m.output(
+      'tick_ok',
+      acc.selBusy.not(),
+      'a shift accepted now would not wait for its spare to be cleared (a register; the lane dispatcher sends a tick only then)',
+    );
     return m.build();
   }
   const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hit], io.outReady!);
@@ -252,7 +257,15 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
     const fullAfter = occ.fullAfter(accept);
     headGo.next(headValidNext.and(fullAfter.or(sweepRun.busyNext).not()));
   };
-  return { accept, validNow, writeMaskAfter, channels, sweep: { active: sweepRun.active, addr: sweep.addr }, close };
+  return {
+    accept,
+    validNow,
+    writeMaskAfter,
+    channels,
+    sweep: { active: sweepRun.active, addr: sweep.addr },
+    close,
+    selBusy: selBusyReg as Sig,
+  };
 }
 
 /**

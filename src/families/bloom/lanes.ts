@@ -53,6 +53,8 @@ function shardConfig(c: BloomDerived, o: { lanes: number; shards: number }, fail
 export const bloomLanes: LaneSupport<BloomDerived> = {
   broadcastOps: ['clear'],
   shard: shardConfig,
+  // The basic filter: k micro-ops on one memory per op.
+  interval: (c) => c.initiationInterval,
   // An insert answers 0 (src/families/streamKit.ts's membership handlers) and sets bits, so a
   // second insert of a key changes no bit.
   merge: { query: 'query', insert: 'insert', testAndInsert: 'testAndInsert' },
