@@ -30,7 +30,7 @@ export function printSynth(r: SynthResult, d: Design): void {
         `  critical path ${r.criticalPath.delayNs.toFixed(2)} ns: ${r.criticalPath.from} -> ${r.criticalPath.to}`,
       );
       console.log('    through (cell: DSL line of the net it was made from)');
-      for (const x of criticalPathSources(d, r.criticalPath))
+      for (const x of criticalPathSources(d, r.criticalPath, r.harness))
         console.log(`      ${x.cell}${x.src ? `: ${x.src}${x.net !== x.cell ? ` (${x.net})` : ''}` : ''}`);
     }
   }
@@ -85,7 +85,7 @@ export function registerHwCommands(p: Command): void {
           } finally {
             bar.stop();
           }
-          const sources = r.criticalPath ? criticalPathSources(design, r.criticalPath) : null;
+          const sources = r.criticalPath ? criticalPathSources(design, r.criticalPath, r.harness) : null;
           if (o.json) console.log(JSON.stringify({ ...r, criticalPathSources: sources }, null, 2));
           else printSynth(r, design);
         } catch (e) {

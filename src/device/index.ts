@@ -28,6 +28,8 @@ export interface Device {
   cells: { lut: RegExp; ff: RegExp; bram: RegExp; dsp: RegExp };
   /** nextpnr-ice40 device arguments; null where there is no place-and-route here. */
   pnr: readonly string[] | null;
+  /** User I/O pins of the package placed (`pnr`); null without place-and-route. */
+  pins: number | null;
 }
 
 // iCE40 SB_RAM40_4K (iCE40 LP/HX and UltraPlus data sheets): 4 Kbit, one read and one write port.
@@ -51,6 +53,8 @@ export const DEVICES: Readonly<Record<Target, Device>> = {
     capacity: { luts: 7680, ffs: 7680, brams: 32 },
     cells: ICE40_CELLS,
     pnr: ['--hx8k', '--package', 'ct256'],
+    // iCE40 LP/HX family data sheet (Lattice DS1040), the HX8K in the CT256 package.
+    pins: 206,
   },
   'ice40-up5k': {
     target: 'ice40-up5k',
@@ -59,6 +63,8 @@ export const DEVICES: Readonly<Record<Target, Device>> = {
     capacity: { luts: 5280, ffs: 5280, brams: 30 },
     cells: ICE40_CELLS,
     pnr: ['--up5k', '--package', 'sg48'],
+    // iCE40 UltraPlus family data sheet (Lattice FPGA-DS-02008), the UP5K in the SG48 package.
+    pins: 39,
   },
   // ECP5 DP16KD: 16 Kbit of data (18 Kbit with parity).
   ecp5: {
@@ -79,6 +85,7 @@ export const DEVICES: Readonly<Record<Target, Device>> = {
     capacity: null,
     cells: { lut: /^LUT4$/, ff: /^TRELLIS_FF$/, bram: /^DP16KD$/, dsp: /^MULT18X18D$/ },
     pnr: null,
+    pins: null,
   },
   // Xilinx 7-series RAMB36E1: 32 Kbit of data (36 Kbit with parity).
   xilinx: {
@@ -100,6 +107,7 @@ export const DEVICES: Readonly<Record<Target, Device>> = {
     capacity: null,
     cells: { lut: /^LUT[1-6]$/, ff: /^FD[A-Z]*$/, bram: /^RAMB(18|36)E1$/, dsp: /^DSP48E1$/ },
     pnr: null,
+    pins: null,
   },
 };
 

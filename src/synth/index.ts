@@ -22,6 +22,7 @@ import { emitVerilog, srcAttr } from '../emit/verilog.js';
 import type { Design } from '../ir/types.js';
 import { CACHE_DIR, cachedJson, contentKey, requireTool, toolVersion } from '../tools/index.js';
 import { median } from '../util/stats.js';
+import { HARNESS_PREFIX, ioHarness, portBits } from './harness.js';
 
 export class DoesNotFitError extends Error {
   constructor(
@@ -234,6 +235,12 @@ export interface SynthResult {
   /** Median over seeds; null without place-and-route. */
   fmaxMHz: number | null;
   criticalPath: CriticalPath | null;
+  /**
+   * The pin harness the design was placed in (src/synth/harness.ts: more port bits than the
+   * package's pins): the input bits it feeds from a shift chain and the output bits it registers
+   * and folds into one parity pin; its registers and XOR tree are in the counts. Null: placed as is.
+   */
+  harness: { inputBits: number; outputBits: number; pins: number } | null;
   note: string;
   tools: string[];
   /** Every tool result came from the cache. */
@@ -267,6 +274,10 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
   if (cap && need > cap.brams) throw new DoesNotFitError(dev.bram.primitive, need, cap.brams, target);
   const seeds = opts.seeds ?? 3;
   const ice40 = dev.pnr !== null;
+  // A design with more port bits than the package has pins is placed in a harness.
+  const harness = ice40 && dev.pins !== null ? ioHarness(d, dev.pins) : null;
+  const inner = d;
+  if (harness) d = harness.design;
   if (ice40) await requireTool('nextpnr-ice40');
   const steps = 1 + (ice40 ? seeds : 0);
   opts.onProgress?.(0, steps, 'yosys');
@@ -280,7 +291,7 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
     if (y.ffs > cap.ffs) throw new DoesNotFitError('flip-flops', y.ffs, cap.ffs, target);
   }
   const result: SynthResult = {
-    design: d.name,
+    design: inner.name,
     target,
     luts: y.luts,
     ffs: y.ffs,
@@ -290,9 +301,16 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
     fmaxBySeed: [],
     fmaxMHz: null,
     criticalPath: null,
-    note: ice40
-      ? `Yosys ${dev.synth} + nextpnr-ice40 (${target}), ${seeds} seed(s); fmax is the median`
-      : `Yosys ${dev.synth} resource counts only: no place-and-route for ${target} here, so no timing`,
+    harness: harness ? { inputBits: harness.inputBits, outputBits: harness.outputBits, pins: dev.pins! } : null,
+    note:
+      (ice40
+        ? `Yosys ${dev.synth} + nextpnr-ice40 (${target}), ${seeds} seed(s); fmax is the median`
+        : `Yosys ${dev.synth} resource counts only: no place-and-route for ${target} here, so no timing`) +
+      (harness
+        ? `; ${portBits(inner)} port bits for ${dev.pins} pins, so placed in a pin harness (src/synth/harness.ts): ` +
+          `${harness.inputBits} input bits from a shift chain, ${harness.outputBits} output bits registered into a ` +
+          `parity pin, its ${harness.inputBits + harness.outputBits + 1} flip-flops and XOR tree counted above`
+        : ''),
     tools: [y.tool],
     cached: ys.cached,
   };
@@ -327,9 +345,12 @@ export async function synthesize(d: Design, opts: SynthOptions): Promise<SynthRe
 export function criticalPathSources(
   d: Design,
   cp: CriticalPath,
+  harness: SynthResult['harness'] = null,
 ): { cell: string; net: string | null; src: string | null }[] {
   const nets = [...d.nets].sort((a, b) => b.name.length - a.name.length);
-  return cp.cells.map((cell) => {
+  return cp.cells.map((placed) => {
+    // In a pin harness the design is the instance `dut` (its nets named after that prefix).
+    const cell = harness && placed.startsWith(HARNESS_PREFIX) ? placed.slice(HARNESS_PREFIX.length) : placed;
     const n = nets.find((x) => cell === x.name || cell.startsWith(`${x.name}_`) || cell.startsWith(`${x.name}$`));
     const src = n ? (/src = "([^"]+)"/.exec(srcAttr(n.loc))?.[1] ?? null) : null;
     return { cell, net: n?.name ?? null, src };
