@@ -7,8 +7,8 @@
  * - a select whose condition is a bit of another net tests the bit in place (bits 0, 31, 40);
  * - a state word read far apart in the cycle is loaded again (RELOAD_DISTANCE);
  * - a bank of registers written at decoded indices (`indexedWrites`: one-hot decoders, a priority
- *   chain of their data, as the lane reorder queues were built: the response queues now have one writer) is one store per writer: which
- *   banks are taken, in which writer order, and that the stores give what the entries' logic
+ *   chain of their data, as the lane reorder queues were built; the response queues' answers now
+ *   have one writer) is one store per writer: which banks are taken, in which writer order, and that the stores give what the entries' logic
  *   gives, collisions between writers included.
  */
 import { describe, expect, it } from 'vitest';
@@ -163,8 +163,8 @@ describe('wasm loop: select conditions and far reads of state', () => {
 
 /**
  * A bank of `n` entries of `width` bits written by `writers` one-hot decoders (`valid ? 1 << slot
- * : 0`, or `1 << slot` when `always`), the first writer winning a collision, as the former `reorderQueue` in
- * src/lanes/rtl.ts builds it; read through a mux tree by `rd_idx` and, with `direct`, entry 1
+ * : 0`, or `1 << slot` when `always`), the first writer winning a collision, as the former
+ * `reorderQueue` in src/lanes/rtl.ts built it; read through a mux tree by `rd_idx` and, with `direct`, entry 1
  * straight to an output; with `capture`, entry 3 into a register with a late enable. Variants
  * that must not be taken: `reset` (entries with a reset), `wideSlot` (a slot one bit wider than
  * the bank), `mixed` (entry 2's chain in another order), `selfRead` (writer 0's data is entry 0).

@@ -114,6 +114,8 @@ describe('set filters on lanes: verified against the sharded model', () => {
     ['small partitioned', 4, 4, 0.1, true, small],
     ['small blocked', 4, 8, 0.2, false, smallBlocked],
     ['small basic', 2, 4, 0.1, false, smallBasic],
+    // Three cycles per op: the dispatcher's wait counts down from 2 (k = 2 takes one bit).
+    ['small basic, k = 3', 4, 4, 0.1, true, { ...smallBasic, k: 3 }],
     ['bloom_partitioned_k4_4k', 8, 8, 0.1, true, partitioned],
   ];
   it.each(cases)(
