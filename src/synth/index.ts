@@ -83,6 +83,24 @@ export function failureLines(log: string, exitCode: number | undefined, signal: 
   return [`yosys ended (${ended}) without an ERROR line; the last lines of its log:`, ...lines.slice(-20)];
 }
 
+/**
+ * The one-line error of a failed nextpnr-ice40 run: whether the design does not fit, and then how
+ * many logic cells (a LUT and a flip-flop each) the packer needed of the part's, and the ERROR
+ * lines (or the log's tail).
+ */
+export function pnrFailure(seed: number, log: string): string {
+  const fit = /Unable to place cell|Unable to find a placement location|not enough|exceeds|too many/i.test(log);
+  const lcs = /ICESTORM_LC:\s*(\d+)\s*\/\s*(\d+)/.exec(log);
+  const errors = log
+    .split('\n')
+    .filter((l) => /ERROR/.test(l))
+    .join(' ');
+  return (
+    `nextpnr-ice40 failed (seed ${seed})${fit ? ' — the design does not fit' : ''}` +
+    `${lcs ? ` (${lcs[1]} of ${lcs[2]} logic cells after packing)` : ''}: ${errors || log.slice(-500)}`
+  );
+}
+
 /** Yosys synthesis, `check -assert` and `stat` for one target (cached when it passes). */
 export async function yosys(
   d: Design,
@@ -186,19 +204,7 @@ async function placeAndRoute(
           reject: false,
           all: true,
         });
-        if (r.exitCode !== 0) {
-          const fit = /Unable to place cell|Unable to find a placement location|not enough|exceeds|too many/i.exec(
-            r.all ?? '',
-          );
-          throw new Error(
-            `nextpnr-ice40 failed (seed ${seed})${fit ? ' — the design does not fit' : ''}: ${
-              (r.all ?? '')
-                .split('\n')
-                .filter((l) => /ERROR/.test(l))
-                .join(' ') || r.all?.slice(-500)
-            }`,
-          );
-        }
+        if (r.exitCode !== 0) throw new Error(pnrFailure(seed, r.all ?? ''));
         const rep = JSON.parse(fs.readFileSync(report, 'utf8')) as NextpnrReport;
         const clocks = Object.values(rep.fmax ?? {});
         if (clocks.length === 0) throw new Error('nextpnr-ice40 reported no clock');

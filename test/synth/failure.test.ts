@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { failureLines } from '../../src/synth/index.js';
+import { failureLines, pnrFailure } from '../../src/synth/index.js';
 import { CACHE_DIR, cachedJson } from '../../src/tools/index.js';
 
 describe('failureLines', () => {
@@ -24,6 +24,25 @@ describe('failureLines', () => {
     expect(exited[0]).toMatch(/exit code 1\) without an ERROR line/);
     expect(exited.slice(1)).toEqual(Array.from({ length: 20 }, (_, i) => `line ${i + 10}`));
     expect(failureLines(log, undefined, 'SIGKILL')[0]).toMatch(/killed by SIGKILL/);
+  });
+});
+
+describe('pnrFailure', () => {
+  it("says a design does not fit and how many logic cells the packer needed (nextpnr's own lines)", () => {
+    const log = [
+      'Info: Device utilisation:',
+      'Info: \t         ICESTORM_LC:  8166/ 7680   106%',
+      'Info: \t        ICESTORM_RAM:    32/   32   100%',
+      "ERROR: Unable to place cell 'x_LC', no BELs remaining to implement cell type 'ICESTORM_LC'",
+    ].join('\n');
+    expect(pnrFailure(2, log)).toBe(
+      'nextpnr-ice40 failed (seed 2) — the design does not fit (8166 of 7680 logic cells after packing): ' +
+        "ERROR: Unable to place cell 'x_LC', no BELs remaining to implement cell type 'ICESTORM_LC'",
+    );
+  });
+
+  it('another failure: no fit clause, the log tail when there is no ERROR line', () => {
+    expect(pnrFailure(1, 'Info: a\nsegfault')).toBe('nextpnr-ice40 failed (seed 1): Info: a\nsegfault');
   });
 });
 
