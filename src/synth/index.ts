@@ -89,7 +89,10 @@ export function failureLines(log: string, exitCode: number | undefined, signal: 
  * lines (or the log's tail).
  */
 export function pnrFailure(seed: number, log: string): string {
-  const fit = /Unable to place cell|Unable to find a placement location|Failed to expand region|not enough|exceeds|too many/i.test(log);
+  const fit =
+    /Unable to place cell|Unable to find a placement location|Failed to expand region|not enough|exceeds|too many/i.test(
+      log,
+    );
   const lcs = /ICESTORM_LC:\s*(\d+)\s*\/\s*(\d+)/.exec(log);
   const errors = log
     .split('\n')
