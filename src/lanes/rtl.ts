@@ -23,15 +23,16 @@
  *     order; a broadcast goes to every shard at once.
  * It grants nothing while a core is not ready (a clear's sweep) or in the HOLD cycles after a
  * broadcast; a tick only while no shard would stall on it (the family's `tickReady` port), and a
- * shard of a family that takes an op once in `interval` cycles once in that many. So a granted
- * request, held one cycle in its shard's request register (`shard<s>_q_*`: its data written every
- * cycle, only the valid bit from the grants), enters the shard's pipeline (the family's shard
- * config: no response queue of its own, or out_ready tied high) the cycle after its grant, with a
- * tag carrying {drop, lane}, and answers after the pipeline's fixed latency: every request takes
+ * shard of a family that takes an op once in `interval` cycles once in that many. The grants and
+ * the granted heads are registered (the issue stage: the next cycle routes them to their shards,
+ * numbers them and counts their inserts into the global time), so a granted request enters the
+ * shard's pipeline (the family's shard config: no response queue of its own, or out_ready tied
+ * high) the cycle after its grant, with a tag carrying {drop, lane}, and answers after the
+ * pipeline's fixed latency: every request takes
  * the same cycles from grant to answer, so each lane's answers come back in its request order, at
  * most one per cycle. They go into the lane's response queue (LANE_QUEUE entries, a lane granted
- * only while its queue has room for every request in flight), whose seq and tag words, written at
- * the grant, are a memory (a block RAM) and whose answers are registers.
+ * only while its queue has room for every request in flight), whose seq and tag words, written when
+ * the request is issued, are a memory (a block RAM) and whose answers are registers.
  *
  * Linear order: the ops of a cycle are executed by distinct shards, and a cycle never spans an
  * aging step (fast mode grants at most N inserts with at least N left), so they commute; the
@@ -47,14 +48,13 @@
  * lane order: a group answers as of before its insert, and ops of different shards commute.
  *
  * Latency with no conflict and out<i>_ready high: the core's latency + 3 (a cycle in the lane's
- * skid input, one in the shard's request register, one in the lane's response queue).
+ * skid input, one in the issue stage, one in the lane's response queue).
  * out<i>_seq, out<i>_tag (and out<i>_scan) are 0 while out<i>_valid is low.
  */
-import { ModuleBuilder, type Sig, type Wire } from '../dsl/module.js';
+import { ModuleBuilder, type Reg, type Sig, type Wire } from '../dsl/module.js';
 import type { Design } from '../ir/types.js';
 import { skidInput } from '../stages/input.js';
 import { advanceTime, muxTree, bitsFor } from '../stages/primitives.js';
-import { occupancy } from '../stages/responseQueue.js';
 import type { PortField } from '../families/types.js';
 
 /** Bits of the sequence number on each response (wraps; see the verifier's unwrapping). */
@@ -64,11 +64,12 @@ export const LANE_QUEUE = 16;
 /** Bits of a lane's response-queue slot number. */
 const SLOT_BITS = Math.log2(LANE_QUEUE);
 /**
- * Cycles after a broadcast's grant in which nothing is granted: a clear reaches the cores the
- * cycle after its grant, is accepted a cycle later, and its sweep lowers in_ready the cycle after
- * that; from then the dispatcher sees the cores not ready.
+ * Cycles after a broadcast's grant in which nothing is granted: a clear granted in cycle c reaches
+ * the cores from the issue stage in c + 1, and a core's in_ready must be low from the third cycle
+ * after that (c + 4, src/families/types.ts) to its sweep's end; the dispatcher sees in_ready
+ * through a register (`go`), so from c + 5 it sees the cores not ready.
  */
-export const HOLD = 3;
+export const HOLD = 4;
 /** Salt of the shard hash's H3 matrix (the cores' hashes use small salts). */
 export const SHARD_SALT = 0x5a4d0001;
 
@@ -129,6 +130,24 @@ export function coreTagBits(lanes: number, merge = false): number {
 
 const orAll = (m: ModuleBuilder, xs: Sig[]): Sig => (xs.length ? xs.reduce((a, b) => a.or(b)) : m.const(0, 1));
 
+/**
+ * The number of ones among `bits`, `width` bits wide, as gates (a ripple of incrementers written
+ * bit by bit, no adder cells): synthesis folds each bit of the count into the few LUTs its inputs
+ * need, where adders would become a chain of carry cells.
+ */
+function countOnes(m: ModuleBuilder, bits: Sig[], width: number): Sig {
+  let acc: Sig[] = Array.from({ length: width }, () => m.const(0, 1));
+  for (const b of bits) {
+    let carry = b;
+    acc = acc.map((x) => {
+      const out = x.xor(carry);
+      carry = x.and(carry);
+      return out;
+    });
+  }
+  return m.cat(...[...acc].reverse());
+}
+
 /** One-hot select: OR of (sel_j ? x_j : 0). */
 function andOr(m: ModuleBuilder, sels: Sig[], xs: Sig[], width: number): Sig {
   const terms = sels.map((s, j) => m.mux(s, xs[j]!, m.const(0, width)));
@@ -184,7 +203,8 @@ export function buildLanes(o: LaneBuild): Design {
       extras[f.name] = m.input(`in${i}_${f.port.replace(/^in_/, '')}`, f.width, `lane ${i}: ${f.name}`);
     const outReady = m.input(`out${i}_ready`, 1, `lane ${i}: response ready`);
     const data: Record<string, Sig> = { op, key, tag, ...extras };
-    if (S > 1) data.shard = m.h3(key, shardBits, { seed: o.seed, salt: SHARD_SALT });
+    // The shard index, in the head register (the dispatcher compares the heads' shards first).
+    const headFields = S > 1 ? { shard: m.h3(key, shardBits, { seed: o.seed, salt: SHARD_SALT }) } : undefined;
     const sk = skidInput(m, {
       valid,
       op,
@@ -194,12 +214,13 @@ export function buildLanes(o: LaneBuild): Design {
         ...(o.tickCode !== undefined ? { tick: [o.tickCode] } : {}),
       } as Record<string, readonly number[]>,
       data,
+      ...(headFields ? { headFields } : {}),
       name: `lane${i}_in`,
     });
-    const occ = occupancy(m, { capacity: LANE_QUEUE, name: `lane${i}_occupancy`, wordWide: true });
-    const shard = S > 1 ? sk.data.shard! : null;
+    const occ = laneCount(m, `lane${i}_occupancy`);
+    const shard = S > 1 ? sk.headFields.shard! : null;
     const idle = shardIdle ? (shard ? muxTree(m, shardIdle, shard, ONCE) : shardIdle[0]!) : null;
-    const room = sk.headValid.and(occ.value.bit(LANE_QUEUE - 1).not());
+    const room = sk.headValid.and(occ.full.not());
     const req = idle ? room.and(idle) : room;
     // The response-queue slot of the lane's next granted request.
     const slot = m.reg(`lane${i}_slot`, SLOT_BITS);
@@ -218,37 +239,39 @@ export function buildLanes(o: LaneBuild): Design {
       key: w('req_key', o.keyBits),
       tag: w('req_tag', tagW),
       extras: o.request.map((f) => w(`req_${f.name}`, f.width)),
-      // Global time: the core's time ports, held in the shard's request register with the request.
+      // Global time: the core's time ports, formed in the issue stage with the request.
       time: timePorts.map((p) => w(`req_${p.replace(/^in_/, '')}`, width(p))),
     };
   });
-  // Each shard takes its requests through one register stage (`shard<s>_q_*`, its data written
-  // every cycle, only its valid bit from the grants) straight into its core: the dispatcher
-  // grants only while every core is ready (`go`), so a request written now enters its core next
-  // cycle. Every request thus takes the same number of cycles from its grant to its response,
-  // whichever shard it goes to, and each lane's responses come back in its request order.
-  const coreOut = coreIn.map((ci, s) => {
-    const qv = m.pipe(ci.valid, 1, `shard${s}_q_valid`);
-    const q = (x: Sig, name: string): Sig => m.pipe(x, 1, `shard${s}_q_${name}`, { reset: null });
-    const co = m.instance(`shard${s}`, core, {
+  // Each shard takes its requests from the issue stage (the cycle after their grant), formed from
+  // its registers by a few gates into the core's input registers (every family's input stage
+  // registers its inputs as they arrive): the dispatcher grants only while every core will be ready
+  // (`go`), so a request issued now enters its core now. Every request thus takes the same number
+  // of cycles from its grant to its response, whichever shard it goes to, and each lane's
+  // responses come back in its request order.
+  const coreOut = coreIn.map((ci, s) =>
+    m.instance(`shard${s}`, core, {
       rst: m.rst,
-      in_valid: qv,
-      in_op: q(ci.op, 'op'),
-      in_key: q(ci.key, 'key'),
-      in_tag: q(ci.tag, 'tag'),
+      in_valid: ci.valid,
+      in_op: ci.op,
+      in_key: ci.key,
+      in_tag: ci.tag,
       ...(core.inputs.some((p) => p.name === 'out_ready') ? { out_ready: m.const(1, 1) } : {}),
-      ...Object.fromEntries(o.request.map((f, j) => [f.port, q(ci.extras[j]!, `x${j}`)])),
-      ...Object.fromEntries(timePorts.map((p, j) => [p, q(ci.time[j]!, p.replace(/^in_/, ''))])),
-    });
-    return co;
-  });
-  // Grants only while every core is ready now and no broadcast (a clear, whose sweep lowers a
-  // core's in_ready within a few cycles of its grant) was granted in the last HOLD cycles: then
-  // every core is still ready next cycle and takes what is written to it now. The cores are the
-  // same pipeline fed the same broadcasts in the same cycles, so they stall together.
+      ...Object.fromEntries(o.request.map((f, j) => [f.port, ci.extras[j]!])),
+      ...Object.fromEntries(timePorts.map((p, j) => [p, ci.time[j]!])),
+    }),
+  );
+  // Grants only while every core was ready last cycle (`go`, a register: no core's in_ready feeds
+  // the grant within a cycle) and no broadcast (a clear, whose sweep lowers a core's in_ready
+  // within a few cycles of its arrival) was granted in the last HOLD cycles. Besides a clear's
+  // sweep a core is not ready only where the dispatcher keeps requests away from it (the cycles
+  // after an op of a shard with an interval, a tick while tickReady is low), so every core is
+  // still ready when a granted request reaches it the cycle after. The cores are the same
+  // pipeline fed the same broadcasts in the same cycles, so they stall together.
   const coresReady = coreOut.map((co) => co.in_ready!).reduce((a, b) => a.and(b));
   const hold = m.reg('bcast_hold', bitsFor(HOLD));
-  const go = coresReady.and(hold.eq(0));
+  // go = every core was ready last cycle and the hold is 0 now: a register, set below.
+  const go = m.reg('go', 1);
   // Ticks (a shift in every shard) only while no shard would stall on one, and not in the HOLD
   // cycles after a tick or broadcast, before the shards' tick_ok has seen it. (A defence: a tick
   // follows an aging tick that closely only with g = 1, and no test has made it matter — a lane
@@ -261,16 +284,26 @@ export function buildLanes(o: LaneBuild): Design {
         .and(tickHold.eq(0))
     : m.const(1, 1);
   // ---- the dispatcher ------------------------------------------------------------------------
-  const count = ticks ? m.reg('gen_count', bitsFor(o.period!)) : null;
+  // The generation count: the inserts of the generation granted before the last cycle, a register
+  // updated from registers only (itself and the last cycle's inserts, `issue_inserted`), so no
+  // count follows a grant within its cycle.
+  const count = ticks ? m.reg('gen_count', bitsFor(Math.max(o.period!, N))) : null;
+  const insW = bitsFor(N);
+  const lastIns = m.reg('issue_inserted', insW);
   const seqBase = m.reg('seq_base', SEQ_BITS);
-  const prio = N > 1 ? m.reg('prio', N, { reset: 1 }) : null;
-  if (prio) prio.next(m.cat(prio.slice(N - 2, 0), prio.bit(N - 1)));
+  // The priority order, rotating by one lane each cycle (lane 0 first after reset, then lane 1,
+  // …): a register per pair of lanes, `prec_<j>_<i>` (j < i: lane j comes before lane i), so the
+  // grants read the order straight from registers.
+  const precReg = new Map<string, Reg>();
+  for (let i = 0; i < N; i++)
+    for (let j = 0; j < i; j++) precReg.set(`${j}_${i}`, m.reg(`prec_${j}_${i}`, 1, { reset: 1 }));
   /** Lane j comes before lane i in this cycle's priority order. */
-  const prec = (j: number, i: number): Sig => {
-    const rs: Sig[] = [];
-    for (let r = 0; r < N; r++) if ((j - r + N) % N < (i - r + N) % N) rs.push(prio!.bit(r));
-    return orAll(m, rs);
-  };
+  const prec = (j: number, i: number): Sig => (j < i ? precReg.get(`${j}_${i}`)! : precReg.get(`${i}_${j}`)!.not());
+  // Next cycle lane j comes before lane i when lane j - 1 comes before lane i - 1 now.
+  for (const [pair, r] of precReg) {
+    const [j, i] = pair.split('_').map(Number) as [number, number];
+    r.next(prec((j - 1 + N) % N, (i - 1 + N) % N));
+  }
   const same = (j: number, i: number): Sig => (S > 1 ? lane[j]!.shard!.eq(lane[i]!.shard!) : m.const(1, 1));
   const ins = lane.map((l) => l.sk.head.ins!);
   const bcast = lane.map((l) => l.sk.head.bcast!);
@@ -279,10 +312,27 @@ export function buildLanes(o: LaneBuild): Design {
     lane.map((l, i) => l.sk.headValid.and(bcast[i]!)),
   );
   const period = o.period ?? 0;
-  const nearFull = !count ? m.const(0, 1) : period > N ? count.gt(period - N) : m.const(1, 1);
+  // Fewer than N inserts left in the generation (nearFull) and none (full), the last cycle's
+  // inserts counted: for each count c of those, a flag of the count register (`gen_near<c>`,
+  // `gen_full<c>`: registers formed a cycle ahead from the count's next value), selected by c.
+  const nearTest = (x: Sig, c: number): Sig => (period - N - c >= 0 ? x.gt(period - N - c) : m.const(1, 1));
+  const fullTest = (x: Sig, c: number): Sig => (period - c >= 0 ? x.eq(period - c) : m.const(0, 1));
+  const flagRegs = (name: string, atZero: (c: number) => boolean): Reg[] =>
+    Array.from({ length: N + 1 }, (_, c) => m.reg(`${name}${c}`, 1, { reset: atZero(c) ? 1 : 0 }));
+  const nearRegs = count && period > N ? flagRegs('gen_near', (c) => 0 > period - N - c) : null;
+  const fullRegs = count ? flagRegs('gen_full', (c) => c === period) : null;
+  /** The flag for the last cycle's count of inserts (no cycle grants more than N). */
+  const pick = (regs: Reg[]): Sig =>
+    muxTree(
+      m,
+      Array.from({ length: 1 << insW }, (_, c) => regs[Math.min(c, N)]!),
+      lastIns,
+      ONCE,
+    );
+  const nearFull = !count ? m.const(0, 1) : nearRegs ? pick(nearRegs) : m.const(1, 1);
   const slow = anyBcast.or(nearFull);
   const near = nearFull.and(anyBcast.not());
-  const full = count ? count.eq(period) : m.const(0, 1);
+  const full = fullRegs ? pick(fullRegs) : m.const(0, 1);
   const others = (i: number, f: (j: number) => Sig): Sig =>
     orAll(
       m,
@@ -364,17 +414,73 @@ export function buildLanes(o: LaneBuild): Design {
   const bcastNow = orAll(m, bcastGrant);
   const countDown = (r: Sig, start: Sig): Sig => m.mux(start, HOLD, m.mux(r.eq(0), 0, r.sub(1)));
   hold.next(countDown(hold, bcastNow));
+  go.next(coresReady.and(bcastNow.not()).and(hold.gt(1).not()));
   tickHold?.next(countDown(tickHold, bcastNow.or(tickNow)));
+
+  /** Inserts among the granted lanes before lane i (lane order), and in all: a prefix count. */
+  const insPrefix = (g: Sig[], isIns: Sig[]): { before: Sig[]; all: Sig } => {
+    const bits = g.map((x, i) => x.and(isIns[i]!));
+    const before = Array.from({ length: N }, (_, i) => countOnes(m, bits.slice(0, i), insW));
+    return { before, all: countOnes(m, bits, insW) };
+  };
+  const insA = insPrefix(grant, ins);
+  lastIns.next(insA.all);
+  // A tick or broadcast restarts the generation (nothing else is granted in its cycle, so the
+  // count and the last cycle's inserts are both 0 after it).
+  if (count) {
+    const restart = tickNow.or(bcastNow);
+    const nextCount = count.add(lastIns.zext(count.width));
+    count.next(m.mux(restart, 0, nextCount));
+    nearRegs?.forEach((r, c) => r.next(m.mux(restart, 0 > period - N - c ? 1 : 0, nearTest(nextCount, c))));
+    fullRegs!.forEach((r, c) => r.next(m.mux(restart, c === period ? 1 : 0, fullTest(nextCount, c))));
+  }
+  if (wait) {
+    const here = (i: number, s: number): Sig => (S > 1 ? lane[i]!.shard!.eq(s) : m.const(1, 1));
+    wait.forEach((w, s) => {
+      const sent = orAll(
+        m,
+        lane.map((_, i) => grant[i]!.and(bcast[i]!.or(here(i, s)))),
+      );
+      w.next(m.mux(sent, II - 1, m.mux(shardIdle![s]!, 0, w.sub(1))));
+    });
+  }
+
+  // ---- the issue stage -----------------------------------------------------------------------
+  // The grants and the granted heads are registered; the cycle after, the shards' requests, the
+  // sequence numbers and the global time are formed from those registers alone, so nothing but
+  // the lanes' own state (skid buffers, queue counts) and the generation count follows a grant
+  // within its cycle. Every granted op takes this stage, so the order of the answers is kept.
+  const gQ = grant.map((g, i) => m.pipe(g, 1, `lane${i}_issue`));
+  const iss = lane.map((l, i) => {
+    const d = (x: Sig, name: string): Sig => m.pipe(x, 1, `lane${i}_issue_${name}`, { reset: null });
+    return {
+      op: d(l.sk.data.op!, 'op'),
+      key: d(l.sk.data.key!, 'key'),
+      tag: d(l.sk.data.tag!, 'tag'),
+      extras: o.request.map((f, j) => d(l.sk.data[f.name]!, `x${j}`)),
+      shard: l.shard ? d(l.shard, 'shard') : null,
+      bcast: d(bcast[i]!, 'bcast'),
+      member: member ? d(member[i]!, 'member') : null,
+    };
+  });
+  const tickQ = ticks ? m.pipe(tickNow, 1, 'issue_tick') : m.const(0, 1);
+  const kindQ = mg
+    ? iss.map((d) => ({
+        query: d.op.eq(mg.query),
+        insert: d.op.eq(mg.insert),
+        testAndInsert: d.op.eq(mg.testAndInsert),
+      }))
+    : null;
+  const bcastQ = gQ.map((g, i) => g.and(iss[i]!.bcast));
+  const bcastNowQ = orAll(m, bcastQ);
 
   // Sequence numbers: lane order within the cycle; with merging, the cycle's queries first, then
   // its test-and-inserts, then the rest, each in lane order (a group answers as of before its
-  // insert). A granted op's place within its cycle (`offset`, 0..N-1) is registered with the grant
-  // count, and the 16-bit sums are formed a cycle later from registers (`seq_base` then holds the
-  // ops of every earlier cycle): the meta write of the response queue waits that cycle, so no adder
-  // runs after the grant.
+  // insert). A granted op's place within its cycle (`offset`, 0..N-1) and the cycle's grant count
+  // are counted from the grants and registered with them; the issue stage adds the place to
+  // `seq_base` (the ops of every earlier cycle, a register) as it writes the response queue's meta.
   const offW = bitsFor(N);
   const offset: Sig[] = [];
-  let prefix = m.const(0, offW);
   if (kind) {
     const cls = kind.map(({ query: a, testAndInsert: b }) => ({ a, b, c: a.or(b).not() }));
     for (let i = 0; i < N; i++) {
@@ -385,110 +491,82 @@ export function buildLanes(o: LaneBuild): Design {
         const sameClass = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
         return j < i ? rank.or(sameClass) : rank;
       };
-      let off = m.const(0, offW);
-      for (let j = 0; j < N; j++) if (j !== i) off = off.add(grant[j]!.and(before(j)).zext(offW));
-      offset.push(off);
-      prefix = prefix.add(grant[i]!.zext(offW));
+      offset.push(
+        countOnes(
+          m,
+          lane.flatMap((_, j) => (j === i ? [] : [grant[j]!.and(before(j))])),
+          offW,
+        ),
+      );
     }
-  } else
-    for (let i = 0; i < N; i++) {
-      offset.push(prefix);
-      prefix = prefix.add(grant[i]!.zext(offW));
-    }
+  } else for (let i = 0; i < N; i++) offset.push(countOnes(m, grant.slice(0, i), offW));
+  const prefix = countOnes(m, grant, offW);
+  const offQ = offset.map((off, i) => m.pipe(off, 1, `lane${i}_issue_off`, { reset: null }));
   const grantedQ = m.pipe(prefix, 1, 'granted');
   seqBase.next(seqBase.add(grantedQ.zext(SEQ_BITS)));
-  const insW = bitsFor(N);
-  // Inserts granted to lanes before lane i (in the cycle's order, lane order without merging).
-  const insBefore: Sig[] = [];
-  let inserted = m.const(0, insW);
-  for (let i = 0; i < N; i++) {
-    insBefore.push(inserted);
-    inserted = inserted.add(grant[i]!.and(ins[i]!).zext(insW));
-  }
-  // The generation count plus every count c of a cycle's inserts, from the register only, so the
-  // grants (through the insert count) select a sum rather than feed the count's carry chain.
-  if (count) {
-    const countW = count.width;
-    const countPlus = Array.from({ length: 1 << insW }, (_, c) =>
-      c === 0 ? count : count.add(m.const(Math.min(c, N) % 2 ** countW, countW)),
-    );
-    count.next(m.mux(tickNow.or(bcastNow), 0, muxTree(m, countPlus, inserted, ONCE)));
-  }
-  const clock = time ? globalTime(m, time, { S, inserted, clear: bcastNow, width }) : null;
+  // Inserts issued to lanes before lane i (in the cycle's order, lane order without merging) and
+  // in all, counted from the grants and registered with them.
+  const insBefore = insA.before.map((n, i) => m.pipe(n, 1, `lane${i}_issue_ins_before`));
+  const inserted = lastIns;
+  const clock = time ? globalTime(m, time, { S, inserted, clear: bcastNowQ, width }) : null;
   // Global time: lag + c for every count c of a cycle's inserts, from registers only, so the
-  // grants (through the insert counts) select a sum rather than feed an adder.
+  // issued ops (through the insert counts) select a sum rather than feed an adder.
   const lagPlus = clock
     ? Array.from({ length: 1 << insW }, (_, c) =>
         c === 0 ? clock.lag : clock.lag.add(m.const(Math.min(c, N), clock.countBits)),
       )
     : [];
-  const lagAfter = (count: Sig): Sig => muxTree(m, lagPlus, count, ONCE);
+  const lagAfter = (n: Sig): Sig => muxTree(m, lagPlus, n, ONCE);
   const beforeLane = clock ? insBefore.map(lagAfter) : [];
 
-  // Each shard's request: a granted lane's (with merging, its group leader's), a broadcast, or
-  // the aging tick. The fields a shard takes come from its candidate: the one lane that can be
-  // granted to it this cycle, known without the grant (whether it is granted sets the valid, and
-  // with merging the group's lane mask and op). After a tick, the pending lane; with a broadcast
-  // first in priority order, that lane for every shard; else the first head in priority order
-  // that wants the shard (every grant rule grants no other head to it; a merge group's leader).
-  // And when a tick is wanted nothing else is granted (nothing is pending then either), so the
-  // tick op and the drop bit need not wait for it.
-  const topBcast = orAll(
-    m,
-    top.map((t, i) => t.and(bcast[i]!)),
-  );
-  const dropBcast = topBcast.and(pendAny.not());
+  // Each shard's request: the lane issued to it (with merging, its group's leader and members), a
+  // broadcast (to every shard), or the aging tick; each grant rule grants one lane at most to a
+  // shard, so the lanes issued to a shard are a one-hot select (but for a merge group's members).
   const scanAt = clock ? lagAfter(inserted) : null;
   coreIn.forEach((ci, s) => {
-    const here = (i: number): Sig => (S > 1 ? lane[i]!.shard!.eq(s) : m.const(1, 1));
-    // Lanes granted to this shard (with merging, the group's leader and members).
-    const to = lane.map((_, i) => grant[i]!.and(bcast[i]!.not()).and(here(i)).or(bcastGrant[i]!));
+    const here = (i: number): Sig => (S > 1 ? iss[i]!.shard!.eq(s) : m.const(1, 1));
+    // Lanes issued to this shard (with merging, the group's leader and members).
+    const to = gQ.map((g, i) => g.and(iss[i]!.bcast.or(here(i))));
     // The lane whose request the shard takes: the group's leader (no member is a broadcast).
-    const sel = member ? to.map((t, i) => t.and(member[i]!.not())) : to;
+    const sel = iss[0]!.member ? to.map((t, i) => t.and(iss[i]!.member!.not())) : to;
     const selAny = orAll(m, sel);
-    // Global time: a shard granted nothing in a cycle with a scan step gets the step alone.
-    m.assignWire(ci.valid, clock ? selAny.or(clock.scanNow) : selAny.or(tickNow));
-    wait?.[s]!.next(m.mux(ci.valid, II - 1, m.mux(shardIdle![s]!, 0, wait[s]!.sub(1))));
-    const cand = lane.map((l, i) =>
-      m.mux(pendAny, pendBit(i).and(here(i)), m.mux(topBcast, top[i]!, l.req.and(shardFree[i]!).and(here(i)))),
-    );
-    // (Never selected in a family that does not age: tickWanted is 0 there.)
+    // Global time: a shard issued nothing in a cycle with a scan step gets the step alone.
+    m.assignWire(ci.valid, clock ? selAny.or(clock.scanNow) : selAny.or(tickQ));
+    // (Never selected in a family that does not age: tickQ is 0 there.)
     const tickOp = m.const(o.tickCode ?? time?.scanCode ?? 0, opW);
     let op = andOr(
       m,
-      cand,
-      lane.map((l) => l.sk.data.op!),
+      sel,
+      iss.map((d) => d.op),
       opW,
     );
     // A group with a query and an insert runs as one test-and-insert.
-    if (mg && kind) {
+    if (mg && kindQ) {
       const has = (k: 'query' | 'insert'): Sig =>
         orAll(
           m,
-          to.map((t, i) => t.and(kind[i]![k])),
+          to.map((t, i) => t.and(kindQ[i]![k])),
         );
       op = m.mux(has('query').and(has('insert')), m.const(mg.testAndInsert, opW), op);
     }
-    m.assignWire(ci.op, clock ? m.mux(selAny, op, tickOp) : m.mux(tickWanted, tickOp, op));
+    m.assignWire(ci.op, clock ? m.mux(selAny, op, tickOp) : m.mux(tickQ, tickOp, op));
     m.assignWire(
       ci.key,
       andOr(
         m,
-        cand,
-        lane.map((l) => l.sk.data.key!),
+        sel,
+        iss.map((d) => d.key),
         o.keyBits,
       ),
     );
-    const drop = clock
-      ? selAny.not().or(s === 0 ? m.const(0, 1) : dropBcast)
-      : s === 0
-        ? tickWanted
-        : tickWanted.or(dropBcast);
+    // A broadcast answers once (from shard 0), the tick and a lone scan step not at all.
+    const dropBcast = s === 0 ? m.const(0, 1) : bcastNowQ;
+    const drop = clock ? selAny.not().or(dropBcast) : tickQ.or(dropBcast);
     if (clock) {
       const fields = [
         clock.tplus,
         ...(clock.bcnt ? [clock.bcnt] : []),
-        andOr(m, cand, beforeLane, clock.countBits),
+        andOr(m, sel, beforeLane, clock.countBits),
         clock.scanNow,
         scanAt!,
       ];
@@ -502,7 +580,7 @@ export function buildLanes(o: LaneBuild): Design {
           drop,
           andOr(
             m,
-            cand,
+            sel,
             lane.map((_, i) => m.const(i, laneBits)),
             laneBits,
           ),
@@ -513,8 +591,8 @@ export function buildLanes(o: LaneBuild): Design {
         ci.extras[j]!,
         andOr(
           m,
-          cand,
-          lane.map((l) => l.sk.data[f.name]!),
+          sel,
+          iss.map((d) => d.extras[j]!),
           f.width,
         ),
       ),
@@ -538,7 +616,7 @@ export function buildLanes(o: LaneBuild): Design {
     l.sk.advance(grant[i]!);
     l.sk.release(grant[i]!);
     l.sk.setReady(m.const(0, 1));
-    l.slot.next(m.mux(grant[i]!, l.slot.add(1), l.slot));
+    l.slot.next(m.mux(gQ[i]!, l.slot.add(1), l.slot));
     // A lane is granted once per cycle at most and every request takes the same cycles to its
     // response, so one shard at most answers a lane in a cycle, in the lane's request order.
     const hits = responses.map((r) => r.kept.and(r.lane ? r.lane.eq(i) : r.t.bit(tagW - 2 - (N - 1 - i))));
@@ -552,16 +630,12 @@ export function buildLanes(o: LaneBuild): Design {
       ),
     };
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
-    const zero = kind ? kind[i]!.insert : null;
+    const zero = kindQ ? kindQ[i]!.insert : null;
     // Global time: the cycle's scan step follows this op (the last granted in lane order).
-    const scanAfter = clock ? clock.scanNow.and(grant[i]!).and(orAll(m, grant.slice(i + 1)).not()) : null;
-    // The seq and the tag go into the slot the cycle after the grant (see `offset`).
-    const weQ = m.pipe(grant[i]!, 1, `lane${i}_meta_we`);
-    const slotQ = m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null });
-    const offQ = m.pipe(offset[i]!, 1, `lane${i}_meta_off`, { reset: null });
-    const rest = m.cat(l.sk.data.tag!, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
-    const restQ = m.pipe(rest, 1, `lane${i}_meta_tag`, { reset: null });
-    const meta = { we: weQ, slot: slotQ, data: m.cat(seqBase.add(offQ.zext(SEQ_BITS)), restQ) };
+    const scanAfter = clock ? clock.scanNow.and(gQ[i]!).and(orAll(m, gQ.slice(i + 1)).not()) : null;
+    // The seq and the tag go into the slot as the op is issued (see `offset`).
+    const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
+    const meta = { we: gQ[i]!, slot: l.slot, data: m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest) };
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, meta, answer, l.outReady);
     l.occ.step(grant[i]!, rq.pop);
@@ -592,12 +666,31 @@ export function buildLanes(o: LaneBuild): Design {
 }
 
 /**
+ * A lane's requests from grant to pop (in flight or waiting in its response queue): a count and
+ * its `full` flag (LANE_QUEUE), both registers, the next values selected among values formed from
+ * the registers, so a grant or pop only selects.
+ */
+function laneCount(m: ModuleBuilder, name: string): { full: Sig; step: (inc: Sig, dec: Sig) => void } {
+  const count = m.reg(name, SLOT_BITS + 1);
+  const full = m.reg(`${name}_full`, 1);
+  return {
+    full,
+    step: (inc, dec) => {
+      count.next(m.mux(inc, m.mux(dec, count, count.add(1)), m.mux(dec, count.sub(1), count)));
+      // Full after a grant without a pop from LANE_QUEUE - 1; never after a pop without a grant.
+      full.next(m.mux(inc, m.mux(dec, full, count.eq(LANE_QUEUE - 1)), m.mux(dec, 0, full)));
+    },
+  };
+}
+
+/**
  * A lane's response queue: LANE_QUEUE entries, one per slot, filled in request order. A
  * request's seq and tag are written into its slot the cycle after it is granted (`meta`, at the
  * lane's slot counter), its answer into the same slot when it comes back (`answer`, at the queue's
  * own write pointer: answers come in request order), and the head slot leaves when its answer is
  * in and `outReady`. The pointers have one bit more than a slot, so a queue of LANE_QUEUE answers
- * is told from an empty one.
+ * is told from an empty one; whether the head's answer is in (out_valid) is a register, set from
+ * the pointers' next values, so only a pop follows out_ready.
  */
 function responseQueue(
   m: ModuleBuilder,
@@ -609,6 +702,7 @@ function responseQueue(
   const D = LANE_QUEUE;
   const rp = m.reg(`${name}_rp`, SLOT_BITS + 1);
   const wp = m.reg(`${name}_wp`, SLOT_BITS + 1);
+  const outValid = m.reg(`${name}_out_valid`, 1);
   // The seq and tag in a memory (one write, one read a cycle: a block RAM): it is read every cycle
   // at the next head, so the head's word is there when it becomes the head. A slot's meta is
   // written the cycle after its grant and its answer comes cycles later, so when the head's answer
@@ -625,11 +719,12 @@ function responseQueue(
     e.next(answer.data);
     entries.push(e);
   }
-  wp.next(m.mux(answer.valid, wp.add(1), wp));
-  const outValid = wp.ne(rp);
+  const wpNext = m.mux(answer.valid, wp.add(1), wp);
+  wp.next(wpNext);
   const pop = outValid.and(outReady);
   const rpNext = m.mux(pop, rp.add(1), rp);
   rp.next(rpNext);
+  outValid.next(wpNext.ne(rpNext));
   const metaHead = metaMem.read(rpNext.slice(SLOT_BITS - 1, 0));
   const at = rp.slice(SLOT_BITS - 1, 0);
   return { outValid, pop, head: m.cat(m.mux(outValid, metaHead, 0), muxTree(m, entries, at, ONCE)) };

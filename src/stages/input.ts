@@ -50,6 +50,11 @@ export interface SkidInputOptions<F extends string, D extends string> {
   flags: Record<F, readonly number[]>;
   /** The wide fields (key, tag, …) kept in the two-entry store. */
   data: Record<D, Sig>;
+  /**
+   * Narrow fields kept beside the flags in the head and skid registers (read straight from a
+   * register at the head, where the store's fields come through its read mux); absent: none.
+   */
+  headFields?: Record<string, Sig>;
   /** Register name prefix. */
   name: string;
 }
@@ -68,6 +73,8 @@ export interface SkidInput<F extends string, D extends string> {
   headValid: Reg;
   /** The head request's flags and data. */
   head: Record<F, Sig>;
+  /** The head request's `headFields`, from the head register. */
+  headFields: Record<string, Sig>;
   data: Record<D, Sig>;
   /** The head leaves on `accept` (or when empty) and refills from the skid or the input. */
   advance(accept: Sig): SkidAdvance<F>;
@@ -86,19 +93,23 @@ export function skidInput<F extends string, D extends string>(
   const ready = r('ready_q', 1);
   const fire = o.valid.and(ready);
   const flagNames = Object.keys(o.flags) as F[];
-  const decoded = m.cat(...flagNames.map((f) => decodeOp(o.op, o.flags[f])));
+  const extra = o.headFields ?? {};
+  const decoded = m.cat(...flagNames.map((f) => decodeOp(o.op, o.flags[f])), ...Object.values(extra));
   const headValid = r('head_valid', 1);
   const head = r('head', decoded.width, null);
   const skidValid = r('skid_valid', 1);
   const skid = r('skid', decoded.width, null);
   const data = twoEntryStore(m, o.name, fire, o.data);
   const flagWidths = Object.fromEntries(flagNames.map((f) => [f, { width: 1 }])) as Record<F, { width: number }>;
+  const fieldWidths = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { width: v.width }]));
+  const unpacked = unpack(head, { ...flagWidths, ...fieldWidths }) as Record<string, Sig>;
   let skidValidNext: Sig | null = null;
   return {
     ready,
     fire,
     headValid,
-    head: unpack(head, flagWidths),
+    head: Object.fromEntries(flagNames.map((f) => [f, unpacked[f]!])) as Record<F, Sig>,
+    headFields: Object.fromEntries(Object.keys(extra).map((k) => [k, unpacked[k]!])),
     data: data.head,
     advance: (accept) => {
       const headFree = accept.or(headValid.not());
@@ -109,7 +120,7 @@ export function skidInput<F extends string, D extends string>(
       skidValidNext = m.mux(skidValid, headFree.not(), fire.and(headFree.not()));
       skidValid.next(skidValidNext);
       skid.next(m.mux(skidValid, skid, decoded));
-      const bit = (f: F): number => flagNames.length - 1 - flagNames.indexOf(f);
+      const bit = (f: F): number => decoded.width - 1 - flagNames.indexOf(f);
       return { headValidNext, skidValidNext, next: (f) => headNext.bit(bit(f)) };
     },
     release: data.release,
