@@ -312,14 +312,18 @@ export function buildLanes(o: LaneBuild): Design {
     lane.map((l, i) => l.sk.headValid.and(bcast[i]!)),
   );
   const period = o.period ?? 0;
-  // Fewer than N inserts left in the generation (nearFull) and none (full), the last cycle's
-  // inserts counted: for each count c of those, a flag of the count register (`gen_near<c>`,
-  // `gen_full<c>`: registers formed a cycle ahead from the count's next value), selected by c.
+  // No insert left in the generation (full), the last cycle's inserts counted: for each count c
+  // of those, a flag of the count register (`gen_full<c>`: registers formed a cycle ahead from
+  // the count's next value), selected by c. The tests of a count x against the generation with
+  // c more inserts: fewer than N left after them (near), none left (full).
   const nearTest = (x: Sig, c: number): Sig => (period - N - c >= 0 ? x.gt(period - N - c) : m.const(1, 1));
   const fullTest = (x: Sig, c: number): Sig => (period - c >= 0 ? x.eq(period - c) : m.const(0, 1));
   const flagRegs = (name: string, atZero: (c: number) => boolean): Reg[] =>
     Array.from({ length: N + 1 }, (_, c) => m.reg(`${name}${c}`, 1, { reset: atZero(c) ? 1 : 0 }));
-  const nearRegs = count && period > N ? flagRegs('gen_near', (c) => 0 > period - N - c) : null;
+  // Near the end (fewer than N inserts left) is judged without the last cycle's inserts, so by
+  // one register: fewer than 2N left before them (no cycle grants more than N) — a few cycles
+  // more of one insert per cycle, and no flag selection before the grants.
+  const nearReg = count && period > 2 * N ? m.reg('gen_near', 1) : null;
   const fullRegs = count ? flagRegs('gen_full', (c) => c === period) : null;
   /** The flag for the last cycle's count of inserts (no cycle grants more than N). */
   const pick = (regs: Reg[]): Sig =>
@@ -329,7 +333,7 @@ export function buildLanes(o: LaneBuild): Design {
       lastIns,
       ONCE,
     );
-  const nearFull = !count ? m.const(0, 1) : nearRegs ? pick(nearRegs) : m.const(1, 1);
+  const nearFull = !count ? m.const(0, 1) : (nearReg ?? m.const(1, 1));
   const slow = anyBcast.or(nearFull);
   const near = nearFull.and(anyBcast.not());
   const full = fullRegs ? pick(fullRegs) : m.const(0, 1);
@@ -356,7 +360,8 @@ export function buildLanes(o: LaneBuild): Design {
   // nothing is ordered between the tick and that insert (the model ticks right before it).
   // None in a family without ticks (global time or no aging).
   const pend = ticks ? m.reg('tick_lane', N) : null;
-  const pendAny = pend ? pend.any() : m.const(0, 1);
+  // Whether an insert is pending: a register of its own (tick_lane is one-hot or 0).
+  const pendAny = pend ? m.reg('tick_pending', 1) : m.const(0, 1);
   const pendBit = (i: number): Sig => (pend ? pend.bit(i) : m.const(0, 1));
   const tickNow = tickWanted.and(go).and(tickOk).and(pendAny.not());
   const nearGrant = lane.map((l, i) =>
@@ -410,6 +415,8 @@ export function buildLanes(o: LaneBuild): Design {
     return member ? g.or(member[i]!) : g;
   });
   pend?.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
+  // A tick is due only with an insert to follow it (tickWanted): one bit of tickFor is set.
+  if (pend) (pendAny as Reg).next(tickNow.or(pendAny.and(orAll(m, pendGrant).not())));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
   const countDown = (r: Sig, start: Sig): Sig => m.mux(start, HOLD, m.mux(r.eq(0), 0, r.sub(1)));
@@ -429,10 +436,25 @@ export function buildLanes(o: LaneBuild): Design {
   // count and the last cycle's inserts are both 0 after it).
   if (count) {
     const restart = tickNow.or(bcastNow);
-    const nextCount = count.add(lastIns.zext(count.width));
-    count.next(m.mux(restart, 0, nextCount));
-    nearRegs?.forEach((r, c) => r.next(m.mux(restart, 0 > period - N - c ? 1 : 0, nearTest(nextCount, c))));
-    fullRegs!.forEach((r, c) => r.next(m.mux(restart, c === period ? 1 : 0, fullTest(nextCount, c))));
+    count.next(m.mux(restart, 0, count.add(lastIns.zext(count.width))));
+    // A flag's next value tests count + lastIns, that is the count register itself against a
+    // threshold lowered by lastIns: each threshold's test is formed from the register and the
+    // flag selects among them by lastIns (no adder before the compare).
+    const ahead = (test: (x: Sig, k: number) => Sig, c: number, formed: Map<number, Sig>): Sig =>
+      muxTree(
+        m,
+        Array.from({ length: 1 << insW }, (_, d) => {
+          const k = c + Math.min(d, N);
+          if (!formed.has(k)) formed.set(k, test(count, k));
+          return formed.get(k)!;
+        }),
+        lastIns,
+        ONCE,
+      );
+    const nearAt = new Map<number, Sig>();
+    const fullAt = new Map<number, Sig>();
+    nearReg?.next(m.mux(restart, 0, ahead(nearTest, N, nearAt)));
+    fullRegs!.forEach((r, c) => r.next(m.mux(restart, c === period ? 1 : 0, ahead(fullTest, c, fullAt))));
   }
   if (wait) {
     const here = (i: number, s: number): Sig => (S > 1 ? lane[i]!.shard!.eq(s) : m.const(1, 1));
