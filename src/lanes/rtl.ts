@@ -15,10 +15,10 @@
  *   - (fast mode) grants every head whose lane has room in its response queue and which no
  *     earlier head of the cycle wants the same shard with: "earlier" in a priority order that
  *     rotates by one lane each cycle, so a hot shard is shared fairly;
- *   - (fewer than N inserts left in the generation) grants queries as above and one insert at
- *     most, the first in priority order; when the generation is full and an insert waits, every
- *     shard gets the tick op instead (the global aging step, its responses dropped), and the
- *     next cycle that insert goes alone;
+ *   - (near the end: < 2N inserts left by a count without the last cycle's; so whenever < N are
+ *     left) grants queries as above, one insert at most (the first in priority order); when the
+ *     generation is full and an insert waits, every shard gets the tick op instead (the global
+ *     aging step, its responses dropped), and the next cycle that insert goes alone;
  *   - (a broadcast op, tick or clear, at a head) grants one head only, the first in priority
  *     order; a broadcast goes to every shard at once.
  * It grants nothing while a core is not ready (a clear's sweep) or in the HOLD cycles after a
