@@ -21,8 +21,8 @@
  *     aging step, its responses dropped), and the next cycle that insert goes alone;
  *   - (a broadcast op, tick or clear, at a head) grants one head only, the first in priority
  *     order; a broadcast goes to every shard at once.
- * It grants nothing while a core is not ready (a clear's sweep) or in the HOLD cycles after a
- * broadcast; a tick only while no shard would stall on it (the family's `tickReady` port), and a
+ * It grants nothing while a core was not ready last cycle (`go`: a clear's sweep) or in the HOLD
+ * cycles after a broadcast; a tick only while no shard would stall on it (the family's `tickReady` port), and a
  * shard of a family that takes an op once in `interval` cycles once in that many. The grants and
  * the granted heads are registered (the issue stage: the next cycle routes them to their shards,
  * numbers them and counts their inserts into the global time), so a granted request enters the
@@ -285,8 +285,8 @@ export function buildLanes(o: LaneBuild): Design {
     : m.const(1, 1);
   // ---- the dispatcher ------------------------------------------------------------------------
   // The generation count: the inserts of the generation granted before the last cycle, a register
-  // updated from registers only (itself and the last cycle's inserts, `issue_inserted`), so no
-  // count follows a grant within its cycle.
+  // updated from registers (itself and the last cycle's inserts, `issue_inserted`; only its
+  // restart by a tick or broadcast comes from this cycle's grants), so no adder follows a grant.
   const count = ticks ? m.reg('gen_count', bitsFor(Math.max(o.period!, N))) : null;
   const insW = bitsFor(N);
   const lastIns = m.reg('issue_inserted', insW);
@@ -323,7 +323,7 @@ export function buildLanes(o: LaneBuild): Design {
   // Near the end (fewer than N inserts left) is judged without the last cycle's inserts, so by
   // one register: fewer than 2N left before them (no cycle grants more than N) — a few cycles
   // more of one insert per cycle, and no flag selection before the grants.
-  const nearReg = count && period > 2 * N ? m.reg('gen_near', 1) : null;
+  const nearReg = count && period >= 2 * N ? m.reg('gen_near', 1) : null;
   const fullRegs = count ? flagRegs('gen_full', (c) => c === period) : null;
   /** The flag for the last cycle's count of inserts (no cycle grants more than N). */
   const pick = (regs: Reg[]): Sig =>
@@ -469,9 +469,9 @@ export function buildLanes(o: LaneBuild): Design {
 
   // ---- the issue stage -----------------------------------------------------------------------
   // The grants and the granted heads are registered; the cycle after, the shards' requests, the
-  // sequence numbers and the global time are formed from those registers alone, so nothing but
-  // the lanes' own state (skid buffers, queue counts) and the generation count follows a grant
-  // within its cycle. Every granted op takes this stage, so the order of the answers is kept.
+  // sequence numbers and the global time are formed from those registers alone, so within its
+  // cycle a grant feeds only the dispatcher's control registers (skid inputs, queue counts, hold,
+  // tick and interval state, the count's restart) and the issue registers. Every granted op takes this stage, so the order of the answers is kept.
   const gQ = grant.map((g, i) => m.pipe(g, 1, `lane${i}_issue`));
   const iss = lane.map((l, i) => {
     const d = (x: Sig, name: string): Sig => m.pipe(x, 1, `lane${i}_issue_${name}`, { reset: null });
@@ -756,8 +756,8 @@ function responseQueue(
  * The dispatcher's global time (LaneTime in src/families/types.ts): every lane's inserts counted
  * as T+ (wrapping at `wrap`) and b (mod `block`), and the phase of the scan steps (inserts mod S):
  * `scanNow` when this cycle's inserts reach the next multiple of S (N <= S: one step at most).
- * The time registers hold the time at the start of the previous cycle and `lag` that cycle's
- * inserts, so no adder chain runs from the grant into T+: a shard adds `lag` to the inserts before
+ * The time registers hold the time at the start of the previous issue cycle and `lag` that
+ * cycle's inserts, so no adder chain runs from the grant into T+: a shard adds `lag` to the inserts before
  * its request (in_before) and to the cycle's (in_scan_at). A clear restarts all of them.
  */
 function globalTime(
