@@ -377,7 +377,7 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * cycles after `interval`'s op, a `tickReady` stall, and a clear's sweep, whose in_ready must be
    * low from the third cycle after the clear arrives (src/lanes/rtl.ts, HOLD) to the sweep's end.
    */
-  shard(c: C, o: { lanes: number; shards: number }, fail: Fail): C;
+  shard(c: C, o: { lanes: number; shards: number; merge?: boolean }, fail: Fail): C;
   /**
    * The false-positive rate of the filter split into `shards` shards, at the same moment as the
    * family's AnalysisValues.fp (window and slack do not change: aging is global).
@@ -395,8 +395,11 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * inserts and its op that does both (answering as of before its insert), and so vouches that
    * (1) the insert op's response fields are zero whatever the state, and (2) inserting a key
    * again before the next aging step leaves the memories as one insert does (the dispatcher
-   * still counts every insert). Only the leader's request fields reach the shard, so a protocol
-   * with request fields is refused. Absent: `merge` is refused for the family.
+   * still counts every insert) — with global time, as the last of the inserts does: the shard
+   * (built with `merge` in `shard`'s options) then takes in_last, the inserts from in_tplus to
+   * the group's last insert, the time its insert writes, while it answers as of in_before. Only
+   * the leader's request fields reach the shard, so a protocol with request fields is refused.
+   * Absent: `merge` is refused for the family.
    */
   merge?: { query: string; insert: string; testAndInsert: string };
   /**

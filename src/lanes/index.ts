@@ -218,7 +218,7 @@ export class LaneFilter {
       sequence: {
         bits: SEQ_BITS,
         note: this.merge
-          ? 'out<i>_seq numbers every executed op in one total order (cycle by cycle; within a cycle the queries, then the test-and-inserts, then the other ops, each in lane order), modulo 2^bits; heads of a cycle with the same key share one shard access (merge)'
+          ? 'out<i>_seq numbers every executed op in one total order (cycle by cycle; within a cycle by shard, and within a shard its queries, then its test-and-insert, then its other ops, each in lane order), modulo 2^bits; heads of a cycle with the same key share one shard access (merge)'
           : 'out<i>_seq numbers every executed op in one total order (cycle by cycle, lane 0 first), modulo 2^bits',
       },
       ...(this.time()
@@ -272,7 +272,7 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
     );
   const base = resolveConfig(rest, source);
   const sup = base.family.lanes!;
-  const shardCfg = sup.shard(base.config, { lanes: N, shards: S }, fail);
+  const shardCfg = sup.shard(base.config, { lanes: N, shards: S, merge: merge as boolean }, fail);
   const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N, merge as boolean) };
   const shard = new Filter(base.family, c);
   if (merge && shard.protocol().request.length)

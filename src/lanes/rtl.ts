@@ -44,8 +44,12 @@
  * test-and-insert when it holds a query and an insert, else the leader's op), the core's tag
  * carries a mask of the group's lanes, and each member's response goes into its own lane's
  * response queue (a pure insert's answer zeroed, as the family's insert answers).
- * The linear order of a cycle is then its queries, its test-and-inserts, then the rest, each in
- * lane order: a group answers as of before its insert, and ops of different shards commute.
+ * The linear order of a cycle is then by shard (a shard's ops are its group), and within a group
+ * its queries, its test-and-insert, then its inserts, each in lane order: a group answers as of
+ * before its insert, and ops of different shards commute but for global time, which the order
+ * gives them: a group's queries and test-and-insert at the time of its first insert (in_before:
+ * the inserts of the shards before it), its insert writing that of its last (in_last: in_before
+ * plus the group's inserts less one) — a key inserted at consecutive times keeps the last one.
  *
  * Latency with no conflict and out<i>_ready high: the core's latency + 3 (a cycle in the lane's
  * skid input, one in the issue stage, one in the lane's response queue).
@@ -171,9 +175,6 @@ export function buildLanes(o: LaneBuild): Design {
   const mg = o.merge && N > 1 ? o.merge : null;
   const tagW = coreTagBits(N, mg !== null);
   const time = o.time ?? null;
-  // Global time numbers a cycle's ops in lane order (its inserts before each lane, the scan step
-  // after the last): the merging class order is not built for it.
-  if (time && mg) throw new Error(`lanes '${o.name}': merging identical keys with global time is not built`);
   if (time && o.period !== undefined)
     throw new Error(`lanes '${o.name}': a family ages by ticks (period, tickCode) or by global time, not both`);
   // The aging tick and the scan step go to every shard whatever its interval.
@@ -229,7 +230,14 @@ export function buildLanes(o: LaneBuild): Design {
 
   // ---- the shards' cores, on wires the dispatcher drives -------------------------------------
   const timePorts = time
-    ? ['in_tplus', ...(time.block > 1 ? ['in_bcnt'] : []), 'in_before', 'in_scan', 'in_scan_at']
+    ? [
+        'in_tplus',
+        ...(time.block > 1 ? ['in_bcnt'] : []),
+        'in_before',
+        'in_scan',
+        'in_scan_at',
+        ...(mg ? ['in_last'] : []),
+      ]
     : [];
   const coreIn = Array.from({ length: S }, (_, s) => {
     const w = (name: string, bits: number): Wire => m.wire(`shard${s}_${name}`, bits);
@@ -496,11 +504,13 @@ export function buildLanes(o: LaneBuild): Design {
   const bcastQ = gQ.map((g, i) => g.and(iss[i]!.bcast));
   const bcastNowQ = orAll(m, bcastQ);
 
-  // Sequence numbers: lane order within the cycle; with merging, the cycle's queries first, then
-  // its test-and-inserts, then the rest, each in lane order (a group answers as of before its
-  // insert). A granted op's place within its cycle (`offset`, 0..N-1) and the cycle's grant count
-  // are counted from the grants and registered with them; the issue stage adds the place to
-  // `seq_base` (the ops of every earlier cycle, a register) as it writes the response queue's meta.
+  // Sequence numbers: lane order within the cycle; with merging, shard order (a shard's ops are
+  // its group), and within a group its queries first, then its test-and-insert, then the rest,
+  // each in lane order (a group answers as of before its insert; with global time its inserts
+  // fall at consecutive times, the first one's its answer's). A granted op's place within its
+  // cycle (`offset`, 0..N-1) and the cycle's grant count are counted from the grants and
+  // registered with them; the issue stage adds the place to `seq_base` (the ops of every earlier
+  // cycle, a register) as it writes the response queue's meta.
   const offW = bitsFor(N);
   const offset: Sig[] = [];
   if (kind) {
@@ -511,7 +521,8 @@ export function buildLanes(o: LaneBuild): Design {
         const y = cls[j]!;
         const rank = y.a.and(x.a.not()).or(y.b.and(x.c));
         const sameClass = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
-        return j < i ? rank.or(sameClass) : rank;
+        const inGroup = j < i ? rank.or(sameClass) : rank;
+        return m.mux(same(j, i), inGroup, lane[j]!.shard!.lt(lane[i]!.shard!));
       };
       offset.push(
         countOnes(
@@ -526,9 +537,28 @@ export function buildLanes(o: LaneBuild): Design {
   const offQ = offset.map((off, i) => m.pipe(off, 1, `lane${i}_issue_off`, { reset: null }));
   const grantedQ = m.pipe(prefix, 1, 'granted');
   seqBase.next(seqBase.add(grantedQ.zext(SEQ_BITS)));
-  // Inserts issued to lanes before lane i (in the cycle's order, lane order without merging) and
-  // in all, counted from the grants and registered with them.
-  const insBefore = insA.before.map((n, i) => m.pipe(n, 1, `lane${i}_issue_ins_before`));
+  // Inserts issued before lane i's op in the cycle's order, counted from the grants and
+  // registered with them. Without merging: in lanes before it. With merging and global time: in
+  // shards before its shard (its group's first insert is then at that time), and with them its
+  // group's inserts (`insLast`: the group's last insert is one before that count).
+  const shardLt = (j: number, i: number, orEq: boolean): Sig => {
+    const a = lane[j]!.shard!;
+    const b = lane[i]!.shard!;
+    return orEq ? a.le(b) : a.lt(b);
+  };
+  const insByShard = (orEq: boolean): Sig[] =>
+    lane.map((_, i) =>
+      countOnes(
+        m,
+        lane.flatMap((_, j) => (j === i && !orEq ? [] : [grant[j]!.and(ins[j]!).and(shardLt(j, i, orEq))])),
+        insW,
+      ),
+    );
+  const timedMerge = !!(time && mg);
+  const insBefore = (timedMerge ? insByShard(false) : insA.before).map((n, i) =>
+    m.pipe(n, 1, `lane${i}_issue_ins_before`),
+  );
+  const insLast = timedMerge ? insByShard(true).map((n, i) => m.pipe(n, 1, `lane${i}_issue_ins_last`)) : null;
   const inserted = lastIns;
   const clock = time ? globalTime(m, time, { S, inserted, clear: bcastNowQ, width }) : null;
   // Global time: lag + c for every count c of a cycle's inserts, from registers only, so the
@@ -540,6 +570,18 @@ export function buildLanes(o: LaneBuild): Design {
     : [];
   const lagAfter = (n: Sig): Sig => muxTree(m, lagPlus, n, ONCE);
   const beforeLane = clock ? insBefore.map(lagAfter) : [];
+  // The time of a group's last insert: lag + (its count, the group's inserts included) - 1.
+  const lastLane =
+    clock && insLast
+      ? insLast.map((n) =>
+          muxTree(
+            m,
+            lagPlus.map((_, c) => lagPlus[Math.max(c - 1, 0)]!),
+            n,
+            ONCE,
+          ),
+        )
+      : null;
 
   // Each shard's request: the lane issued to it (with merging, its group's leader and members), a
   // broadcast (to every shard), or the aging tick; each grant rule grants one lane at most to a
@@ -591,6 +633,7 @@ export function buildLanes(o: LaneBuild): Design {
         andOr(m, sel, beforeLane, clock.countBits),
         clock.scanNow,
         scanAt!,
+        ...(lastLane ? [andOr(m, sel, lastLane, clock.countBits)] : []),
       ];
       fields.forEach((f, j) => m.assignWire(ci.time[j]!, f));
     }
@@ -653,8 +696,10 @@ export function buildLanes(o: LaneBuild): Design {
     };
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).
     const zero = kindQ ? kindQ[i]!.insert : null;
-    // Global time: the cycle's scan step follows this op (the last granted in lane order).
-    const scanAfter = clock ? clock.scanNow.and(gQ[i]!).and(orAll(m, gQ.slice(i + 1)).not()) : null;
+    // Global time: the cycle's scan step follows this op (the last granted in the cycle's order:
+    // lane order, or with merging the op whose place is the cycle's last).
+    const last = (x: Sig): Sig => x.and(kind ? offQ[i]!.add(1).eq(grantedQ) : orAll(m, gQ.slice(i + 1)).not());
+    const scanAfter = clock ? last(clock.scanNow.and(gQ[i]!)) : null;
     // The seq and the tag go into the slot as the op is issued (see `offset`).
     const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
     const meta = { we: gQ[i]!, slot: l.slot, data: m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest) };

@@ -227,8 +227,8 @@ describe('lanes: verified against the sharded model', () => {
 
 describe('lanes: merging identical keys', () => {
   // A clear now and then empties the filter, so a merged group's query can miss while its insert
-  // sets the key: the class order of the sequence numbers (queries first) is then what the
-  // model's answers depend on.
+  // sets the key: the order of the sequence numbers inside a group (its queries before its
+  // insert) is then what the model's answers depend on.
   const CLEARS = { query: 4, insert: 4, testAndInsert: 2, tick: 0.004, clear: 0.02 };
 
   it('with merge, every answer equals the sharded model on the linear order (hot key, Zipf 1.2 over 32 keys)', () => {

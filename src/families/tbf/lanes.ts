@@ -33,7 +33,7 @@ import { lambdaMax, standardFalsePositiveRate } from './analysis.js';
 import { tbfBankBlockRams } from './config.js';
 import type { TbfDerived } from './types.js';
 
-function shardConfig(c: TbfDerived, o: { lanes: number; shards: number }, fail: Fail): TbfDerived {
+function shardConfig(c: TbfDerived, o: { lanes: number; shards: number; merge?: boolean }, fail: Fail): TbfDerived {
   const N = o.lanes;
   const S = o.shards;
   if (c.decision)
@@ -85,7 +85,7 @@ function shardConfig(c: TbfDerived, o: { lanes: number; shards: number }, fail: 
     wordsPerBank: words,
     padding: P,
     tOmega: c.markAge + P,
-    laneTime: { lanes: N, shards: S },
+    laneTime: { lanes: N, shards: S, ...(o.merge ? { merge: true } : {}) },
   };
 }
 
@@ -112,6 +112,9 @@ export function tbfShardedFp(c: TbfDerived, shards: number): number {
 export const tbfLanes: LaneSupport<TbfDerived> = {
   time: (c) => ({ block: c.blockSize, wrap: c.tOmega + 1, scanOp: 'query' }),
   broadcastOps: ['clear'],
+  // Merging: a group's inserts fall at consecutive times and the last one's timers are what they
+  // leave, so its shard writes that time (in_last) and answers as of the first (in_before).
+  merge: { query: 'query', insert: 'insert', testAndInsert: 'testAndInsert' },
   shard: shardConfig,
   shardedFp: tbfShardedFp,
 };

@@ -55,7 +55,9 @@
  * T+ and b come with the request (in_tplus, in_bcnt advanced by in_before inserts, in A+1), the
  * scanner steps when in_scan says so (with any op, at in_tplus advanced by in_scan_at; its own lane
  * excluded only when the op inserts), and the answer leaves from the last stage with no response
- * queue and no out_ready: LATENCY 9.
+ * queue and no out_ready: LATENCY 9. A shard of a merging filter (`laneTime.merge`) also takes
+ * in_last: its insert writes T+ advanced by in_last inserts (the last insert of the request's
+ * group of identical keys), its answer is as of in_before.
  *
  * Composition (src/stages/): registeredInput (A), clearSweep in its 'lookahead' form and
  * occupancy (A+1), pipeStage (every stage), chunkedH3 (A+2), registeredMatch for the hazards
@@ -222,6 +224,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     tag: input.data.tag,
     key: input.data.key,
     tplus: counters.tplus,
+    tlast: lanes?.tlast,
     tscan: tplusAfter,
     scanAddr: counters.scanPtr,
     b: counters.bcnt ?? undefined,
@@ -233,7 +236,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const s2 = windowStage(m, c, tm, s1);
   const s3 = pipeStage(m, 's3', s2);
   const s4 = pipeStage(m, 's4', omit(s3, 'scanNlo', 'scanNhi', 'scanWrap'));
-  const s5 = pipeStage(m, 's5', omit(s4, 'scanAddr', 'scan'));
+  const s5 = pipeStage(m, 's5', omit(s4, 'scanAddr', 'scan', 'tlast'));
 
   // ---- A+2..A+6: timer banks -----------------------------------------------------------------
   // Valid inserts in stages A+4 (op modifying) and A+5 (its writes in the write registers).
@@ -339,6 +342,9 @@ function tbfPorts(m: ModuleBuilder, c: TbfDerived, dl: ReturnType<typeof decisio
         before: m.input('in_before', cw, 'lanes: inserts from that time to the request'),
         scan: m.input('in_scan', 1, 'lanes: one expiry-scan step after the request'),
         scanAt: m.input('in_scan_at', cw, "lanes: the scan step's time, in inserts after in_tplus/in_bcnt"),
+        last: lt.merge
+          ? m.input('in_last', cw, "lanes (merging): the time the insert writes, its group's last insert's")
+          : undefined,
       }
     : null;
   return { valid, op, key, tag, cls, ratio, outReady, time };
@@ -356,15 +362,18 @@ function laneTimes(
   c: TbfDerived,
   d: Dims,
   valid: Sig,
-  r: { tplus?: Sig; bcnt?: Sig; before?: Sig; scan?: Sig; scanAt?: Sig },
+  r: { tplus?: Sig; bcnt?: Sig; before?: Sig; scan?: Sig; scanAt?: Sig; last?: Sig },
   clear: Sig,
 ) {
   const advance = (n: Sig) => advanceTime(m, { t: r.tplus!, b: r.bcnt ?? null, n, wrap: c.tOmega + 1 });
   const op = advance(r.before!);
+  // Merging: the group's answers are as of its first insert's time (in_before), its insert writes
+  // the last one's (in_last: every insert of the group in turn leaves the last one's timers).
+  const tlast = r.last ? advance(r.last).t : undefined;
   const scan = valid.and(r.scan!);
   const scanPtr = m.reg('scan_ptr', d.aBits);
   scanPtr.next(m.mux(clear, 0, m.mux(scan, scanPtr.add(1), scanPtr)));
-  return { tplus: op.t, bcnt: op.b, tscan: advance(r.scanAt!).t, scanPtr, scan };
+  return { tplus: op.t, bcnt: op.b, tscan: advance(r.scanAt!).t, scanPtr, scan, tlast };
 }
 
 /**
@@ -441,7 +450,8 @@ interface BankContext {
   /** `scan` (on lanes): a scan step with the op; on one lane every insert steps. */
   s2: { valid: Sig; ins: Sig; scanAddr: Sig; scan?: Sig };
   s3: { valid: Sig; ins: Sig; scanAddr: Sig; scanNlo: Sig; scanNhi: Sig; scanWrap: Sig; scan?: Sig };
-  s4: { scanAddr: Sig; tplus: Sig };
+  /** tlast: the time an insert writes, when it differs from the op's (merging on lanes). */
+  s4: { scanAddr: Sig; tplus: Sig; tlast?: Sig };
   /** Valid inserts in A+4 and A+5. */
   ins4: Sig;
   ins5: Sig;
@@ -660,7 +670,9 @@ function newWords(
   const { t } = x.d;
   const tb = x.c.timerBits;
   const timers = m.cat(
-    ...own.map((old, i) => m.mux(lanes.oneHot[i]!, m.cat(words.marks.bit(i).not(), x.s4.tplus), old)).reverse(),
+    ...own
+      .map((old, i) => m.mux(lanes.oneHot[i]!, m.cat(words.marks.bit(i).not(), x.s4.tlast ?? x.s4.tplus), old))
+      .reverse(),
   );
   const markBits: Sig[] = [];
   const laBits: Sig[] = [];

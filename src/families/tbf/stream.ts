@@ -135,9 +135,12 @@ export class TbfStreamModel implements StreamModel {
       }
     }
     if (req.op === 'insert' || req.op === 'testAndInsert') {
-      // On lanes the time comes with the request: the insert only writes its timers.
-      if (lanes) m.write(req.key);
-      else {
+      // On lanes the time comes with the request: the insert only writes its timers (merging: at
+      // the time of its group's last insert, `last`).
+      if (lanes) {
+        if (f.last !== undefined) at(f.last);
+        m.write(req.key);
+      } else {
         const before = m.tPlus;
         m.insert(req.key);
         if (before === this.c.tOmega && m.tPlus === 0) this.wraps++;

@@ -56,5 +56,5 @@ export interface TbfDerived extends TbfParams, FilterConfig {
    * the dispatcher (the ports of LaneTime in src/families/types.ts) and the expiry scanner steps
    * when a request says so, instead of on the shard's own inserts.
    */
-  laneTime?: { lanes: number; shards: number };
+  laneTime?: { lanes: number; shards: number; merge?: boolean };
 }
