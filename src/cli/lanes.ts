@@ -218,7 +218,7 @@ export function registerLaneCommands(p: Command): void {
       console.log(`  shard: ${lf.shard.describe()}${spares}; latency ${lf.latency()} cycles`);
       const pct = (x: number): string => `${(100 * x).toFixed(4)} %`;
       console.log(
-        `  measured fp (${fp.queries} never-inserted keys ${lf.aging() === 'none' ? `after ${fp.inserts} distinct inserted keys (${lf.base.capacity() === null ? 'its steady state' : 'the capacity'})` : `${moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts`}): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
+        `  measured fp (${fp.queries} never-inserted keys ${lf.aging() === 'none' ? `after ${fp.inserts} ${lf.measuresSteadyState() ? 'inserted keys (its steady state)' : 'distinct inserted keys (the capacity)'}` : `${moment === 'shift' ? `just before aging steps (every ${lf.period()} inserts)` : 'one after each insert'}, ${fp.inserts} inserts`}): sharded ${pct(fp.sharded)} ± ${pct(fp.halfWidth.sharded)}, one lane ${pct(fp.single)} ± ${pct(fp.halfWidth.single)} (99 %)${lf.ticks() ? `; a shard's share of the ${lf.period()} inserts between aging steps spreads by sqrt(S/${lf.period()}) = ${fp.loadSpread.toFixed(3)}` : ''}`,
       );
     },
   );

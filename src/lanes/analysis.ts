@@ -92,7 +92,7 @@ function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number })
   const n = lf.measureInserts();
   if (n === null) throw new Error(`lanes analyze: filter '${lf.name}' neither ages nor has a capacity`);
   // The steady state needs no distinct keys (odd keys are inserted, even ones probed either way).
-  const distinct = lf.base.capacity() !== null;
+  const distinct = !lf.measuresSteadyState();
   if (n > MAX_MEASURED_INSERTS)
     throw new UsageError(
       `lanes analyze: ${n} inserts to measure ${lf.name} at its ${distinct ? 'capacity' : 'steady state'}; this measurement takes at most ${MAX_MEASURED_INSERTS} (a smaller filter shows the same effect of shards)`,

@@ -71,12 +71,17 @@ export class LaneFilter {
   }
 
   /**
-   * A family that does not age: the inserts `lanes analyze` measures its rate after — its capacity
-   * (distinct keys), or the inserts after which its state is steady (LaneSupport.steadyInserts);
-   * null if neither.
+   * A family that does not age: the inserts `lanes analyze` measures its rate after — the inserts
+   * after which its state is steady (LaneSupport.steadyInserts: its fp is that state's), else its
+   * capacity (distinct keys); null if neither.
    */
   measureInserts(): number | null {
-    return this.base.capacity() ?? this.support().steadyInserts?.(this.base.config) ?? null;
+    return this.support().steadyInserts?.(this.base.config) ?? this.base.capacity() ?? null;
+  }
+
+  /** `measureInserts` is the steady state's (any keys), not a capacity's (distinct keys). */
+  measuresSteadyState(): boolean {
+    return this.support().steadyInserts !== undefined;
   }
 
   /** How the family ages on lanes: by ticks (the APBF's generations), by global time (the TBF's), or not at all. */

@@ -8,7 +8,8 @@ import { expect } from 'vitest';
 import { CompiledSim } from '../../sim/compiled.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import { resolveLaneConfig, type LaneFilter } from '../../src/lanes/index.js';
-import type { ResponseFields, StreamRequest } from '../../src/families/types.js';
+import type { ResponseFields, StreamModel, StreamRequest } from '../../src/families/types.js';
+import { Rng } from '../../src/util/rng.js';
 import { driveLanes } from '../../sim/verify/lanes.js';
 
 /** Edges from the accepting edge to out<i>_valid, for each lane i in turn (100 when it never rises). */
@@ -99,4 +100,38 @@ export function hotKeyOpsPerCycle(lf: LaneFilter): number {
   const r = driveLanes(lf, { opsPerLane: 1500, seed: 2, mix: { query: 1, insert: 1 }, workload: 'hot' });
   expect(r.mismatches).toEqual([]);
   return r.opsPerCycle;
+}
+
+/**
+ * The steady-state false-positive rate of the sharded model and of the one-lane model on one
+ * stream of inserted keys (odd): `warm` inserts (a GBF: every cell written; a stable filter: to
+ * its stable point), then after each insert `perInsert` never-inserted keys (even) queried on
+ * both, `queries` in all.
+ */
+export function measureSteadyFp(
+  lf: LaneFilter,
+  o: { warm: number; queries: number; perInsert: number; seed: number },
+): { sharded: number; single: number } {
+  const sharded: StreamModel = lf.model();
+  const single: StreamModel = lf.base.model();
+  const rng = new Rng(o.seed);
+  const kb = lf.base.config.keyBits;
+  const op = (name: string, key: bigint) => ({ op: name, key, tag: 0, fields: {} });
+  const insert = (): void => {
+    const k = rng.bits(kb) | 1n;
+    sharded.apply(op('insert', k));
+    single.apply(op('insert', k));
+  };
+  for (let i = 0; i < o.warm; i++) insert();
+  let fpS = 0;
+  let fp1 = 0;
+  for (let q = 0; q < o.queries;) {
+    insert();
+    for (let j = 0; j < o.perInsert; j++, q++) {
+      const k = rng.bits(kb) & ~1n;
+      if (sharded.apply(op('query', k)).hit) fpS++;
+      if (single.apply(op('query', k)).hit) fp1++;
+    }
+  }
+  return { sharded: fpS / o.queries, single: fp1 / o.queries };
 }

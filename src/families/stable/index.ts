@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { deriveStableSizes, stableSchema } from './config.js';
 import { stableExperiments } from './experiments.js';
+import { stableLanes } from './lanes.js';
 import { stableParameters } from './params.js';
 import { stablePlanner } from './planner.js';
 import { buildStable } from './rtl.js';
@@ -48,4 +49,5 @@ export const stableFamily: FilterFamily<StableDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['stable_d2_k3'],
   experiments: stableExperiments,
+  lanes: stableLanes,
 };

@@ -8,6 +8,11 @@ import type { StableDerived } from './types.js';
 export const OP = { query: 0, insert: 1, testAndInsert: 2, clear: 3 } as const;
 /** Cycles from the accepting edge to out_valid with out_ready high (measured by the tests). */
 export const LATENCY = 9;
+
+/** The pipeline's latency: LATENCY, one less for a lane shard (`direct`: no response queue). */
+export function stableLatency(c: StableDerived): number {
+  return LATENCY - (c.direct ? 1 : 0);
+}
 /** Entries of the response queue: enough for a full pipeline, so a ready consumer never stalls it. */
 export const RESPONSE_QUEUE = 16;
 
@@ -37,5 +42,5 @@ export function stableParameters(c: StableDerived): Record<string, unknown> {
 
 /** The design's metadata: the parameters, the latency and the op codes. */
 export function stableMeta(c: StableDerived): Record<string, unknown> {
-  return { ...stableParameters(c), latency: LATENCY, opcodes: OP };
+  return { ...stableParameters(c), latency: stableLatency(c), opcodes: OP };
 }

@@ -4,12 +4,14 @@
  *
  * Ports (all synchronous to clk):
  *   in_valid, in_ready      request handshake; in_ready (a register) is low only while a
- *                           reset/clear sweep runs or while the response queue is full
- *                           (back-pressure): decrements never stall (they ride in the insert's
- *                           own read-modify-write)
+ *                           reset/clear sweep runs (and just after a clear) or while the
+ *                           response queue is full (back-pressure; a `direct` shard has none):
+ *                           decrements never stall (they ride in the insert's own
+ *                           read-modify-write)
  *   in_op[1:0]              0 query, 1 insert, 2 test-and-insert, 3 clear
  *   in_key, in_tag          the key, and a tag returned with the response
- *   out_valid, out_ready    response handshake; responses come in request order
+ *   out_valid, out_ready    response handshake; responses come in request order (no
+ *                           out_ready in a `direct` shard)
  *   out_tag, out_hit        the request's tag; hit = all k cells non-zero (query, test-and-insert:
  *                           as of before the op's own insert), 0 for insert and clear
  *
@@ -28,7 +30,9 @@
  *        word written (src/stages/cellWord.ts)
  *   A+6  hit = AND of the k banks' tests and the op's query flag (registered)
  *   A+7  the response enters the response queue; out_valid in A+8, LATENCY = 9 edges after
- *        the accepting edge (out_ready high)
+ *        the accepting edge (out_ready high). A lane shard (`direct`, src/lanes/ via ./lanes.ts)
+ *        has no queue and no out_ready: A+7 is its response (out_valid a cycle earlier, latency
+ *        8), taken as it comes
  *
  * Zero stall: an insert's P_i decrements are in the word it reads and writes anyway, so each
  * block RAM sees one read and at most one write per cycle whatever the op mix. Reset, power-up
@@ -73,7 +77,8 @@ export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): De
     op: m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear'),
     key: m.input('in_key', c.keyBits, 'key'),
     tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
-    outReady: m.input('out_ready', 1, 'response consumer ready'),
+    // A lane shard (`direct`) has no response queue, so no consumer to wait for.
+    outReady: c.direct ? null : m.input('out_ready', 1, 'response consumer ready'),
   };
 
   // ---- A: input registers; in_ready a register (room judged without this cycle's pop) -------
@@ -91,11 +96,13 @@ export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): De
   const { ins, query, clear } = input.flags;
   const rnd = generator(m, c, L, ins, clear);
   const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
-  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
+  const occ = io.outReady ? occupancy(m, { capacity: RESPONSE_QUEUE }) : null;
   const { active: sweepActive } = sweep.connectLookahead(clear);
-  const fullAfter = occ.fullAfter(input.fire);
+  // Room for one more response (a `direct` shard has no queue to keep room in), no sweep, and no
+  // clear accepted this cycle or the last (its sweep is not yet visible in sweep_busy).
+  const fullAfter = occ ? occ.fullAfter(input.fire) : null;
   const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
-  input.setReady(fullAfter.or(sweep.busy).or(clear).or(clearOnWire));
+  input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
 
   // ---- A+1..A+4: the request's fields travel with it ---------------------------------------
   const s1 = pipeStage(m, 's1', { valid: input.valid, ins, query, tag: input.data.tag, key: input.data.key, rnd });
@@ -145,13 +152,24 @@ export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): De
   const s6 = pipeStage(m, 's6', s5);
   const hit = m.pipe(matches.reduce((a, b) => a.and(b)).and(s6.query), 1, 's7_hit', { reset: null });
   const s7 = pipeStage(m, 's7', omit(s6, 'query'));
-  const rq = responseQueue(m, RESPONSE_QUEUE, s7.valid, [s7.tag, hit], io.outReady, { oneHotWrite: true });
-  occ.step(input.fire, rq.pop);
+  // A lane shard (`direct`) answers from the last stage as the response is formed: no queue.
+  let outValid = s7.valid;
+  let head = [s7.tag, hit];
+  if (io.outReady && occ) {
+    const rq = responseQueue(m, RESPONSE_QUEUE, s7.valid, [s7.tag, hit], io.outReady, { oneHotWrite: true });
+    occ.step(input.fire, rq.pop);
+    outValid = rq.outValid;
+    head = rq.head;
+  }
 
   m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
-  m.output('out_valid', rq.outValid, 'response available');
-  m.output('out_tag', rq.head[0]!, 'tag of the request');
-  m.output('out_hit', rq.head[1]!, 'all k cells non-zero (0 for insert and clear)');
+  m.output(
+    'out_valid',
+    outValid,
+    io.outReady ? 'response available' : 'response valid (taken as it comes: no out_ready)',
+  );
+  m.output('out_tag', head[0]!, 'tag of the request');
+  m.output('out_hit', head[1]!, 'all k cells non-zero (0 for insert and clear)');
   return m.build();
 }
 

@@ -15,7 +15,7 @@ import type {
 } from '../types.js';
 import { compileStable } from './fast.js';
 import { StableModel } from './model.js';
-import { LATENCY, OP, RESPONSE_QUEUE } from './params.js';
+import { OP, RESPONSE_QUEUE, stableLatency } from './params.js';
 import { stableMemoryName } from './rtl.js';
 import type { StableDerived } from './types.js';
 
@@ -25,8 +25,9 @@ export function stableProtocol(c: StableDerived): StreamProtocol {
     semantics: MEMBERSHIP_SEMANTICS,
     request: [],
     response: [{ name: 'hit', port: 'out_hit', width: 1 }],
-    latency: LATENCY,
-    queueDepth: RESPONSE_QUEUE,
+    latency: stableLatency(c),
+    // A lane shard (`direct`) answers from the last stage, the cycle before the queue would.
+    queueDepth: c.direct ? 0 : RESPONSE_QUEUE,
     // The reset/clear sweep: CLEAR_DELAY + depth cycles and a few of the input stage.
     maxStallCycles: c.depth + CLEAR_DELAY + 8,
   };

@@ -28,4 +28,9 @@ export interface StableDerived extends StableParams, FilterConfig {
   depth: number;
   /** Set when the planner chose the sizes. */
   planned?: { window: number; fp: number; findProbability: number };
+  /**
+   * A lane design's shard (src/lanes/, ./lanes.ts): no response queue and no out_ready — the
+   * response leaves the cycle it is formed (one cycle earlier), and the dispatcher takes it.
+   */
+  direct?: boolean;
 }

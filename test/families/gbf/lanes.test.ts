@@ -9,15 +9,19 @@
  * sharded steady-state fp against a measurement on the models.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig, type LaneFilter } from '../../../src/lanes/index.js';
+import { resolveLaneConfig } from '../../../src/lanes/index.js';
 import { loadPreset } from '../../../src/config/resolve.js';
 import { driveLanes, laneCosim } from '../../../sim/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { sharedWriterExcess } from '../../../src/families/gbf/analysis.js';
 import type { GbfDerived } from '../../../src/families/gbf/types.js';
-import type { StreamModel } from '../../../src/families/types.js';
-import { Rng } from '../../../src/util/rng.js';
-import { answersUnderAnotherShardHash, hotKeyOpsPerCycle, laneLatencies, laneShapeGrid } from '../../helpers/lanes.js';
+import {
+  answersUnderAnotherShardHash,
+  measureSteadyFp,
+  hotKeyOpsPerCycle,
+  laneLatencies,
+  laneShapeGrid,
+} from '../../helpers/lanes.js';
 import { lint } from '../../helpers/tools.js';
 
 const preset = { ...(loadPreset('gbf_k4_c4096') as Record<string, unknown>), target: 'ecp5' };
@@ -223,39 +227,6 @@ describe('gbf on lanes: verified against the sharded model', () => {
     expect(cmp.mismatches).toEqual([]);
   }, 300_000);
 });
-
-/**
- * The steady-state false-positive rate of the sharded model and of the one-lane model on one
- * stream of distinct inserted keys (odd): `warm` inserts (every cell written), then after each
- * insert `perInsert` never-inserted keys (even) queried on both, `queries` in all.
- */
-function measureSteadyFp(
-  lf: LaneFilter,
-  o: { warm: number; queries: number; perInsert: number; seed: number },
-): { sharded: number; single: number } {
-  const sharded: StreamModel = lf.model();
-  const single: StreamModel = lf.base.model();
-  const rng = new Rng(o.seed);
-  const kb = lf.base.config.keyBits;
-  const op = (name: string, key: bigint) => ({ op: name, key, tag: 0, fields: {} });
-  const insert = (): void => {
-    const k = rng.bits(kb) | 1n;
-    sharded.apply(op('insert', k));
-    single.apply(op('insert', k));
-  };
-  for (let i = 0; i < o.warm; i++) insert();
-  let fpS = 0;
-  let fp1 = 0;
-  for (let q = 0; q < o.queries;) {
-    insert();
-    for (let j = 0; j < o.perInsert; j++, q++) {
-      const k = rng.bits(kb) & ~1n;
-      if (sharded.apply(op('query', k)).hit) fpS++;
-      if (single.apply(op('query', k)).hit) fp1++;
-    }
-  }
-  return { sharded: fpS / o.queries, single: fp1 / o.queries };
-}
 
 describe('gbf on lanes: analysis', () => {
   it('the excess over independent cells: exact up to 12 banks, first order in 1/c above', () => {
