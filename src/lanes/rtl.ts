@@ -23,7 +23,10 @@
  *     order; a broadcast goes to every shard at once.
  * It grants nothing while a core was not ready last cycle (`go`: a clear's sweep) or in the HOLD
  * cycles after a broadcast; a tick only while no shard would stall on it (the family's `tickReady` port), and a
- * shard of a family that takes an op once in `interval` cycles once in that many. The grants and
+ * shard of a family that takes an op once in `interval` cycles once in that many. What the grants
+ * read of the heads is registers formed from the heads' next values: whether a head requests
+ * (`lane<i>_req`: valid, room in its lane's queue; not with an interval), whether two heads want
+ * one shard (`same_<j>_<i>`), whether a broadcast is at a head (`any_bcast`). The grants and
  * the granted heads are registered (the issue stage: the next cycle routes them to their shards,
  * numbers them and counts their inserts into the global time), so a granted request enters the
  * shard's pipeline (the family's shard config: no response queue of its own, or out_ready tied
@@ -221,11 +224,14 @@ export function buildLanes(o: LaneBuild): Design {
     const occ = laneCount(m, `lane${i}_occupancy`);
     const shard = S > 1 ? sk.headFields.shard! : null;
     const idle = shardIdle ? (shard ? muxTree(m, shardIdle, shard, ONCE) : shardIdle[0]!) : null;
-    const room = sk.headValid.and(occ.full.not());
-    const req = idle ? room.and(idle) : room;
+    // The head requests (valid, its lane's queue has room): without an interval a register
+    // (`lane<i>_req`, its next value from the head's and the queue's next values), so the grants
+    // read it straight from a register.
+    const reqReg = idle ? null : m.reg(`lane${i}_req`, 1);
+    const req = idle ? sk.headValid.and(occ.full.not()).and(idle) : reqReg!;
     // The response-queue slot of the lane's next granted request.
     const slot = m.reg(`lane${i}_slot`, SLOT_BITS);
-    return { sk, occ, req, outReady, slot, shard };
+    return { sk, occ, req, reqReg, outReady, slot, shard };
   });
 
   // ---- the shards' cores, on wires the dispatcher drives -------------------------------------
@@ -312,13 +318,18 @@ export function buildLanes(o: LaneBuild): Design {
     const [j, i] = pair.split('_').map(Number) as [number, number];
     r.next(prec((j - 1 + N) % N, (i - 1 + N) % N));
   }
-  const same = (j: number, i: number): Sig => (S > 1 ? lane[j]!.shard!.eq(lane[i]!.shard!) : m.const(1, 1));
+  // Whether two heads want the same shard: a register per pair of lanes (`same_<j>_<i>`), its next
+  // value the compare of the heads' next shards, so the grants read it straight from a register.
+  const sameReg = new Map<string, Reg>();
+  if (S > 1)
+    for (let i = 0; i < N; i++)
+      for (let j = 0; j < i; j++) sameReg.set(`${j}_${i}`, m.reg(`same_${j}_${i}`, 1, { reset: null }));
+  const same = (j: number, i: number): Sig => (S > 1 ? sameReg.get(j < i ? `${j}_${i}` : `${i}_${j}`)! : m.const(1, 1));
   const ins = lane.map((l) => l.sk.head.ins!);
   const bcast = lane.map((l) => l.sk.head.bcast!);
-  const anyBcast = orAll(
-    m,
-    lane.map((l, i) => l.sk.headValid.and(bcast[i]!)),
-  );
+  // A broadcast op at a head: a register, from the heads' next values.
+  const anyBcastReg = m.reg('any_bcast', 1);
+  const anyBcast: Sig = anyBcastReg;
   const period = o.period ?? 0;
   // No insert left in the generation (full), the last cycle's inserts counted: for each count c
   // of those, a flag of the count register (`gen_full<c>`: registers formed a cycle ahead from
@@ -419,7 +430,16 @@ export function buildLanes(o: LaneBuild): Design {
       )
     : null;
   const grant = lane.map((_, i) => {
-    const g = fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!);
+    // Without ticks (no near rule, no pending insert) the fast and broadcast rules are one: a
+    // requesting head is granted unless an earlier one requests, with a broadcast at a head, or
+    // wants its shard — each earlier lane one gate of registers (req, prec, any_bcast, same), so
+    // the grant is two levels of gates after them (three from four lanes on).
+    const g = ticks
+      ? fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!)
+      : go
+          .and(lane[i]!.req)
+          .and(others(i, (j) => lane[j]!.req.and(prec(j, i)).and(anyBcast.or(same(j, i)))).not())
+          .and(II > 1 ? anyBcast.and(bcast[i]!).and(allIdle.not()).not() : m.const(1, 1));
     return member ? g.or(member[i]!) : g;
   });
   pend?.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
@@ -560,7 +580,7 @@ export function buildLanes(o: LaneBuild): Design {
   );
   const insLast = timedMerge ? insByShard(true).map((n, i) => m.pipe(n, 1, `lane${i}_issue_ins_last`)) : null;
   const inserted = lastIns;
-  const clock = time ? globalTime(m, time, { S, inserted, clear: bcastNowQ, width }) : null;
+  const clock = time ? globalTime(m, time, { S, N, inserted, clear: bcastNowQ, width }) : null;
   // Global time: lag + c for every count c of a cycle's inserts, from registers only, so the
   // issued ops (through the insert counts) select a sum rather than feed an adder.
   const lagPlus = clock
@@ -677,8 +697,19 @@ export function buildLanes(o: LaneBuild): Design {
       lane: mg ? null : t.slice(tagW - 2, tagW - 1 - laneBits),
     };
   });
+  const advanced = lane.map((l, i) => l.sk.advance(grant[i]!));
+  const nextShard = advanced.map((adv) => (S > 1 ? adv.nextField('shard') : null));
+  anyBcastReg.next(
+    orAll(
+      m,
+      advanced.map((adv) => adv.headValidNext.and(adv.next('bcast'))),
+    ),
+  );
+  for (const [pair, r] of sameReg) {
+    const [j, i] = pair.split('_').map(Number) as [number, number];
+    r.next(nextShard[j]!.eq(nextShard[i]!));
+  }
   lane.forEach((l, i) => {
-    l.sk.advance(grant[i]!);
     l.sk.release(grant[i]!);
     l.sk.setReady(m.const(0, 1));
     l.slot.next(m.mux(gQ[i]!, l.slot.add(1), l.slot));
@@ -705,7 +736,8 @@ export function buildLanes(o: LaneBuild): Design {
     const meta = { we: gQ[i]!, slot: l.slot, data: m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest) };
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, meta, answer, l.outReady);
-    l.occ.step(grant[i]!, rq.pop);
+    const fullNext = l.occ.step(grant[i]!, rq.pop);
+    l.reqReg?.next(advanced[i]!.headValidNext.and(fullNext.not()));
     const w = rq.head.width;
     m.output(`in${i}_ready`, l.sk.ready, `lane ${i}: request ready (a register)`);
     m.output(`out${i}_valid`, rq.outValid, `lane ${i}: response valid`);
@@ -737,7 +769,7 @@ export function buildLanes(o: LaneBuild): Design {
  * its `full` flag (LANE_QUEUE), both registers, the next values selected among values formed from
  * the registers, so a grant or pop only selects.
  */
-function laneCount(m: ModuleBuilder, name: string): { full: Sig; step: (inc: Sig, dec: Sig) => void } {
+function laneCount(m: ModuleBuilder, name: string): { full: Sig; step: (inc: Sig, dec: Sig) => Sig } {
   const count = m.reg(name, SLOT_BITS + 1);
   const full = m.reg(`${name}_full`, 1);
   return {
@@ -745,7 +777,9 @@ function laneCount(m: ModuleBuilder, name: string): { full: Sig; step: (inc: Sig
     step: (inc, dec) => {
       count.next(m.mux(inc, m.mux(dec, count, count.add(1)), m.mux(dec, count.sub(1), count)));
       // Full after a grant without a pop from LANE_QUEUE - 1; never after a pop without a grant.
-      full.next(m.mux(inc, m.mux(dec, full, count.eq(LANE_QUEUE - 1)), m.mux(dec, 0, full)));
+      const fullNext = m.mux(inc, m.mux(dec, full, count.eq(LANE_QUEUE - 1)), m.mux(dec, 0, full));
+      full.next(fullNext);
+      return fullNext;
     },
   };
 }
@@ -778,11 +812,20 @@ function responseQueue(
   // word is shown as 0 while out_valid is low).
   const metaMem = m.memory(`${name}_meta`, { width: meta.data.width, depth: D, readDuringWrite: 'undefined' });
   metaMem.write(meta.slot, meta.data, meta.we);
-  // The answer's slot decoded into a one-hot mask of the entry it writes (zero when it writes none).
-  const answerMask = m.mux(answer.valid, m.const(1, D).shl(wp.slice(SLOT_BITS - 1, 0)), m.const(0, D));
+  // The answer's slot as two one-hot registers beside the write pointer, its column (`_wcol`, the
+  // low bits: rotated by every answer) and its row (`_wrow`: rotated as the column wraps), so an
+  // entry's write enable is one gate of the answer's valid and two register bits.
+  const C = 2 ** Math.ceil(SLOT_BITS / 2);
+  const R = D / C;
+  const rotate = (r: Reg, n: number): Sig => m.cat(r.slice(n - 2, 0), r.bit(n - 1));
+  const wcol = m.reg(`${name}_wcol`, C, { reset: 1 });
+  const wrow = m.reg(`${name}_wrow`, R, { reset: 1 });
+  wcol.next(m.mux(answer.valid, rotate(wcol, C), wcol));
+  wrow.next(m.mux(answer.valid.and(wcol.bit(C - 1)), rotate(wrow, R), wrow));
   const entries: Sig[] = [];
   for (let j = 0; j < D; j++) {
-    const e = m.reg(`${name}_entry${j}`, answer.data.width, { reset: null, en: answerMask.bit(j) });
+    const en = answer.valid.and(wrow.bit(Math.floor(j / C))).and(wcol.bit(j % C));
+    const e = m.reg(`${name}_entry${j}`, answer.data.width, { reset: null, en });
     e.next(answer.data);
     entries.push(e);
   }
@@ -808,7 +851,7 @@ function responseQueue(
 function globalTime(
   m: ModuleBuilder,
   time: { block: number; wrap: number },
-  o: { S: number; inserted: Sig; clear: Sig; width: (port: string) => number },
+  o: { S: number; N: number; inserted: Sig; clear: Sig; width: (port: string) => number },
 ) {
   const tplusW = o.width('in_tplus');
   const countBits = o.width('in_before');
@@ -817,7 +860,7 @@ function globalTime(
   lag.next(m.mux(o.clear, 0, n.zext(countBits)));
   const tplus = m.reg('time_tplus', tplusW);
   const bcnt = time.block > 1 ? m.reg('time_bcnt', o.width('in_bcnt')) : null;
-  const after = advanceTime(m, { t: tplus, b: bcnt, n: lag, wrap: time.wrap });
+  const after = advanceTime(m, { t: tplus, b: bcnt, n: lag, wrap: time.wrap, nMax: o.N });
   tplus.next(m.mux(o.clear, 0, after.t));
   if (bcnt) bcnt.next(m.mux(o.clear, 0, after.b!));
   const sb = Math.log2(o.S);

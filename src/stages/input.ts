@@ -64,6 +64,8 @@ export interface SkidAdvance<F extends string> {
   skidValidNext: Sig;
   /** Flag `f` of the head's next value (for registers that precompute from it). */
   next(f: F): Sig;
+  /** The head field `name` (`headFields`) of the head's next value. */
+  nextField(name: string): Sig;
 }
 
 export interface SkidInput<F extends string, D extends string> {
@@ -121,7 +123,12 @@ export function skidInput<F extends string, D extends string>(
       skidValid.next(skidValidNext);
       skid.next(m.mux(skidValid, skid, decoded));
       const bit = (f: F): number => decoded.width - 1 - flagNames.indexOf(f);
-      return { headValidNext, skidValidNext, next: (f) => headNext.bit(bit(f)) };
+      return {
+        headValidNext,
+        skidValidNext,
+        next: (f) => headNext.bit(bit(f)),
+        nextField: (name) => unpack(headNext, { ...flagWidths, ...fieldWidths })[name]!,
+      };
     },
     release: data.release,
     setReady: (blocked) => {

@@ -64,24 +64,50 @@ export function thermometer(
   return { value: t, step };
 }
 
+/** At most this many steps: t advanced by each count of them formed beside, the steps select. */
+const FEW_STEPS = 3;
+
 /**
  * A time of block-counted steps advanced by `n` events: b (mod `block`, a power of two; null when
- * block = 1) and t (mod `wrap`) become (b + n) mod block and t + ⌊(b + n)/block⌋ mod wrap, as one
- * mixed-radix addition with one conditional subtraction — so the steps must not exceed `wrap`.
+ * block = 1) and t (mod `wrap`, t < wrap) become (b + n) mod block and t + ⌊(b + n)/block⌋ mod
+ * wrap — so the steps must not exceed `wrap`. With `nMax` (the most n is) giving at most FEW_STEPS
+ * steps, t + k mod wrap is formed for every k from t alone (a constant add beside a constant
+ * compare) and the steps, the carry of b + n, select it: no carry runs from n into t. Otherwise
+ * one mixed-radix addition with one conditional subtraction.
  * (The TBF's (T+, b) advanced by inserts: the lanes dispatcher's global time and its shards.)
  */
 export function advanceTime(
   m: ModuleBuilder,
-  o: { t: Sig; b: Sig | null; n: Sig; wrap: number },
+  o: { t: Sig; b: Sig | null; n: Sig; wrap: number; nMax?: number },
 ): { t: Sig; b: Sig | null } {
   let steps = o.n;
   let b: Sig | null = null;
+  const nMax = Math.min(o.nMax ?? Infinity, 2 ** o.n.width - 1);
+  let kMax = nMax;
   if (o.b) {
     const bBits = o.b.width;
     const w = Math.max(bBits, o.n.width) + 1;
     const sum = o.b.zext(w).add(o.n.zext(w));
     b = sum.slice(bBits - 1, 0);
     steps = sum.slice(w - 1, bBits);
+    kMax = Math.floor((2 ** bBits - 1 + nMax) / 2 ** bBits);
+  }
+  if (kMax <= FEW_STEPS && kMax <= o.wrap) {
+    const tw = o.t.width;
+    const plus = (k: number): Sig =>
+      k === 0
+        ? o.t
+        : m.mux(
+            o.t.ge(o.wrap - k),
+            o.t.sub(o.wrap - k),
+            o.t
+              .zext(tw + 1)
+              .add(k)
+              .trunc(tw),
+          );
+    const q = bitsFor(kMax);
+    const values = Array.from({ length: 2 ** q }, (_, k) => plus(Math.min(k, kMax)));
+    return { t: kMax === 0 ? o.t : muxTree(m, values, steps.slice(q - 1, 0), { sliceOnce: true }), b };
   }
   const w = Math.max(o.t.width, steps.width) + 1;
   const t = o.t.zext(w).add(steps.zext(w));

@@ -365,7 +365,9 @@ function laneTimes(
   r: { tplus?: Sig; bcnt?: Sig; before?: Sig; scan?: Sig; scanAt?: Sig; last?: Sig },
   clear: Sig,
 ) {
-  const advance = (n: Sig) => advanceTime(m, { t: r.tplus!, b: r.bcnt ?? null, n, wrap: c.tOmega + 1 });
+  // in_before, in_last and in_scan_at count at most 2·lanes inserts (see the ports).
+  const advance = (n: Sig) =>
+    advanceTime(m, { t: r.tplus!, b: r.bcnt ?? null, n, wrap: c.tOmega + 1, nMax: 2 * c.laneTime!.lanes });
   const op = advance(r.before!);
   // Merging: the group's answers are as of its first insert's time (in_before), its insert writes
   // the last one's (in_last: every insert of the group in turn leaves the last one's timers).
