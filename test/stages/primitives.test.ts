@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../src/dsl/module.js';
-import { muxTree, thermometer } from '../../src/stages/primitives.js';
+import { advanceTime, muxTree, thermometer } from '../../src/stages/primitives.js';
 import { Rng } from '../../src/util/rng.js';
 import { CompiledSim } from '../../sim/compiled.js';
 
@@ -59,4 +59,45 @@ describe('primitives: the cell-saving forms', () => {
       }
     });
   }
+});
+
+describe('primitives: advanceTime', () => {
+  // (t, b) advanced by n: b' = (b + n) mod B, t' = (t + ⌊(b + n)/B⌋) mod wrap, for every t < wrap,
+  // b < B and n <= nMax — in the form that selects among t + k (nMax giving at most 3 steps) and
+  // in the adder form (no nMax), side by side.
+  it.each([
+    // [t bits, wrap, block, n bits, nMax]: the selecting form for all but the last two
+    [4, 11, 16, 4, 8], // BTBF: steps 0..1
+    [4, 11, 4, 4, 8], // steps 0..2
+    [3, 7, 1, 2, 2], // TBF (block 1): steps 0..2
+    [3, 5, 1, 2, 3], // steps 0..3, one of them = wrap - 2
+    [3, 4, 2, 3, 6], // steps 0..3 with wrap 4
+    [4, 13, 1, 4, 8], // 8 steps: the adder form
+    [4, 11, 2, 4, 9], // 5 steps: the adder form
+  ])('t %i bits wrap %i, block %i, n %i bits up to %i', (tBits, wrap, block, nBits, nMax) => {
+    const m = new ModuleBuilder(`adv_${wrap}_${block}_${nMax}`);
+    const t = m.input('t', tBits);
+    const bBits = Math.log2(block);
+    const b = bBits > 0 ? m.input('b', bBits) : null;
+    const n = m.input('n', nBits);
+    const fast = advanceTime(m, { t, b, n, wrap, nMax });
+    const plain = advanceTime(m, { t, b, n, wrap });
+    m.output('t_fast', fast.t);
+    m.output('t_plain', plain.t);
+    if (b) m.output('b_fast', fast.b!);
+    const sim = new CompiledSim(m.build());
+    for (let tv = 0; tv < wrap; tv++)
+      for (let bv = 0; bv < block; bv++)
+        for (let nv = 0; nv <= nMax; nv++) {
+          sim.poke('t', tv);
+          if (b) sim.poke('b', bv);
+          sim.poke('n', nv);
+          sim.settle();
+          const g = bv + nv;
+          const want = BigInt((tv + Math.floor(g / block)) % wrap);
+          expect(sim.peek('t_fast'), `t ${tv} b ${bv} n ${nv}`).toBe(want);
+          expect(sim.peek('t_plain')).toBe(want);
+          if (b) expect(sim.peek('b_fast')).toBe(BigInt(g % block));
+        }
+  });
 });
