@@ -26,8 +26,10 @@
  * loads about 1.3-2x faster again (bench:sim, README "Benchmark"). A state word read far apart
  * in the cycle is loaded again where it is next read (RELOAD_DISTANCE).
  * A bank of registers written at decoded indices (`indexedWrites`: the lane response queues'
- * answers, each with the enable bit of its index and its writers' data, a priority chain where
- * there are several: the former reorder queues had one writer per shard) has
+ * answers until 9b72a7a, each with the enable bit of its index and its writers' data, a priority
+ * chain where there are several: the former reorder queues had one writer per shard; since then
+ * their write slot is one-hot row and column registers, a form this does not take — `lanes bench`
+ * at 3e4842a measured the simulator on the HX8K lane presets no slower than at 356b498) has
  * no per-entry edge: each writer stores its data at its slot, once every read of the bank in the
  * cycle is generated, into both copies of V, so an entry not written keeps its value in both.
  * Only the cells whose values the loop reads are generated (`liveCells`): not the inner muxes of

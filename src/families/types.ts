@@ -403,9 +403,9 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    */
   merge?: { query: string; insert: string; testAndInsert: string };
   /**
-   * A family that does not age and promises no capacity (the GBF, which forgets by overwriting):
+   * A family that does not age and whose rate is a steady state's (the GBF, the stable filter):
    * the inserts (distinct or not) after which its state is steady, where `lanes analyze` measures the
-   * sharded and the one-lane rate. Absent: measured at the family's capacity.
+   * sharded and the one-lane rate (before any capacity). Absent: measured at the family's capacity.
    */
   steadyInserts?(c: C): number;
   /**
@@ -423,8 +423,10 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
  * inserts; in_scan — a background step follows the request, at the time advanced by in_scan_at
  * (same width: to the end of the request's cycle). The dispatcher reads the widths from the
  * shard's ports. A request whose only purpose is the step is a `scanOp` with in_scan set
- * (its response dropped). The shard's StreamModel reads the same values from the request's fields
- * `tplus`, `bcnt`, `before`, `scan`, `scanAt`.
+ * (its response dropped). A shard of a merging filter also has in_last (same width): the inserts
+ * to the time its insert writes, its group's last insert's (LaneSupport.merge). The shard's
+ * StreamModel reads the same values from the request's fields `tplus`, `bcnt`, `before`, `scan`,
+ * `scanAt` (and `last`: the time of the write).
  */
 export interface LaneTime {
   /** Inserts per time step (the BTBF's B; 1 for the TBF). */

@@ -432,8 +432,8 @@ export function buildLanes(o: LaneBuild): Design {
   const grant = lane.map((_, i) => {
     // Without ticks (no near rule, no pending insert) the fast and broadcast rules are one: a
     // requesting head is granted unless an earlier one requests, with a broadcast at a head, or
-    // wants its shard — each earlier lane one gate of registers (req, prec, any_bcast, same), so
-    // the grant is two levels of gates after them (three from four lanes on).
+    // wants its shard — each earlier lane one gate of registers (req (not with an interval), prec,
+    // any_bcast, same), so the grant is two levels of gates after them (three from four lanes on).
     const g = ticks
       ? fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!)
       : go
@@ -846,7 +846,7 @@ function responseQueue(
  * `scanNow` when this cycle's inserts reach the next multiple of S (N <= S: one step at most).
  * The time registers hold the time at the start of the previous issue cycle and `lag` that
  * cycle's inserts, so no adder chain runs from the grant into T+: a shard adds `lag` to the inserts before
- * its request (in_before) and to the cycle's (in_scan_at). A clear restarts all of them.
+ * its request (in_before; merging also in_last) and to the cycle's (in_scan_at). A clear restarts all.
  */
 function globalTime(
   m: ModuleBuilder,

@@ -7,8 +7,8 @@
  * - a select whose condition is a bit of another net tests the bit in place (bits 0, 31, 40);
  * - a state word read far apart in the cycle is loaded again (RELOAD_DISTANCE);
  * - a bank of registers written at decoded indices (`indexedWrites`: one-hot decoders, a priority
- *   chain of their data, as the lane reorder queues were built; the response queues' answers now
- *   have one writer) is one store per writer: which banks are taken, in which writer order, and that the stores give what the entries' logic
+ *   chain of their data, as the lane reorder queues were built; the response queues' answers had
+ *   one writer until 9b72a7a made their write slot one-hot registers) is one store per writer: which banks are taken, in which writer order, and that the stores give what the entries' logic
  *   gives, collisions between writers included.
  */
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,6 @@ import { indexedSelects, indexedWrites } from '../../sim/wasm.js';
 import { layoutOf } from '../../sim/codegen.js';
 import { expectBatchedEqual } from '../helpers/batched.js';
 import type { Design } from '../../src/ir/types.js';
-import { lanePresets } from '../../src/lanes/index.js';
 
 /** Fields of `w` bits of a `width`-bit input from bit `base`, picked by the low bits of `sel`. */
 function design(o: { width: number; base: number; w: number; n: number; selBits: number; order?: number[] }) {
@@ -301,12 +300,5 @@ describe('wasm loop: a bank written at decoded indices is one store per writer',
     c.runBatch(packRows(d, d.inputs, after), after.length, out);
     const cmp = compareTraces(d, ['wasm', 'interp'], unpackRows(d, d.outputs, out, after.length), ref);
     expect(cmp.count, formatComparison(cmp, d)).toBe(0);
-  });
-
-  it("the lane presets' response queues are taken (one bank per lane: the answers; the meta is a memory)", () => {
-    for (const l of lanePresets()) {
-      const d = l.design();
-      expect(banksOf(d), d.name).toHaveLength(Number(d.meta['lanes']));
-    }
   });
 });
