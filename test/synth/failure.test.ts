@@ -41,6 +41,18 @@ describe('pnrFailure', () => {
     );
   });
 
+  it("a placer that cannot grow a region over the cells is a failure to fit too (nextpnr's own line)", () => {
+    // The form nextpnr gave for the APBF 4 × 4 with 16 one-hot write-slot registers per lane.
+    const log = [
+      'Info: \t         ICESTORM_LC:  7683/ 7680   100%',
+      'ERROR: Failed to expand region (0, 0) |_> (33, 33) of 7683 ICESTORM_LCs',
+    ].join('\n');
+    expect(pnrFailure(1, log)).toBe(
+      'nextpnr-ice40 failed (seed 1) — the design does not fit (7683 of 7680 logic cells after packing): ' +
+        'ERROR: Failed to expand region (0, 0) |_> (33, 33) of 7683 ICESTORM_LCs',
+    );
+  });
+
   it('another failure: no fit clause, the log tail when there is no ERROR line', () => {
     expect(pnrFailure(1, 'Info: a\nsegfault')).toBe('nextpnr-ice40 failed (seed 1): Info: a\nsegfault');
   });
