@@ -127,7 +127,7 @@ export function skidInput<F extends string, D extends string>(
         headValidNext,
         skidValidNext,
         next: (f) => headNext.bit(bit(f)),
-        nextField: (name) => unpack(headNext, { ...flagWidths, ...fieldWidths })[name]!,
+        nextField: (name) => unpack(headNext, fieldWidths)[name]!,
       };
     },
     release: data.release,

@@ -42,6 +42,14 @@ export function laneLatencies(lf: LaneFilter): number[] {
   return out;
 }
 
+/** (lanes, shards) shapes a family's grid of one-lane configs is tried at (laneShapeGrid). */
+export const LANE_SHAPES = [
+  [1, 1],
+  [2, 2],
+  [4, 16],
+  [8, 64],
+] as const;
+
 /**
  * Every lane shape of every config that is a valid one-lane config: the lane config is accepted
  * (and built where `build` says: building is the slow part) or refused with a one-line error

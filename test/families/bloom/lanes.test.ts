@@ -13,7 +13,13 @@ import { loadPreset } from '../../../src/config/resolve.js';
 import { driveLanes, laneCosim } from '../../../sim/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import type { BloomDerived } from '../../../src/families/bloom/types.js';
-import { answersUnderAnotherShardHash, hotKeyOpsPerCycle, laneLatencies, laneShapeGrid } from '../../helpers/lanes.js';
+import {
+  answersUnderAnotherShardHash,
+  hotKeyOpsPerCycle,
+  laneLatencies,
+  laneShapeGrid,
+  LANE_SHAPES,
+} from '../../helpers/lanes.js';
 import { lint } from '../../helpers/tools.js';
 
 const partitioned = { ...(loadPreset('bloom_partitioned_k4_4k') as Record<string, unknown>), target: 'ecp5' };
@@ -74,13 +80,7 @@ describe('set filters on lanes: configs', () => {
       ])
         configs.push({ name: 'g', filter: 'blocked', blockBits: B, bitsPerBlock: b, bits, keyBits: 16, seed: 1 });
     }
-    const shapes = [
-      [1, 1],
-      [2, 2],
-      [4, 16],
-      [8, 64],
-    ] as const;
-    const { built, refused } = laneShapeGrid(configs, shapes, (c, s) => s <= 2 && (c.bits as number) <= 256);
+    const { built, refused } = laneShapeGrid(configs, LANE_SHAPES, (c, s) => s <= 2 && (c.bits as number) <= 256);
     expect(built).toBeGreaterThan(20);
     expect(refused).toBeGreaterThan(5);
   });

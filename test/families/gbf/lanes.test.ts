@@ -21,6 +21,7 @@ import {
   hotKeyOpsPerCycle,
   laneLatencies,
   laneShapeGrid,
+  LANE_SHAPES,
 } from '../../helpers/lanes.js';
 import { lint } from '../../helpers/tools.js';
 
@@ -110,15 +111,9 @@ describe('gbf on lanes: configs', () => {
       ])
         for (const target of ['ecp5', 'ice40-hx8k'])
           configs.push({ name: 'g', filter: 'gbf', k0, k1, cellsPerBank, window: 64, keyBits: 8, seed: 1, target });
-    const shapes = [
-      [1, 1],
-      [2, 2],
-      [4, 16],
-      [8, 64],
-    ] as const;
     const { built, refused } = laneShapeGrid(
       configs,
-      shapes,
+      LANE_SHAPES,
       (c, s) => s <= 2 && (c.cellsPerBank as number) <= 64 && (c.k0 as number) <= 2,
     );
     expect(built).toBeGreaterThan(35);

@@ -19,7 +19,13 @@ import { drFalsePositive, stablePoint, zeroCurve } from '../../../src/families/s
 import { stableLayout, xorshift32 } from '../../../src/families/stable/model.js';
 import { StableStreamModel } from '../../../src/families/stable/stream.js';
 import type { StableDerived } from '../../../src/families/stable/types.js';
-import { answersUnderAnotherShardHash, measureSteadyFp, laneLatencies, laneShapeGrid } from '../../helpers/lanes.js';
+import {
+  answersUnderAnotherShardHash,
+  measureSteadyFp,
+  laneLatencies,
+  laneShapeGrid,
+  LANE_SHAPES,
+} from '../../helpers/lanes.js';
 import { lint } from '../../helpers/tools.js';
 
 const preset = { ...(loadPreset('stable_d2_k3') as Record<string, unknown>), target: 'ecp5' };
@@ -125,15 +131,9 @@ describe('stable on lanes: configs', () => {
       ])
         for (const target of ['ecp5', 'ice40-hx8k'])
           configs.push({ name: 'g', filter: 'stable', k, d, cells, P, keyBits: 8, seed: 1, target });
-    const shapes = [
-      [1, 1],
-      [2, 2],
-      [4, 16],
-      [8, 64],
-    ] as const;
     const { built, refused } = laneShapeGrid(
       configs,
-      shapes,
+      LANE_SHAPES,
       (c, s) => s <= 2 && (c.cells as number) <= 64 && (c.k as number) <= 3,
     );
     expect(built).toBeGreaterThan(35);
@@ -316,8 +316,8 @@ describe('stable on lanes: analysis', () => {
   // capacity the family also gives (⌊cells·ln 2⌋, what P = 0 is sized for, before it). Both rates
   // must be the analysis's at that many inserts: one lane the expected zeros after n inserts
   // (zeroCurve), sharded the mean of a shard's over its Binomial(n, 1/S) inserts. 16 shards of 64
-  // cells per bank: at 64 shards of 16 (two words per bank) the sharded rate measured 4.9 % above
-  // the analysis (60 instances, 7 standard errors; see ./lanes.ts), an effect it does not model.
+  // cells per bank: at 64 shards of 16 (two words per bank) the sharded rate measured 4.8 % above
+  // the analysis (sim/bench/stableShardedFp.ts: 7 standard errors), an effect it does not model.
   it('lanes analyze measures both rates at the stable point, as the analysis gives them there', () => {
     const lf = resolveLaneConfig({ ...measured, shards: 16 }, 'cfg');
     const one = lf.base.config as StableDerived;
