@@ -118,7 +118,8 @@ export function registerPlanCommand(p: Command): void {
     if (o.lanes !== undefined) {
       if (!family.lanes) {
         const supported = laneFilterNames();
-        throw new UsageError(`plan: --lanes: ${o.filter} has one lane only (lanes: ${supported.join(', ')})`);
+        const why = family.oneLaneWhy ? `: ${family.oneLaneWhy}` : '';
+        throw new UsageError(`plan: --lanes: ${o.filter} has one lane only${why} (lanes: ${supported.join(', ')})`);
       }
       printLanePlan(planLanes(planner, constraints, { lanes: o.lanes, shards: o.shards }), o);
       return;

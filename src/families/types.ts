@@ -506,4 +506,6 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
   simulate?: SimulateExtension<C>;
   /** Multi-lane, sharded pipelines (src/lanes/); absent: the family has one lane only. */
   lanes?: LaneSupport<C>;
+  /** Without `lanes`: why the family has one lane only, a clause the refusal of `lanes` prints. */
+  oneLaneWhy?: string;
 }

@@ -265,7 +265,8 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   const family = typeof name === 'string' ? familyOf(name) : undefined;
   if (family && !family.lanes) {
     const supported = laneFilterNames();
-    fail('lanes', `filter '${String(name)}' has one lane only (lanes and shards: ${supported.join(', ')})`);
+    const why = family.oneLaneWhy ? `: ${family.oneLaneWhy}` : '';
+    fail('lanes', `filter '${String(name)}' has one lane only${why} (lanes and shards: ${supported.join(', ')})`);
   }
   const merge = mergeRaw ?? false;
   if (typeof merge !== 'boolean') fail('merge', 'must be true or false');

@@ -64,10 +64,14 @@ describe('lanes: configs', () => {
     expect(resolveLaneConfig({ ...base, target: 'ice40-hx8k', lanes: 2, shards: 2 }, 'cfg').shards).toBe(2);
   });
 
-  it('a family without lanes is refused naming the field', () => {
+  it('a family without lanes is refused naming the field, with its reason and the families that have lanes', () => {
     const a2 = loadPreset('a2_k3_b512') as Record<string, unknown>;
     expect(() => resolveLaneConfig({ ...a2, lanes: 2 }, 'cfg')).toThrow(
-      /field 'lanes': filter 'a2' has one lane only \(lanes and shards: apbf, apbbf, tbf, btbf, stable, basic, partitioned, blocked, counting, spectral, gbf\)/,
+      /field 'lanes': filter 'a2' has one lane only: its halves swap after kappa inserts of keys not already in the active half, .* \(lanes and shards: apbf, apbbf, tbf, btbf, .*gbf.*\)$/,
+    );
+    const pbf = loadPreset('pbf2_t1024_k2_4k') as Record<string, unknown>;
+    expect(() => resolveLaneConfig({ ...pbf, lanes: 4, shards: 8 }, 'cfg')).toThrow(
+      /field 'lanes': filter 'pbf2' has one lane only: an insert whose time is before the last accepted insert's is refused, /,
     );
   });
 

@@ -52,4 +52,9 @@ export const pbfFamily: FilterFamily<PbfDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['pbf2_t1024_k2_4k', 'sbf_t1024_k4_8k'],
   experiments: pbfExperiments,
+  // `now` is the whole filter's: a shard sees only its keys' inserts, so its own `now` would accept
+  // an insert the one-lane filter refuses (out_err) — the check needs every lane's times.
+  oneLaneWhy:
+    "an insert whose time is before the last accepted insert's is refused, a check against every lane's " +
+    'inserts that a shard, seeing only its own keys, cannot make',
 };
