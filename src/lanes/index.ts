@@ -127,7 +127,7 @@ export class LaneFilter {
 
   /** Cycles from a lane's accepted request to its out_valid with no conflict and out_ready high. */
   latency(): number {
-    return this.shard.protocol().latency + 3;
+    return this.shard.protocol().latency + 4;
   }
 
   design(): Design {

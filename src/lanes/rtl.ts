@@ -54,8 +54,9 @@
  * the inserts of the shards before it), its insert writing that of its last (in_last: in_before
  * plus the group's inserts less one) — a key inserted at consecutive times keeps the last one.
  *
- * Latency with no conflict and out<i>_ready high: the core's latency + 3 (a cycle in the lane's
- * skid input, one in the issue stage, one in the lane's response queue).
+ * Latency with no conflict and out<i>_ready high: the core's latency + 4 (a cycle in the lane's
+ * skid input, one in the issue stage, one registering the answer selected among the shards', one
+ * in the lane's response queue).
  * out<i>_seq, out<i>_tag (and out<i>_scan) are 0 while out<i>_valid is low.
  */
 import { ModuleBuilder, type Reg, type Sig, type Wire } from '../dsl/module.js';
@@ -66,7 +67,7 @@ import type { PortField } from '../families/types.js';
 
 /** Bits of the sequence number on each response (wraps; see the verifier's unwrapping). */
 export const SEQ_BITS = 16;
-/** Entries of each lane's response queue (covers the core's latency + 3: no stall when ready). */
+/** Entries of each lane's response queue (covers the core's latency + 4: no stall when ready). */
 export const LANE_QUEUE = 16;
 /** Bits of a lane's response-queue slot number. */
 const SLOT_BITS = Math.log2(LANE_QUEUE);
@@ -291,11 +292,14 @@ export function buildLanes(o: LaneBuild): Design {
   // follows an aging tick that closely only with g = 1, and no test has made it matter — a lane
   // tick is a broadcast, held after anyway; the tick_ok gate itself is tested.)
   const tickHold = ticks && o.tickReady ? m.reg('tick_hold', bitsFor(HOLD)) : null;
+  // A tick or broadcast granted last cycle (a register: the hold counts from it, HOLD - 1 on).
+  const tickRecent = tickHold ? m.reg('tick_recent', 1) : null;
   const tickOk = tickHold
     ? coreOut
         .map((co) => co[o.tickReady!]!)
         .reduce((a, b) => a.and(b))
         .and(tickHold.eq(0))
+        .and(tickRecent!.not())
     : m.const(1, 1);
   // ---- the dispatcher ------------------------------------------------------------------------
   // The generation count: the inserts of the generation granted before the last cycle, a register
@@ -447,10 +451,9 @@ export function buildLanes(o: LaneBuild): Design {
   if (pend) (pendAny as Reg).next(tickNow.or(pendAny.and(orAll(m, pendGrant).not())));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
-  const countDown = (r: Sig, start: Sig): Sig => m.mux(start, HOLD, m.mux(r.eq(0), 0, r.sub(1)));
-  hold.next(countDown(hold, bcastNow));
-  go.next(coresReady.and(bcastNow.not()).and(hold.gt(1).not()));
-  tickHold?.next(countDown(tickHold, bcastNow.or(tickNow)));
+  const countDown = (r: Sig, start: Sig, from = HOLD): Sig => m.mux(start, from, m.mux(r.eq(0), 0, r.sub(1)));
+  tickRecent?.next(bcastNow.or(tickNow));
+  if (tickRecent) tickHold!.next(countDown(tickHold!, tickRecent, HOLD - 1));
 
   /** Inserts among the granted lanes before lane i (lane order), and in all: a prefix count. */
   const insPrefix = (g: Sig[], isIns: Sig[]): { before: Sig[]; all: Sig } => {
@@ -523,6 +526,12 @@ export function buildLanes(o: LaneBuild): Design {
     : null;
   const bcastQ = gQ.map((g, i) => g.and(iss[i]!.bcast));
   const bcastNowQ = orAll(m, bcastQ);
+  // The hold after a broadcast counts from its issue (a cycle after its grant, so from HOLD - 1),
+  // and no grant follows a cycle that could grant a broadcast (go with a broadcast at a head), so
+  // neither register follows this cycle's grants. (While a broadcast waits behind other heads, a
+  // grant every other cycle.)
+  hold.next(countDown(hold, bcastNowQ, HOLD - 1));
+  go.next(coresReady.and(anyBcast.and(go).not()).and(bcastNowQ.not()).and(hold.gt(1).not()));
 
   // Sequence numbers: lane order within the cycle; with merging, shard order (a shard's ops are
   // its group), and within a group its queries first, then its test-and-insert, then the rest,
@@ -716,13 +725,20 @@ export function buildLanes(o: LaneBuild): Design {
     // A lane is granted once per cycle at most and every request takes the same cycles to its
     // response, so one shard at most answers a lane in a cycle, in the lane's request order.
     const hits = responses.map((r) => r.kept.and(r.lane ? r.lane.eq(i) : r.t.bit(tagW - 2 - (N - 1 - i))));
+    // Registered before the queue's entries (a cycle of latency): the select among the shards'
+    // answers is one path, the entry's write enable and data another.
     const answer = {
-      valid: orAll(m, hits),
-      data: andOr(
-        m,
-        hits,
-        responses.map((r) => r.data),
-        responses[0]!.data.width,
+      valid: m.pipe(orAll(m, hits), 1, `lane${i}_ans_valid`),
+      data: m.pipe(
+        andOr(
+          m,
+          hits,
+          responses.map((r) => r.data),
+          responses[0]!.data.width,
+        ),
+        1,
+        `lane${i}_ans_data`,
+        { reset: null },
       ),
     };
     // With merging, a pure insert's answer is zero (its group's access may be a test-and-insert).

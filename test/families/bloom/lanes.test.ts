@@ -100,9 +100,9 @@ describe('set filters on lanes: Verilog and latency', () => {
     ['partitioned', small, 4],
     ['blocked', smallBlocked, 2],
     ['basic (k = 2 cycles per op)', smallBasic, 2],
-  ])('%s: out<i>_valid rises the latency after acceptance on every lane (the shard latency + 3)', (_n, cfg, N) => {
+  ])('%s: out<i>_valid rises the latency after acceptance on every lane (the shard latency + 4)', (_n, cfg, N) => {
     const lf = resolveLaneConfig({ ...cfg, lanes: N, shards: N }, 'cfg');
-    expect(lf.latency()).toBe(lf.shard.protocol().latency + 3);
+    expect(lf.latency()).toBe(lf.shard.protocol().latency + 4);
     expect(laneLatencies(lf)).toEqual(Array.from({ length: N }, () => lf.latency()));
   });
 });

@@ -154,11 +154,11 @@ describe('counting filters on lanes: Verilog and latency', () => {
   it.each([
     ['MS, k = 1', { ...small, k: 1 }, 4],
     ['RM', smallRm, 2],
-  ])('%s: out<i>_valid rises the latency after acceptance on every lane (the shard latency + 3)', (_n, cfg, N) => {
+  ])('%s: out<i>_valid rises the latency after acceptance on every lane (the shard latency + 4)', (_n, cfg, N) => {
     const lf = lane(cfg, N, N);
-    expect(lf.latency()).toBe(lf.shard.protocol().latency + 3);
+    expect(lf.latency()).toBe(lf.shard.protocol().latency + 4);
     // The shard answers without its response queue: one cycle less than the one-lane pipeline.
-    expect(lf.latency()).toBe(lf.base.protocol().latency + 2);
+    expect(lf.latency()).toBe(lf.base.protocol().latency + 3);
     expect(laneLatencies(lf)).toEqual(Array.from({ length: N }, () => lf.latency()));
   });
 });

@@ -132,9 +132,9 @@ describe('gbf on lanes: Verilog and latency', () => {
     ['k0 = k1 = 2', smallGbf, 4, 4],
     ['18 banks (one more count stage)', wide, 2, 2],
     ['two cells per bank', tiny, 2, 2],
-  ])('%s: out<i>_valid rises the latency after acceptance on every lane (the shard latency + 3)', (_n, cfg, N, S) => {
+  ])('%s: out<i>_valid rises the latency after acceptance on every lane (the shard latency + 4)', (_n, cfg, N, S) => {
     const lf = resolveLaneConfig({ ...cfg, lanes: N, shards: S }, 'cfg');
-    expect(lf.latency()).toBe(lf.shard.protocol().latency + 3);
+    expect(lf.latency()).toBe(lf.shard.protocol().latency + 4);
     expect(laneLatencies(lf)).toEqual(Array.from({ length: N }, () => lf.latency()));
   });
 

@@ -151,11 +151,11 @@ describe('stable on lanes: Verilog and latency', () => {
     expect(r.code).toBe(0);
   });
 
-  it('out<i>_valid rises the latency after acceptance on every lane (the shard latency + 3 = 11)', () => {
+  it('out<i>_valid rises the latency after acceptance on every lane (the shard latency + 4 = 12)', () => {
     const lf = resolveLaneConfig({ ...small, lanes: 4, shards: 4 }, 'cfg');
-    expect(lf.latency()).toBe(lf.shard.protocol().latency + 3);
-    expect(lf.latency()).toBe(11);
-    expect(laneLatencies(lf)).toEqual([11, 11, 11, 11]);
+    expect(lf.latency()).toBe(lf.shard.protocol().latency + 4);
+    expect(lf.latency()).toBe(12);
+    expect(laneLatencies(lf)).toEqual([12, 12, 12, 12]);
   });
 });
 
