@@ -328,6 +328,33 @@ export function shardsHint(most: number, lanes: number, larger: string): string 
 }
 
 /**
+ * The sizes of a shard of a filter whose inserts decrement P cells of the words they write (the
+ * stable and importance-aware filters): cells/S cells per bank in words of the same cellsPerWord
+ * — the decrements are word-local, so the word is part of the filter, not only of its layout — so
+ * a shard needs two words per bank; with P = 0 (no decrements) the words may narrow to half a
+ * shard's bank, down to one cell. With `fail`, a smaller bank is refused naming `shards` (`what`:
+ * the filter, `decrements`: what its P does).
+ */
+export function wordLocalShard(
+  c: { cells: number; cellsPerWord: number; P: number },
+  o: { lanes: number; shards: number },
+  refuse?: { fail: Fail; what: string; decrements: string },
+): { cells: number; cellsPerWord: number } {
+  const S = o.shards;
+  const cells = c.cells / S;
+  const least = c.P > 0 ? 2 * c.cellsPerWord : 2;
+  if (refuse && (!Number.isInteger(cells) || cells < least))
+    // (Below S, so within the shards field's own bound.)
+    refuse.fail(
+      'shards',
+      `${S} shards leave ${c.cells}/${S} cells per bank of ${refuse.what}; a shard needs at least ${least}` +
+        (c.P > 0 ? ` (two words of ${c.cellsPerWord} cells: its P = ${c.P} ${refuse.decrements} are word-local)` : '') +
+        ` (${shardsHint(c.cells / least, o.lanes, 'a larger cells')})`,
+    );
+  return { cells, cellsPerWord: c.P > 0 ? c.cellsPerWord : Math.min(c.cellsPerWord, cells / 2) };
+}
+
+/**
  * What a family gives to run N request lanes over S shards (src/lanes/): each shard is an
  * instance of the family's own pipeline holding 1/S of the memory, and the dispatcher keeps the
  * aging global, in one of two ways.
@@ -408,6 +435,11 @@ export interface LaneSupport<C extends FilterConfig = FilterConfig> {
    * sharded and the one-lane rate (before any capacity). Absent: measured at the family's capacity.
    */
   steadyInserts?(c: C): number;
+  /**
+   * The request fields of the inserts `lanes analyze` measures the rates with, drawn as the
+   * family's analysis assumes them (the ibf's importances, uniform on 1..MAX). Absent: none.
+   */
+  insertFields?(c: C, rng: Rng): Record<string, bigint>;
   /**
    * The one-lane preset the lane tests take for the family's throughput checks (default: its first
    * bench preset), when that one does not suit lanes.

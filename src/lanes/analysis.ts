@@ -50,11 +50,17 @@ export function measureShardedFp(
   let fp1 = 0;
   let queries = 0;
   let inserts = 0;
-  const op = (opName: string, k: bigint) => ({ op: opName, key: k, tag: 0, fields: {} });
+  const op = (opName: string, k: bigint) => ({
+    op: opName,
+    key: k,
+    tag: 0,
+    fields: opName === 'insert' ? lf.insertFields(rng) : {},
+  });
   while (queries < o.queries) {
     const k = key();
-    sharded.apply(op('insert', k));
-    single.apply(op('insert', k));
+    const r = op('insert', k); // one draw of its fields for both models
+    sharded.apply(r);
+    single.apply(r);
     inserts++;
     if (inserts <= warm) continue;
     const n = o.moment === 'shift' ? (inserts % g === 0 ? Math.min(o.perShift ?? 100, o.queries - queries) : 0) : 1;
@@ -105,7 +111,12 @@ function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number })
   const sharded = lf.model();
   const single: StreamModel = lf.base.model();
   const rng = new Rng(o.seed);
-  const op = (opName: string, k: bigint) => ({ op: opName, key: k, tag: 0, fields: {} });
+  const op = (opName: string, k: bigint) => ({
+    op: opName,
+    key: k,
+    tag: 0,
+    fields: opName === 'insert' ? lf.insertFields(rng) : {},
+  });
   // Odd keys (inserted; distinct up to a capacity); even keys are never inserted.
   const seen = new Set<bigint>();
   for (let i = 0; i < n;) {
@@ -114,8 +125,9 @@ function measureAtCapacity(lf: LaneFilter, o: { queries: number; seed: number })
       if (seen.has(k)) continue;
       seen.add(k);
     }
-    sharded.apply(op('insert', k));
-    single.apply(op('insert', k));
+    const r = op('insert', k); // one draw of its fields for both models
+    sharded.apply(r);
+    single.apply(r);
     i++;
   }
   let fpS = 0;

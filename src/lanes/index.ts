@@ -14,6 +14,7 @@ import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
 import { lanePresetNames, readConfig, resolveConfig } from '../config/resolve.js';
 import { ConfigError } from '../util/errors.js';
+import type { Rng } from '../util/rng.js';
 import { ShardedModel } from './model.js';
 import { bramBlocks, device, type Target } from '../device/index.js';
 import { blockRamEstimate } from '../synth/index.js';
@@ -77,6 +78,11 @@ export class LaneFilter {
    */
   measureInserts(): number | null {
     return this.support().steadyInserts?.(this.base.config) ?? this.base.capacity() ?? null;
+  }
+
+  /** The request fields of a measured insert (LaneSupport.insertFields; none by default). */
+  insertFields(rng: Rng): Record<string, bigint> {
+    return this.support().insertFields?.(this.base.config, rng) ?? {};
   }
 
   /** `measureInserts` is the steady state's (any keys), not a capacity's (distinct keys). */

@@ -124,11 +124,17 @@ export function measureSteadyFp(
   const single: StreamModel = lf.base.model();
   const rng = new Rng(o.seed);
   const kb = lf.base.config.keyBits;
-  const op = (name: string, key: bigint) => ({ op: name, key, tag: 0, fields: {} });
+  const op = (name: string, key: bigint) => ({
+    op: name,
+    key,
+    tag: 0,
+    fields: name === 'insert' ? lf.insertFields(rng) : {},
+  });
   const insert = (): void => {
     const k = rng.bits(kb) | 1n;
-    sharded.apply(op('insert', k));
-    single.apply(op('insert', k));
+    const r = op('insert', k); // one draw of its fields for both models
+    sharded.apply(r);
+    single.apply(r);
   };
   for (let i = 0; i < o.warm; i++) insert();
   let fpS = 0;

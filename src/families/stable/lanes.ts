@@ -44,39 +44,17 @@
  * No merging: a second insert of a key in one cycle decrements P more cells (r_i from the stepped
  * generators), so a merged group would leave other memories than its inserts one by one.
  */
-import { type Fail, type LaneSupport, shardsHint } from '../types.js';
+import { type Fail, type LaneSupport, wordLocalShard } from '../types.js';
 import { stablePoint } from './analysis.js';
 import { deriveStableSizes } from './config.js';
 import type { StableDerived } from './types.js';
 
 /**
- * A shard's sizes: cells/S cells per bank in words of the same cellsPerWord (P = 0: at most half a
- * shard's bank), and the least cells per bank a shard takes (two words).
- */
-function shardShape(c: StableDerived, S: number): { cells: number; cellsPerWord: number; least: number } {
-  const cells = c.cells / S;
-  return {
-    cells,
-    cellsPerWord: c.P > 0 ? c.cellsPerWord : Math.min(c.cellsPerWord, cells / 2),
-    least: c.P > 0 ? 2 * c.cellsPerWord : 2,
-  };
-}
-
-/**
- * One shard: shardShape's sizes, the same k, d, P, seed and key bits; refused naming `shards`
+ * One shard: wordLocalShard's sizes, the same k, d, P, seed and key bits; refused naming `shards`
  * where a bank would have fewer than two words.
  */
 function shardConfig(c: StableDerived, o: { lanes: number; shards: number }, fail: Fail): StableDerived {
-  const S = o.shards;
-  const { cells, cellsPerWord, least } = shardShape(c, S);
-  if (!Number.isInteger(cells) || cells < least)
-    // (Below S, so within the shards field's own bound.)
-    fail(
-      'shards',
-      `${S} shards leave ${c.cells}/${S} cells per bank of the stable filter; a shard needs at least ${least}` +
-        (c.P > 0 ? ` (two words of ${c.cellsPerWord} cells: its P = ${c.P} decrements are word-local)` : '') +
-        ` (${shardsHint(c.cells / least, o.lanes, 'a larger cells')})`,
-    );
+  const { cells, cellsPerWord } = wordLocalShard(c, o, { fail, what: 'the stable filter', decrements: 'decrements' });
   const written: Record<string, unknown> = {
     name: `${c.name}_shard`,
     filter: 'stable',
@@ -100,7 +78,7 @@ export const stableLanes: LaneSupport<StableDerived> = {
   // The stable point on the shard config (see the comment at the top): the one-lane rate, since a
   // shard keeps k, d, P and cellsPerWord.
   shardedFp: (c, shards) => {
-    const { cells, cellsPerWord } = shardShape(c, shards);
+    const { cells, cellsPerWord } = wordLocalShard(c, { lanes: 1, shards });
     return stablePoint({ ...c, cells, cellsPerWord }).fp;
   },
   // The inserts to the stable point: a cell never set since the clear is the only trace of the
