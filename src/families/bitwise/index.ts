@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { bitwiseSchema, deriveBitwiseSizes } from './config.js';
 import { bitwiseExperiments } from './experiments.js';
+import { bitwiseLanes } from './lanes.js';
 import { bitwiseParameters } from './params.js';
 import { buildBitwise } from './rtl.js';
 import { sampleBitwise } from './sampler.js';
@@ -43,4 +44,5 @@ export const bitwiseFamily: FilterFamily<BitwiseDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['bitwise_l3_w448'],
   experiments: bitwiseExperiments,
+  lanes: bitwiseLanes,
 };

@@ -14,17 +14,27 @@ export function minStages(c: BitwiseDerived): number {
 }
 
 /**
- * Cycles from the accepting edge to out_valid with out_ready high (measured by the tests):
- * input registers, hash pieces, hash, block RAM read, read word, lane and forwarding, update,
- * the counters registered, the minimum tree, the response queue (see rtl.ts).
+ * The cycle (from the accepting cycle A = 0) whose values enter the response queue: input
+ * registers, hash pieces, hash, block RAM read, read word, lane and forwarding, update, the
+ * counters registered, the minimum tree (see rtl.ts).
+ */
+export function pushStage(c: BitwiseDerived): number {
+  return 7 + minStages(c);
+}
+
+/**
+ * Cycles from the accepting edge to out_valid with out_ready high (measured by the tests): the
+ * push stage and the response queue; one less for a lane shard (`direct`: no queue, the values
+ * the last stage forms are the outputs).
  */
 export function bitwiseLatency(c: BitwiseDerived): number {
-  return 8 + minStages(c);
+  return pushStage(c) + (c.direct ? 0 : 1);
 }
 
 /** Entries of the response queue: more than the requests a full pipeline holds. */
 export function responseQueueDepth(c: BitwiseDerived): number {
-  return bitwiseLatency(c) <= 13 ? 16 : 32;
+  // The queued pipeline's latency, whatever `direct` says (a direct shard has no queue).
+  return pushStage(c) + 1 <= 13 ? 16 : 32;
 }
 
 export function bitwiseParameters(c: BitwiseDerived): Record<string, unknown> {

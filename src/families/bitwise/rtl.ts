@@ -5,10 +5,10 @@
  *
  * Ports (all synchronous to clk):
  *   in_valid, in_ready      request handshake; in_ready (a register) is low only while a
- *                           reset/clear sweep runs or while the response queue is full
+ *                           reset/clear sweep runs or while the response queue (if any) is full
  *   in_op[1:0]              0 query (count), 1 insert, 2 test-and-insert, 3 clear
  *   in_key, in_tag          the key, and a tag returned with the response
- *   out_valid, out_ready    response handshake; responses come in request order
+ *   out_valid, out_ready    response handshake (no out_ready in a `direct` shard); in request order
  *   out_tag                 the request's tag
  *   out_hit                 count > 0 (query, test-and-insert: as of before the op's own insert)
  *   out_count               C = Σ_i c_i·2^{Σ_{j<i} w_j}, c_i the minimum of the key's counters at
@@ -36,8 +36,8 @@
  *   A+7  the words written to the block RAMs; the counters as read (before the update) registered
  *   …    the minimum of each level's counters, a tree of 2-input minima, one register per level
  *        of the tree (⌈log2 max k_i⌉ stages); hit = some level has every counter non-zero
- *   A+7+d  the response enters the response queue; out_valid a cycle later:
- *        latency = 8 + ⌈log2 max k_i⌉ (bitwiseLatency).
+ *   A+7+d  the response enters the response queue, out_valid a cycle later: latency 8 + ⌈log2 max k_i⌉
+ *        (bitwiseLatency); a lane shard (`direct`, ./lanes.ts) has no queue: these are its outputs.
  *
  * Zero stalls and exactness: every bank reads and writes one word per op, so one op per cycle
  * needs no arbitration; laneRmw forwards the three writes in flight at word level and the last
@@ -99,7 +99,7 @@ export function buildBitwise(c: BitwiseDerived, opts: BitwiseBuildOptions = {}):
     op: m.input('in_op', 2, 'operation: 0 query (count), 1 insert, 2 test-and-insert, 3 clear'),
     key: m.input('in_key', c.keyBits, 'key'),
     tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
-    outReady: m.input('out_ready', 1, 'response consumer ready'),
+    outReady: c.direct ? null : m.input('out_ready', 1, 'response consumer ready'),
   };
 
   // ---- A: input registers; in_ready is a register ----------------------------------------------
@@ -118,12 +118,12 @@ export function buildBitwise(c: BitwiseDerived, opts: BitwiseBuildOptions = {}):
   const maxDepth = Math.max(...c.levels.map((L) => L.depth));
   const sweep = clearSweep(m, { addrBits: Math.log2(maxDepth), depth: maxDepth });
   const queueDepth = responseQueueDepth(c);
-  const occ = occupancy(m, { capacity: queueDepth });
+  const occ = io.outReady ? occupancy(m, { capacity: queueDepth }) : null;
   const sweepStart = m.pipe(clear, SWEEP_START, 'sweep_start');
   const { active: sweepActive } = sweep.connectLookahead(sweepStart);
-  // Room judged without this cycle's pop; no request while a sweep runs or one is about to start.
+  // Queue room (no queue when `direct`) judged without this cycle's pop; none while a sweep runs or starts.
   const clearOnWire = input.fire.and(decodeOp(io.op, [BITWISE_OP.clear]));
-  input.setReady(occ.fullAfter(input.fire).or(sweep.busy).or(clear).or(sweepStart).or(clearOnWire));
+  input.setReady((occ?.fullAfter(input.fire).or(sweep.busy) ?? sweep.busy).or(clear).or(sweepStart).or(clearOnWire));
 
   // ---- A+1 .. A+6: the request's fields travel with it --------------------------------------------
   const s2 = pipeStage(m, 's2', { valid: input.valid, ins, query, tag: input.data.tag });
@@ -168,17 +168,17 @@ export function buildBitwise(c: BitwiseDerived, opts: BitwiseBuildOptions = {}):
   }
   const count = m.cat(...[...minima].reverse());
 
-  // ---- response queue ---------------------------------------------------------------------------
+  // ---- response queue (a `direct` lane shard has none: the last stage's values are its outputs) ---
   const fields = [last.tag, hit.and(last.query), m.mux(last.query, count, 0), last.sat];
-  const rq = responseQueue(m, queueDepth, last.valid, fields, io.outReady, { oneHotWrite: true });
-  occ.step(input.fire, rq.pop);
-
+  const rq = io.outReady ? responseQueue(m, queueDepth, last.valid, fields, io.outReady, { oneHotWrite: true }) : null;
+  if (rq && occ) occ.step(input.fire, rq.pop);
+  const head = rq ? rq.head : fields;
   m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
-  m.output('out_valid', rq.outValid, 'response available');
-  m.output('out_tag', rq.head[0]!, 'tag of the request');
-  m.output('out_hit', rq.head[1]!, 'count > 0 (0 for insert, clear)');
-  m.output('out_count', rq.head[2]!, 'the count, sum of the levels minima weighted 2^(widths below)');
-  m.output('out_sat', rq.head[3]!, 'every level of the key at its maximum (an insert is dropped)');
+  m.output('out_valid', rq ? rq.outValid : last.valid, rq ? 'response available' : 'response valid (no out_ready)');
+  m.output('out_tag', head[0]!, 'tag of the request');
+  m.output('out_hit', head[1]!, 'count > 0 (0 for insert, clear)');
+  m.output('out_count', head[2]!, 'the count, sum of the levels minima weighted 2^(widths below)');
+  m.output('out_sat', head[3]!, 'every level of the key at its maximum (an insert is dropped)');
   return m.build();
 }
 

@@ -30,8 +30,9 @@ export function bitwiseProtocol(c: BitwiseDerived): StreamProtocol {
       { name: 'count', port: 'out_count', width: c.countBits },
       { name: 'sat', port: 'out_sat', width: 1 },
     ],
+    // A lane shard (`direct`) answers the cycle its response is formed, with no queue.
     latency: bitwiseLatency(c),
-    queueDepth: responseQueueDepth(c),
+    queueDepth: c.direct ? 0 : responseQueueDepth(c),
     // The reset/clear sweep: CLEAR_DELAY + the deepest bank's words; twice that, with room to spare.
     maxStallCycles: 2 * (maxDepth + CLEAR_DELAY + 1) + 8,
   };

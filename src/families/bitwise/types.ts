@@ -50,4 +50,10 @@ export interface BitwiseDerived extends BitwiseParams, FilterConfig {
   /** Σ w_i: width of the count (the largest count is 2^countBits − 1). */
   countBits: number;
   target: Target;
+  /**
+   * A lane design's shard (src/lanes/, ./lanes.ts): no response queue and no out_ready — the
+   * response leaves the cycle the last stage forms it (one cycle earlier), and the dispatcher takes
+   * it as it comes. Never set by a written config: only the shard derivation sets it.
+   */
+  direct?: boolean;
 }
