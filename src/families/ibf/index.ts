@@ -2,12 +2,13 @@
  * The importance-aware Bloom filter family (Boraskar, §5): config `filter` "ibf". The pipeline
  * builds Imp-insert or M-insert with word-local Random-delete; every scheme of §5 (the
  * importance-aware deletes, reinsertion, the heuristics of Table 1) is a model (./schemes.ts)
- * run by the `ibf-*` experiments.
+ * run by the `ibf-*` experiments. On N lanes over S shards: ./lanes.ts.
  */
 import path from 'node:path';
 import type { FilterFamily } from '../types.js';
 import { deriveIbfSizes, ibfSchema } from './config.js';
 import { ibfExperiments } from './experiments.js';
+import { ibfLanes } from './lanes.js';
 import { ibfParameters } from './params.js';
 import { buildIbf } from './rtl.js';
 import { sampleIbf } from './sampler.js';
@@ -48,4 +49,5 @@ export const ibfFamily: FilterFamily<IbfDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['ibf_imp_k4_m4'],
   experiments: ibfExperiments,
+  lanes: ibfLanes,
 };

@@ -8,6 +8,11 @@ import type { IbfDerived } from './types.js';
 export const OP = { query: 0, insert: 1, testAndInsert: 2, clear: 3 } as const;
 /** Cycles from the accepting edge to out_valid with out_ready high (measured by the tests). */
 export const LATENCY = 9;
+
+/** The pipeline's latency: LATENCY, one less for a lane shard (`direct`: no response queue). */
+export function ibfLatency(c: IbfDerived): number {
+  return LATENCY - (c.direct ? 1 : 0);
+}
 /** Entries of the response queue: enough for a full pipeline. */
 export const RESPONSE_QUEUE = 16;
 
@@ -37,5 +42,5 @@ export function ibfParameters(c: IbfDerived): Record<string, unknown> {
 }
 
 export function ibfMeta(c: IbfDerived): Record<string, unknown> {
-  return { ...ibfParameters(c), latency: LATENCY, opcodes: OP };
+  return { ...ibfParameters(c), latency: ibfLatency(c), opcodes: OP };
 }

@@ -5,11 +5,11 @@
  *
  * Ports (all synchronous to clk):
  *   in_valid, in_ready      request handshake; in_ready (a register) is low only while a
- *                           reset/clear sweep runs or while the response queue is full
+ *                           reset/clear sweep runs or while the response queue (if any) is full
  *   in_op[1:0]              0 query, 1 insert, 2 test-and-insert, 3 clear
  *   in_key, in_tag          the key, and a tag returned with the response
  *   in_imp[d-1:0]           the insert's importance, 1..MAX (the cell value Imp-insert writes)
- *   out_valid, out_ready    response handshake; responses come in request order
+ *   out_valid, out_ready    response handshake, in request order (a `direct` shard: no out_ready)
  *   out_tag, out_hit        the tag; hit = all k cells non-zero (query, test-and-insert: as of
  *                           before the op's own insert), 0 for insert and clear
  *   out_bad                 1: an insert or test-and-insert refused for its importance (0 or
@@ -28,12 +28,12 @@
  *        decremented (saturating at 0), the offset's cell set to the value, the word written
  *        (src/stages/valueCellWord.ts)
  *   A+6  hit = AND of the banks' tests and the op's query flag
- *   A+7  the response enters the queue; out_valid in A+8: LATENCY = 9 edges after acceptance
+ *   A+7  the response enters the queue; out_valid in A+8: LATENCY = 9 edges after acceptance (below)
  *
- * Zero stall: the P_i deletes are in the word the insert reads and writes anyway, so each block
- * RAM sees one read and at most one write per cycle whatever the op mix; the set value travels
- * with the op. Reset, power-up and clear sweep every word (CLEAR_DELAY + depth cycles) with
- * in_ready low.
+ * Zero stall: the P_i deletes are in the word the insert reads and writes anyway (one read and at
+ * most one write per block RAM per cycle); reset, power-up and clear sweep every word (CLEAR_DELAY
+ * + depth cycles, in_ready low). A lane shard (`direct`, src/lanes/ via ./lanes.ts) has no queue and
+ * no out_ready: A+7 is its response (out_valid a cycle earlier, latency 8), taken as it comes.
  */
 import { ModuleBuilder } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
@@ -69,7 +69,7 @@ export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
     key: m.input('in_key', c.keyBits, 'key'),
     tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
     imp: m.input('in_imp', c.d, `importance of an insert, 1..${c.max}`),
-    outReady: m.input('out_ready', 1, 'response consumer ready'),
+    outReady: c.direct ? null : m.input('out_ready', 1, 'response consumer ready'), // `direct`: none to wait for
   };
   const impBad = io.imp.eq(0).or(c.max < 2 ** c.d - 1 ? io.imp.gt(c.max) : m.const(0, 1));
   const badWire = decodeOp(io.op, [OP.insert, OP.testAndInsert]).and(impBad);
@@ -97,11 +97,11 @@ export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
     clear,
   });
   const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
-  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
+  const occ = io.outReady ? occupancy(m, { capacity: RESPONSE_QUEUE }) : null; // a `direct` shard keeps no room
   const { active: sweepActive } = sweep.connectLookahead(clear);
-  const fullAfter = occ.fullAfter(input.fire);
+  const fullAfter = occ ? occ.fullAfter(input.fire) : null;
   const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
-  input.setReady(fullAfter.or(sweep.busy).or(clear).or(clearOnWire));
+  input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
 
   const value = c.insert === 'imp' ? input.data.imp! : m.const(c.max, c.d);
   const s1 = pipeStage(m, 's1', {
@@ -163,13 +163,26 @@ export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
   const s6 = pipeStage(m, 's6', s5);
   const hit = m.pipe(matches.reduce((a, b) => a.and(b)).and(s6.query), 1, 's7_hit', { reset: null });
   const s7 = pipeStage(m, 's7', omit(s6, 'query'));
-  const rq = responseQueue(m, RESPONSE_QUEUE, s7.valid, [s7.tag, hit, s7.bad], io.outReady, { oneHotWrite: true });
-  occ.step(input.fire, rq.pop);
+  // A lane shard (`direct`) answers from the last stage as the response is formed: no queue.
+  // (The edits for `direct` above this point keep every line where it was — the Verilog's `src`
+  // attributes name the lines, and the one-lane designs stay byte-identical; nothing below does.)
+  let outValid = s7.valid;
+  let head = [s7.tag, hit, s7.bad];
+  if (io.outReady && occ) {
+    const rq = responseQueue(m, RESPONSE_QUEUE, s7.valid, head, io.outReady, { oneHotWrite: true });
+    occ.step(input.fire, rq.pop);
+    outValid = rq.outValid;
+    head = rq.head;
+  }
 
   m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
-  m.output('out_valid', rq.outValid, 'response available');
-  m.output('out_tag', rq.head[0]!, 'tag of the request');
-  m.output('out_hit', rq.head[1]!, 'all k cells non-zero (0 for insert, clear and refused inserts)');
-  m.output('out_bad', rq.head[2]!, 'insert refused: importance 0 or above MAX (nothing changed)');
+  m.output(
+    'out_valid',
+    outValid,
+    io.outReady ? 'response available' : 'response valid (taken as it comes: no out_ready)',
+  );
+  m.output('out_tag', head[0]!, 'tag of the request');
+  m.output('out_hit', head[1]!, 'all k cells non-zero (0 for insert, clear and refused inserts)');
+  m.output('out_bad', head[2]!, 'insert refused: importance 0 or above MAX (nothing changed)');
   return m.build();
 }

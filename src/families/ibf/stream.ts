@@ -17,7 +17,7 @@ import type {
 } from '../types.js';
 import { compileIbf } from './fast.js';
 import { IbfModel } from './model.js';
-import { LATENCY, OP, RESPONSE_QUEUE } from './params.js';
+import { ibfLatency, OP, RESPONSE_QUEUE } from './params.js';
 import { ibfMemoryName } from './rtl.js';
 import type { IbfDerived } from './types.js';
 
@@ -30,8 +30,9 @@ export function ibfProtocol(c: IbfDerived): StreamProtocol {
       { name: 'hit', port: 'out_hit', width: 1 },
       { name: 'bad', port: 'out_bad', width: 1 },
     ],
-    latency: LATENCY,
-    queueDepth: RESPONSE_QUEUE,
+    latency: ibfLatency(c),
+    // A lane shard (`direct`) answers from the last stage, the cycle before the queue would.
+    queueDepth: c.direct ? 0 : RESPONSE_QUEUE,
     maxStallCycles: c.depth + CLEAR_DELAY + 8,
   };
 }

@@ -32,4 +32,9 @@ export interface IbfDerived extends IbfParams, FilterConfig {
   wordBits: number;
   /** Words per bank (cells / cellsPerWord). */
   depth: number;
+  /**
+   * A lane design's shard (src/lanes/, ./lanes.ts): no response queue and no out_ready — the
+   * response leaves the cycle it is formed (one cycle earlier), and the dispatcher takes it.
+   */
+  direct?: boolean;
 }
