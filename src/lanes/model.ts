@@ -129,8 +129,15 @@ export class ShardedModel implements StreamModel {
       s.apply({ op: o.time!.scanOp, key: 0n, tag: 0, fields: { ...o.zeroFields, ...this.now(1n) } });
   }
 
+  /**
+   * Global time: the wraps of T+; ticks: every shard ages at once, so shard 0's steps; a family
+   * that does not age on lanes but has events of its own (the stable and importance-aware filters'
+   * delete rounds, which each shard takes on its own inserts): every shard's, summed.
+   */
   agingEvents(): number {
-    return this.o.time ? this.wraps : this.o.shards[0]!.agingEvents();
+    if (this.o.time) return this.wraps;
+    if (this.o.period !== undefined) return this.o.shards[0]!.agingEvents();
+    return this.o.shards.reduce((n, m) => n + m.agingEvents(), 0);
   }
 
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {

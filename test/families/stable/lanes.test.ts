@@ -151,6 +151,19 @@ describe('stable on lanes: Verilog and latency', () => {
     expect(r.code).toBe(0);
   });
 
+  it("the sharded model's events are every shard's decrement rounds, as many as one lane's on the same inserts", () => {
+    const lf = resolveLaneConfig({ ...small, lanes: 4, shards: 4 }, 'cfg');
+    const sharded = lf.model();
+    const one = lf.base.model();
+    for (let i = 0; i < 300; i++) {
+      const r = { op: 'insert', key: BigInt(i * 7919 + 1), tag: 0, fields: {} };
+      sharded.apply(r);
+      one.apply(r);
+    }
+    expect(one.agingEvents()).toBe(300);
+    expect(sharded.agingEvents()).toBe(300);
+  });
+
   it('out<i>_valid rises the latency after acceptance on every lane (the shard latency + 4 = 12)', () => {
     const lf = resolveLaneConfig({ ...small, lanes: 4, shards: 4 }, 'cfg');
     expect(lf.latency()).toBe(lf.shard.protocol().latency + 4);
