@@ -18,7 +18,7 @@ import type { Rng } from '../util/rng.js';
 import { ShardedModel } from './model.js';
 import { bramBlocks, device, type Target } from '../device/index.js';
 import { blockRamEstimate } from '../synth/index.js';
-import { buildLanes, coreTagBits, LANE_QUEUE, metaBits, SEQ_BITS, SHARD_SALT } from './rtl.js';
+import { buildLanes, coreTagBits, laneQueueDepth, metaBits, SEQ_BITS, SHARD_SALT } from './rtl.js';
 
 export const LANE_COUNTS = [1, 2, 4, 8] as const;
 export const MAX_SHARDS = 64;
@@ -149,6 +149,7 @@ export class LaneFilter {
       shards: this.shards,
       keyBits: this.base.config.keyBits,
       tagBits: this.base.config.tagBits,
+      queueDepth: laneQueueDepth(this.shard.protocol().latency),
       seed: this.base.config.seed,
       ...(time
         ? { time: { block: time.block, wrap: time.wrap, scanCode: p.ops[time.scanOp]! } }
@@ -184,7 +185,7 @@ export class LaneFilter {
       ...(this.merge ? { merge: true } : {}),
       shardParameters: this.shard.parameters(),
       seqBits: SEQ_BITS,
-      laneQueue: LANE_QUEUE,
+      laneQueue: laneQueueDepth(this.shard.protocol().latency),
       latency: this.latency(),
       shardSalt: SHARD_SALT,
     };
@@ -295,7 +296,8 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   if (cap) {
     const target = base.config.target;
     const per = blockRamEstimate(shard.design(), target);
-    const queues = N * bramBlocks(target, metaBits(base.config.tagBits, merge as boolean, !!sup.time), LANE_QUEUE);
+    const depth = laneQueueDepth(shard.protocol().latency);
+    const queues = N * bramBlocks(target, metaBits(base.config.tagBits, merge as boolean, !!sup.time), depth);
     if (per * S + queues > cap.brams)
       fail(
         'shards',

@@ -21,8 +21,11 @@
  *     aging step, its responses dropped), and the next cycle that insert goes alone;
  *   - (a broadcast op, tick or clear, at a head) grants one head only, the first in priority
  *     order; a broadcast goes to every shard at once.
- * It grants nothing while a core was not ready last cycle (`go`: a clear's sweep) or in the HOLD
- * cycles after a broadcast; a tick only while no shard would stall on it (the family's `tickReady` port), and a
+ * It grants nothing while a core was not ready last cycle (`go`: a clear's sweep), in the HOLD
+ * cycles after a broadcast, or in the cycle after one that could grant a broadcast (`go` with a
+ * broadcast at a requesting head: one grant every other cycle while a broadcast waits behind
+ * other heads, the priority order rotating over the cycles that may grant; a tick's insert then
+ * goes a cycle later); a tick only while no shard would stall on it (the family's `tickReady` port), and a
  * shard of a family that takes an op once in `interval` cycles once in that many. What the grants
  * read of the heads is registers formed from the heads' next values: whether a head requests
  * (`lane<i>_req`: valid, room in its lane's queue; not with an interval), whether two heads want
@@ -33,7 +36,7 @@
  * high) the cycle after its grant, with a tag carrying {drop, lane}, and answers after the
  * pipeline's fixed latency: every request takes
  * the same cycles from grant to answer, so each lane's answers come back in its request order, at
- * most one per cycle. They go into the lane's response queue (LANE_QUEUE entries, a lane granted
+ * most one per cycle. They go into the lane's response queue (laneQueueDepth entries, a lane granted
  * only while its queue has room for every request in flight), whose seq and tag words, written when
  * the request is issued, are a memory (a block RAM) and whose answers are registers.
  *
@@ -67,10 +70,18 @@ import type { PortField } from '../families/types.js';
 
 /** Bits of the sequence number on each response (wraps; see the verifier's unwrapping). */
 export const SEQ_BITS = 16;
-/** Entries of each lane's response queue (covers the core's latency + 4: no stall when ready). */
+/** The least entries of a lane's response queue (laneQueueDepth). */
 export const LANE_QUEUE = 16;
-/** Bits of a lane's response-queue slot number. */
-const SLOT_BITS = Math.log2(LANE_QUEUE);
+
+/**
+ * Entries of each lane's response queue: a power of two, at least LANE_QUEUE, with room for every
+ * request in flight at one grant per cycle with out<i>_ready high — a request counts from its
+ * grant to its pop, the core's latency + 4 cycles, and a lane is granted only while its count is
+ * below the depth — so no lane stalls when its consumer is ready.
+ */
+export function laneQueueDepth(coreLatency: number): number {
+  return Math.max(LANE_QUEUE, 2 ** Math.ceil(Math.log2(coreLatency + 4)));
+}
 /**
  * Cycles after a broadcast's grant in which nothing is granted: a clear granted in cycle c reaches
  * the cores from the issue stage in c + 1, and a core's in_ready must be low from the third cycle
@@ -96,6 +107,8 @@ export interface LaneBuild {
   tickCode?: number;
   /** Cycles between two ops a shard takes (LaneSupport.interval; absent: 1). */
   interval?: number;
+  /** Entries of each lane's response queue (laneQueueDepth of the core's latency). */
+  queueDepth: number;
   /** Ticks: the shard's output port that is 1 when a tick would not stall it (LaneSupport.tickReady). */
   tickReady?: string;
   /**
@@ -222,7 +235,7 @@ export function buildLanes(o: LaneBuild): Design {
       ...(headFields ? { headFields } : {}),
       name: `lane${i}_in`,
     });
-    const occ = laneCount(m, `lane${i}_occupancy`);
+    const occ = laneCount(m, `lane${i}_occupancy`, o.queueDepth);
     const shard = S > 1 ? sk.headFields.shard! : null;
     const idle = shardIdle ? (shard ? muxTree(m, shardIdle, shard, ONCE) : shardIdle[0]!) : null;
     // The head requests (valid, its lane's queue has room): without an interval a register
@@ -231,7 +244,7 @@ export function buildLanes(o: LaneBuild): Design {
     const reqReg = idle ? null : m.reg(`lane${i}_req`, 1);
     const req = idle ? sk.headValid.and(occ.full.not()).and(idle) : reqReg!;
     // The response-queue slot of the lane's next granted request.
-    const slot = m.reg(`lane${i}_slot`, SLOT_BITS);
+    const slot = m.reg(`lane${i}_slot`, Math.log2(o.queueDepth));
     return { sk, occ, req, reqReg, outReady, slot, shard };
   });
 
@@ -317,10 +330,12 @@ export function buildLanes(o: LaneBuild): Design {
     for (let j = 0; j < i; j++) precReg.set(`${j}_${i}`, m.reg(`prec_${j}_${i}`, 1, { reset: 1 }));
   /** Lane j comes before lane i in this cycle's priority order. */
   const prec = (j: number, i: number): Sig => (j < i ? precReg.get(`${j}_${i}`)! : precReg.get(`${i}_${j}`)!.not());
-  // Next cycle lane j comes before lane i when lane j - 1 comes before lane i - 1 now.
+  // After a cycle that may grant (`go`), lane j comes before lane i when lane j - 1 came before
+  // lane i - 1: the order rotates over the cycles that may grant, so every lane comes first in
+  // turn even when those cycles alternate with others (a broadcast waiting at a head, below).
   for (const [pair, r] of precReg) {
     const [j, i] = pair.split('_').map(Number) as [number, number];
-    r.next(prec((j - 1 + N) % N, (i - 1 + N) % N));
+    r.next(m.mux(go, prec((j - 1 + N) % N, (i - 1 + N) % N), r));
   }
   // Whether two heads want the same shard: a register per pair of lanes (`same_<j>_<i>`), its next
   // value the compare of the heads' next shards, so the grants read it straight from a register.
@@ -527,11 +542,15 @@ export function buildLanes(o: LaneBuild): Design {
   const bcastQ = gQ.map((g, i) => g.and(iss[i]!.bcast));
   const bcastNowQ = orAll(m, bcastQ);
   // The hold after a broadcast counts from its issue (a cycle after its grant, so from HOLD - 1),
-  // and no grant follows a cycle that could grant a broadcast (go with a broadcast at a head), so
-  // neither register follows this cycle's grants. (While a broadcast waits behind other heads, a
-  // grant every other cycle.)
+  // and no grant follows a cycle that could grant a broadcast (go, and a broadcast at a head that
+  // requests), so neither register follows this cycle's grants. (While a broadcast waits behind
+  // other heads, grants every other cycle; the priority order rotates over those cycles only.)
+  const bcastAsks = orAll(
+    m,
+    lane.map((l, i) => l.req.and(bcast[i]!)),
+  );
   hold.next(countDown(hold, bcastNowQ, HOLD - 1));
-  go.next(coresReady.and(anyBcast.and(go).not()).and(bcastNowQ.not()).and(hold.gt(1).not()));
+  go.next(coresReady.and(go.and(bcastAsks).not()).and(bcastNowQ.not()).and(hold.gt(1).not()));
 
   // Sequence numbers: lane order within the cycle; with merging, shard order (a shard's ops are
   // its group), and within a group its queries first, then its test-and-insert, then the rest,
@@ -751,7 +770,7 @@ export function buildLanes(o: LaneBuild): Design {
     const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
     const meta = { we: gQ[i]!, slot: l.slot, data: m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest) };
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
-    const rq = responseQueue(m, `lane${i}_rq`, meta, answer, l.outReady);
+    const rq = responseQueue(m, `lane${i}_rq`, o.queueDepth, meta, answer, l.outReady);
     const fullNext = l.occ.step(grant[i]!, rq.pop);
     l.reqReg?.next(advanced[i]!.headValidNext.and(fullNext.not()));
     const w = rq.head.width;
@@ -782,18 +801,18 @@ export function buildLanes(o: LaneBuild): Design {
 
 /**
  * A lane's requests from grant to pop (in flight or waiting in its response queue): a count and
- * its `full` flag (LANE_QUEUE), both registers, the next values selected among values formed from
+ * its `full` flag (D, the queue's depth), both registers, the next values selected among values formed from
  * the registers, so a grant or pop only selects.
  */
-function laneCount(m: ModuleBuilder, name: string): { full: Sig; step: (inc: Sig, dec: Sig) => Sig } {
-  const count = m.reg(name, SLOT_BITS + 1);
+function laneCount(m: ModuleBuilder, name: string, D: number): { full: Sig; step: (inc: Sig, dec: Sig) => Sig } {
+  const count = m.reg(name, Math.log2(D) + 1);
   const full = m.reg(`${name}_full`, 1);
   return {
     full,
     step: (inc, dec) => {
       count.next(m.mux(inc, m.mux(dec, count, count.add(1)), m.mux(dec, count.sub(1), count)));
-      // Full after a grant without a pop from LANE_QUEUE - 1; never after a pop without a grant.
-      const fullNext = m.mux(inc, m.mux(dec, full, count.eq(LANE_QUEUE - 1)), m.mux(dec, 0, full));
+      // Full after a grant without a pop from D - 1; never after a pop without a grant.
+      const fullNext = m.mux(inc, m.mux(dec, full, count.eq(D - 1)), m.mux(dec, 0, full));
       full.next(fullNext);
       return fullNext;
     },
@@ -801,22 +820,23 @@ function laneCount(m: ModuleBuilder, name: string): { full: Sig; step: (inc: Sig
 }
 
 /**
- * A lane's response queue: LANE_QUEUE entries, one per slot, filled in request order. A
+ * A lane's response queue: D entries, one per slot, filled in request order. A
  * request's seq and tag are written into its slot the cycle after it is granted (`meta`, at the
  * lane's slot counter), its answer into the same slot when it comes back (`answer`, at the queue's
  * own write pointer: answers come in request order), and the head slot leaves when its answer is
- * in and `outReady`. The pointers have one bit more than a slot, so a queue of LANE_QUEUE answers
+ * in and `outReady`. The pointers have one bit more than a slot, so a queue of D answers
  * is told from an empty one; whether the head's answer is in (out_valid) is a register, set from
  * the pointers' next values, so only a pop follows out_ready.
  */
 function responseQueue(
   m: ModuleBuilder,
   name: string,
+  D: number,
   meta: { we: Sig; slot: Sig; data: Sig },
   answer: { valid: Sig; data: Sig },
   outReady: Sig,
 ): { outValid: Sig; pop: Sig; head: Sig } {
-  const D = LANE_QUEUE;
+  const SLOT_BITS = Math.log2(D);
   const rp = m.reg(`${name}_rp`, SLOT_BITS + 1);
   const wp = m.reg(`${name}_wp`, SLOT_BITS + 1);
   const outValid = m.reg(`${name}_out_valid`, 1);

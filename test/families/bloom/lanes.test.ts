@@ -12,6 +12,7 @@ import { resolveLaneConfig } from '../../../src/lanes/index.js';
 import { loadPreset } from '../../../src/config/resolve.js';
 import { driveLanes, laneCosim } from '../../../sim/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
+import { laneQueueDepth } from '../../../src/lanes/rtl.js';
 import type { BloomDerived } from '../../../src/families/bloom/types.js';
 import {
   answersUnderAnotherShardHash,
@@ -100,10 +101,19 @@ describe('set filters on lanes: Verilog and latency', () => {
     ['partitioned', small, 4],
     ['blocked', smallBlocked, 2],
     ['basic (k = 2 cycles per op)', smallBasic, 2],
+    ['basic, k = 8 (shard latency 15: 32-entry lane queues)', { ...smallBasic, k: 8 }, 2],
   ])('%s: out<i>_valid rises the latency after acceptance on every lane (the shard latency + 4)', (_n, cfg, N) => {
     const lf = resolveLaneConfig({ ...cfg, lanes: N, shards: N }, 'cfg');
     expect(lf.latency()).toBe(lf.shard.protocol().latency + 4);
     expect(laneLatencies(lf)).toEqual(Array.from({ length: N }, () => lf.latency()));
+  });
+
+  it("a lane's response queue holds every request in flight: 16 entries up to a shard latency of 12, then the next power of two", () => {
+    expect([1, 12, 13, 15, 28, 29].map(laneQueueDepth)).toEqual([16, 16, 32, 32, 32, 64]);
+    const queue = (k: number): unknown =>
+      resolveLaneConfig({ ...smallBasic, k, lanes: 2, shards: 2 }, 'cfg').parameters().laneQueue;
+    // The basic filter's shard answers in 7 + k cycles.
+    expect([queue(5), queue(6)]).toEqual([16, 32]);
   });
 });
 
@@ -116,6 +126,8 @@ describe('set filters on lanes: verified against the sharded model', () => {
     ['small basic', 2, 4, 0.1, false, smallBasic],
     // Three cycles per op: the dispatcher's wait counts down from 2 (k = 2 takes one bit).
     ['small basic, k = 3', 4, 4, 0.1, true, { ...smallBasic, k: 3 }],
+    // A 32-entry response queue per lane (its slot 5 bits, the write slot 8 columns × 4 rows).
+    ['small basic, k = 8', 2, 8, 0.2, false, { ...smallBasic, k: 8 }],
     ['bloom_partitioned_k4_4k', 8, 8, 0.1, true, partitioned],
   ];
   it.each(cases)(
