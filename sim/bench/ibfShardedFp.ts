@@ -36,6 +36,7 @@ const meanAndError = (xs: number[]): string => {
   return `${m.toFixed(4)} ± ${(sd / Math.sqrt(xs.length)).toFixed(4)}`;
 };
 const cells = cfg.cells as number;
+const keyBits = cfg.keyBits as number;
 for (const shards of [16, 32, 64]) {
   const lf = resolveLaneConfig({ ...cfg, shards }, 'ibfShardedFp');
   const sharded: number[] = [];
@@ -45,7 +46,7 @@ for (const shards of [16, 32, 64]) {
     const one: StreamModel = lf.base.model();
     const rng = new Rng(100 + r);
     const insert = (): void => {
-      const key = rng.bits(32) | 1n; // odd: inserted
+      const key = rng.bits(keyBits) | 1n; // odd: inserted
       const req = { op: 'insert', key, tag: 0, fields: lf.insertFields(rng) };
       s.apply(req);
       one.apply(req);
@@ -56,7 +57,7 @@ for (const shards of [16, 32, 64]) {
     const Q = 5000;
     for (let q = 0; q < Q; q++) {
       if (q % 5 === 0) insert();
-      const req = { op: 'query', key: rng.bits(32) & ~1n, tag: 0, fields: {} }; // even: never inserted
+      const req = { op: 'query', key: rng.bits(keyBits) & ~1n, tag: 0, fields: {} }; // even: never inserted
       if (s.apply(req).hit) fpS++;
       if (one.apply(req).hit) fp1++;
     }

@@ -28,7 +28,7 @@
  * `merge` is left out and the lane layer refuses it.
  */
 import { binomialExpectation } from '../../analysis/stats.js';
-import { type Fail, type LaneSupport, shardsHint } from '../types.js';
+import { type Fail, type LaneSupport, SHARD_FILL_WHY, shardsHint } from '../types.js';
 import { falsePositives, partitionedFp, uniformProfile } from './analysis.js';
 import { deriveBitwiseSizes } from './config.js';
 import type { BitwiseDerived } from './types.js';
@@ -78,4 +78,9 @@ export const bitwiseLanes: LaneSupport<BitwiseDerived> = {
     const cells = L.cells / shards;
     return binomialExpectation(c.items, 1 / shards, (n) => partitionedFp(cells, L.k, n));
   },
+  // Two differences, said apart: the shard's binomial share (none with k_0 = 1) and the exact form
+  // against the one-lane analysis's Poisson limit (the rest, largest in small shards' banks).
+  shardedFpWhy: (c, shards) =>
+    `${SHARD_FILL_WHY}, and the shard's rate is level 0's exact partitioned form on banks of ` +
+    `${c.levels[0]!.cells / (c.levels[0]!.k * shards)} counters, where the one-lane analysis takes the Poisson limit`,
 };
