@@ -466,9 +466,9 @@ export function buildLanes(o: LaneBuild): Design {
   if (pend) (pendAny as Reg).next(tickNow.or(pendAny.and(orAll(m, pendGrant).not())));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
-  const countDown = (r: Sig, start: Sig, from = HOLD): Sig => m.mux(start, from, m.mux(r.eq(0), 0, r.sub(1)));
+  const countDown = (r: Sig, start: Sig): Sig => m.mux(start, HOLD - 1, m.mux(r.eq(0), 0, r.sub(1)));
   tickRecent?.next(bcastNow.or(tickNow));
-  if (tickRecent) tickHold!.next(countDown(tickHold!, tickRecent, HOLD - 1));
+  if (tickRecent) tickHold!.next(countDown(tickHold!, tickRecent));
 
   /** Inserts among the granted lanes before lane i (lane order), and in all: a prefix count. */
   const insPrefix = (g: Sig[], isIns: Sig[]): { before: Sig[]; all: Sig } => {
@@ -549,7 +549,7 @@ export function buildLanes(o: LaneBuild): Design {
     m,
     lane.map((l, i) => l.req.and(bcast[i]!)),
   );
-  hold.next(countDown(hold, bcastNowQ, HOLD - 1));
+  hold.next(countDown(hold, bcastNowQ));
   go.next(coresReady.and(go.and(bcastAsks).not()).and(bcastNowQ.not()).and(hold.gt(1).not()));
 
   // Sequence numbers: lane order within the cycle; with merging, shard order (a shard's ops are
