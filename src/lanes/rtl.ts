@@ -9,7 +9,8 @@
  *   out<i>_tag, out<i>_seq     the request's tag, and its place in the linear order (below)
  *   out<i>_<field>             the family's response fields (out<i>_hit, …)
  *
- * Each lane has the family's two-entry skid input; the shard index (H3 of the key, salt
+ * Each lane has the family's two-entry skid input (its data store's read pointer stepped a cycle
+ * after the grant, `lateRelease`); the shard index (H3 of the key, salt
  * SHARD_SALT) is computed as a request enters and kept with it. Every cycle the dispatcher
  * looks at the N head requests and
  *   - (fast mode) grants every head whose lane has room in its response queue and which no
@@ -37,7 +38,8 @@
  * pipeline's fixed latency: every request takes
  * the same cycles from grant to answer, so each lane's answers come back in its request order, at
  * most one per cycle. They go into the lane's response queue (laneQueueDepth entries, a lane granted
- * only while its queue has room for every request in flight), whose seq and tag words, written when
+ * only while its queue has room for every request in flight: a count of the issued requests not
+ * yet popped, which no grant feeds), whose seq and tag words, written when
  * the request is issued, are a memory (a block RAM) and whose answers are registers.
  *
  * Linear order: the ops of a cycle are executed by distinct shards, and a cycle never spans an
@@ -75,9 +77,12 @@ export const LANE_QUEUE = 16;
 
 /**
  * Entries of each lane's response queue: a power of two, at least LANE_QUEUE, with room for every
- * request in flight at one grant per cycle with out<i>_ready high — a request counts from its
- * grant to its pop, the core's latency + 4 cycles, and a lane is granted only while its count is
- * below the depth — so no lane stalls when its consumer is ready.
+ * request in flight at one grant per cycle with out<i>_ready high: a request is granted the cycle
+ * after it enters the skid and popped as its answer leaves, the core's latency + 4 cycles after
+ * that entry, so latency + 3 requests are in flight between cycles, latency + 2 of them counted
+ * (the count follows the issue stage, laneCount), and a lane is granted while at most depth − 2
+ * are counted (the count assumes this cycle's grant). So no lane stalls when its consumer is
+ * ready.
  */
 export function laneQueueDepth(coreLatency: number): number {
   return Math.max(LANE_QUEUE, 2 ** Math.ceil(Math.log2(coreLatency + 4)));
@@ -157,6 +162,23 @@ const orAll = (m: ModuleBuilder, xs: Sig[]): Sig => (xs.length ? xs.reduce((a, b
  * need, where adders would become a chain of carry cells.
  */
 function countOnes(m: ModuleBuilder, bits: Sig[], width: number): Sig {
+  // Up to four bits: each bit of the count a table of them (a mux tree of constants), one LUT
+  // after its inputs however synthesis shares the ripple's gates among counts of a prefix.
+  if (bits.length > 1 && bits.length <= 4) {
+    const sel = m.cat(...[...bits].reverse());
+    const n = 1 << bits.length;
+    const ones = (v: number): number => v.toString(2).replaceAll('0', '').length;
+    return m.cat(
+      ...Array.from({ length: width }, (_, k) =>
+        muxTree(
+          m,
+          Array.from({ length: n }, (_, v) => m.const((ones(v) >> (width - 1 - k)) & 1, 1)),
+          sel,
+          ONCE,
+        ),
+      ),
+    );
+  }
   let acc: Sig[] = Array.from({ length: width }, () => m.const(0, 1));
   for (const b of bits) {
     let carry = b;
@@ -234,6 +256,7 @@ export function buildLanes(o: LaneBuild): Design {
       data,
       ...(headFields ? { headFields } : {}),
       name: `lane${i}_in`,
+      lateRelease: true,
     });
     const occ = laneCount(m, `lane${i}_occupancy`, o.queueDepth);
     const shard = S > 1 ? sk.headFields.shard! : null;
@@ -516,8 +539,9 @@ export function buildLanes(o: LaneBuild): Design {
   // ---- the issue stage -----------------------------------------------------------------------
   // The grants and the granted heads are registered; the cycle after, the shards' requests, the
   // sequence numbers and the global time are formed from those registers alone, so within its
-  // cycle a grant feeds only the dispatcher's control registers (skid inputs, queue counts, hold,
-  // tick and interval state, the count's restart) and the issue registers. Every granted op takes this stage, so the order of the answers is kept.
+  // cycle a grant feeds only the dispatcher's control registers (the skid inputs' head and skid,
+  // the heads' request and pair registers, tick and interval state, the count's restart) and the
+  // issue registers: the skid's data store and the lane's queue count step from the issue stage. Every granted op takes this stage, so the order of the answers is kept.
   const gQ = grant.map((g, i) => m.pipe(g, 1, `lane${i}_issue`));
   const iss = lane.map((l, i) => {
     const d = (x: Sig, name: string): Sig => m.pipe(x, 1, `lane${i}_issue_${name}`, { reset: null });
@@ -527,7 +551,6 @@ export function buildLanes(o: LaneBuild): Design {
       tag: d(l.sk.data.tag!, 'tag'),
       extras: o.request.map((f, j) => d(l.sk.data[f.name]!, `x${j}`)),
       shard: l.shard ? d(l.shard, 'shard') : null,
-      bcast: d(bcast[i]!, 'bcast'),
       member: member ? d(member[i]!, 'member') : null,
     };
   });
@@ -539,7 +562,9 @@ export function buildLanes(o: LaneBuild): Design {
         testAndInsert: d.op.eq(mg.testAndInsert),
       }))
     : null;
-  const bcastQ = gQ.map((g, i) => g.and(iss[i]!.bcast));
+  // A broadcast issued on lane i: a register of its own (the grant and the head's flag), so the
+  // issue stage's broadcast (the time's clear, the hold, the shards' drop) is one OR after it.
+  const bcastQ = grant.map((g, i) => m.pipe(g.and(bcast[i]!), 1, `lane${i}_issue_bcast_granted`));
   const bcastNowQ = orAll(m, bcastQ);
   // The hold after a broadcast counts from its issue (a cycle after its grant, so from HOLD - 1),
   // and no grant follows a cycle that could grant a broadcast (go, and a broadcast at a head that
@@ -638,7 +663,7 @@ export function buildLanes(o: LaneBuild): Design {
   coreIn.forEach((ci, s) => {
     const here = (i: number): Sig => (S > 1 ? iss[i]!.shard!.eq(s) : m.const(1, 1));
     // Lanes issued to this shard (with merging, the group's leader and members).
-    const to = gQ.map((g, i) => g.and(iss[i]!.bcast.or(here(i))));
+    const to = gQ.map((g, i) => bcastQ[i]!.or(g.and(here(i))));
     // The lane whose request the shard takes: the group's leader (no member is a broadcast).
     const sel = iss[0]!.member ? to.map((t, i) => t.and(iss[i]!.member!.not())) : to;
     const selAny = orAll(m, sel);
@@ -771,7 +796,7 @@ export function buildLanes(o: LaneBuild): Design {
     const meta = { we: gQ[i]!, slot: l.slot, data: m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest) };
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, o.queueDepth, meta, answer, l.outReady);
-    const fullNext = l.occ.step(grant[i]!, rq.pop);
+    const fullNext = l.occ.step(gQ[i]!, rq.pop);
     l.reqReg?.next(advanced[i]!.headValidNext.and(fullNext.not()));
     const w = rq.head.width;
     m.output(`in${i}_ready`, l.sk.ready, `lane ${i}: request ready (a register)`);
@@ -800,19 +825,23 @@ export function buildLanes(o: LaneBuild): Design {
 }
 
 /**
- * A lane's requests from grant to pop (in flight or waiting in its response queue): a count and
- * its `full` flag (D, the queue's depth), both registers, the next values selected among values formed from
- * the registers, so a grant or pop only selects.
+ * A lane's requests from issue to pop (issued, or waiting in its response queue): a count and its
+ * `full` flag, both registers. The count follows the issue stage (`issued`: a grant a cycle
+ * late), not the grant, so no grant feeds it; `full` assumes this cycle grants (the one request
+ * the count has not seen yet), so a lane granted while `full` is low never has more than D
+ * requests from grant to pop — at most D − 1 counted and its grant (laneQueueDepth leaves room
+ * for that one). The next values are selected among compares of the count register.
  */
-function laneCount(m: ModuleBuilder, name: string, D: number): { full: Sig; step: (inc: Sig, dec: Sig) => Sig } {
+function laneCount(m: ModuleBuilder, name: string, D: number): { full: Sig; step: (issued: Sig, pop: Sig) => Sig } {
   const count = m.reg(name, Math.log2(D) + 1);
   const full = m.reg(`${name}_full`, 1);
   return {
     full,
-    step: (inc, dec) => {
-      count.next(m.mux(inc, m.mux(dec, count, count.add(1)), m.mux(dec, count.sub(1), count)));
-      // Full after a grant without a pop from D - 1; never after a pop without a grant.
-      const fullNext = m.mux(inc, m.mux(dec, full, count.eq(D - 1)), m.mux(dec, 0, full));
+    step: (issued, pop) => {
+      count.next(m.mux(issued, m.mux(pop, count, count.add(1)), m.mux(pop, count.sub(1), count)));
+      // Full next cycle: the count then, with the grant of this cycle assumed, reaches D (full:
+      // the count is D − 1 or D; it never exceeds D). Equality compares, no carry chain.
+      const fullNext = m.mux(issued, m.mux(pop, full, full.or(count.eq(D - 2))), m.mux(pop, count.eq(D), full));
       full.next(fullNext);
       return fullNext;
     },

@@ -57,6 +57,11 @@ export interface SkidInputOptions<F extends string, D extends string> {
   headFields?: Record<string, Sig>;
   /** Register name prefix. */
   name: string;
+  /**
+   * The data store's read pointer steps a cycle after `release` (a register of the pop, `_data_popq`,
+   * xored into the pointer as it is read), so `release`'s signal feeds only that register's input.
+   */
+  lateRelease?: boolean;
 }
 
 export interface SkidAdvance<F extends string> {
@@ -101,7 +106,7 @@ export function skidInput<F extends string, D extends string>(
   const head = r('head', decoded.width, null);
   const skidValid = r('skid_valid', 1);
   const skid = r('skid', decoded.width, null);
-  const data = twoEntryStore(m, o.name, fire, o.data);
+  const data = twoEntryStore(m, o.name, fire, o.data, o.lateRelease ?? false);
   const flagWidths = Object.fromEntries(flagNames.map((f) => [f, { width: 1 }])) as Record<F, { width: number }>;
   const fieldWidths = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { width: v.width }]));
   const unpacked = unpack(head, { ...flagWidths, ...fieldWidths }) as Record<string, Sig>;
@@ -147,9 +152,13 @@ function twoEntryStore<D extends string>(
   name: string,
   push: Sig,
   fields: Record<D, Sig>,
+  late: boolean,
 ): { head: Record<D, Sig>; release: (pop: Sig) => void } {
   const wp = m.reg(`${name}_data_wp`, 1);
-  const rp = m.reg(`${name}_data_rp`, 1);
+  const rpReg = m.reg(`${name}_data_rp`, 1);
+  // Late: the last cycle's pop, still to be added to the pointer register.
+  const popQ = late ? m.reg(`${name}_data_popq`, 1) : null;
+  const rp = popQ ? rpReg.xor(popQ) : rpReg;
   const values = Object.values(fields) as Sig[];
   const width = values.reduce((s, f) => s + f.width, 0);
   const entries = [0, 1].map((i) => {
@@ -160,7 +169,15 @@ function twoEntryStore<D extends string>(
   const word = m.mux(rp, entries[1]!, entries[0]!);
   const head = unpack(word, fields);
   wp.next(m.mux(push, wp.not(), wp));
-  return { head, release: (pop) => rp.next(m.mux(pop, rp.not(), rp)) };
+  return {
+    head,
+    release: (pop) => {
+      if (popQ) {
+        popQ.next(pop);
+        rpReg.next(rp);
+      } else rpReg.next(m.mux(pop, rpReg.not(), rpReg));
+    },
+  };
 }
 
 /** Registered data fields: present where the input field is. */

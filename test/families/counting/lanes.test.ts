@@ -226,6 +226,17 @@ describe('counting filters on lanes: verified against the sharded model', () => 
     expect(cmp.mismatches).toEqual([]);
   }, 300_000);
 
+  // The shard answers 12 cycles after its request: 15 requests in flight between cycles, 14 of them
+  // counted (the count follows the issue stage and assumes this cycle's grant), exactly what a
+  // 16-entry queue grants at; a count one more cautious would make the lane wait.
+  it('RM, one lane offered a request every cycle, its consumer ready: never waits on its 16-entry response queue', () => {
+    const lf = lane(smallRm, 1, 1);
+    expect(lf.shard.protocol().latency).toBe(12);
+    expect(lf.parameters().laneQueue).toBe(16);
+    const r = driveLanes(lf, { opsPerLane: 2000, seed: 4, mix: { query: 1, insert: 1 }, throughputOnly: true });
+    expect(r.opsPerCycle).toBeGreaterThan(0.995);
+  }, 300_000);
+
   it('counting_k4_w4: four lanes on uniform keys execute more than 2.5 ops per cycle with 8 shards', () => {
     const lf = lane(counting, 4, 8);
     const r = driveLanes(lf, { opsPerLane: 3000, seed: 2, mix: { query: 1, insert: 1 }, throughputOnly: true });
