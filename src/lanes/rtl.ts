@@ -162,22 +162,11 @@ const orAll = (m: ModuleBuilder, xs: Sig[]): Sig => (xs.length ? xs.reduce((a, b
  * need, where adders would become a chain of carry cells.
  */
 function countOnes(m: ModuleBuilder, bits: Sig[], width: number): Sig {
-  // Up to four bits: each bit of the count a table of them (a mux tree of constants), one LUT
-  // after its inputs however synthesis shares the ripple's gates among counts of a prefix.
+  // Up to four bits: each bit of the count a table of them, one LUT after its inputs however
+  // synthesis shares the ripple's gates among counts of a prefix.
   if (bits.length > 1 && bits.length <= 4) {
-    const sel = m.cat(...[...bits].reverse());
-    const n = 1 << bits.length;
     const ones = (v: number): number => v.toString(2).replaceAll('0', '').length;
-    return m.cat(
-      ...Array.from({ length: width }, (_, k) =>
-        muxTree(
-          m,
-          Array.from({ length: n }, (_, v) => m.const((ones(v) >> (width - 1 - k)) & 1, 1)),
-          sel,
-          ONCE,
-        ),
-      ),
-    );
+    return m.cat(...Array.from({ length: width }, (_, k) => table(m, bits, (v) => (ones(v) >> (width - 1 - k)) & 1)));
   }
   let acc: Sig[] = Array.from({ length: width }, () => m.const(0, 1));
   for (const b of bits) {
@@ -189,6 +178,20 @@ function countOnes(m: ModuleBuilder, bits: Sig[], width: number): Sig {
     });
   }
   return m.cat(...[...acc].reverse());
+}
+
+/**
+ * A one-bit function of a few bits (`bits[0]` the index's low bit) as a mux tree of constants:
+ * synthesis maps a function of four bits to one LUT, of six to two levels.
+ */
+function table(m: ModuleBuilder, bits: Sig[], f: (v: number) => number): Sig {
+  const sel = m.cat(...[...bits].reverse());
+  return muxTree(
+    m,
+    Array.from({ length: 1 << bits.length }, (_, v) => m.const(f(v) & 1, 1)),
+    sel,
+    ONCE,
+  );
 }
 
 /** One-hot select: OR of (sel_j ? x_j : 0). */
@@ -343,7 +346,10 @@ export function buildLanes(o: LaneBuild): Design {
   // restart by a tick or broadcast comes from this cycle's grants), so no adder follows a grant.
   const count = ticks ? m.reg('gen_count', bitsFor(Math.max(o.period!, N))) : null;
   const insW = bitsFor(N);
-  const lastIns = m.reg('issue_inserted', insW);
+  // With ticks the last cycle's inserts are a register (its flags are selected by it before the
+  // grants); without, the issue stage counts them from its own registers (below), so no count
+  // follows a grant within its cycle.
+  const lastIns = count ? m.reg('issue_inserted', insW) : null;
   const seqBase = m.reg('seq_base', SEQ_BITS);
   // The priority order, rotating by one lane each cycle (lane 0 first after reset, then lane 1,
   // …): a register per pair of lanes, `prec_<j>_<i>` (j < i: lane j comes before lane i), so the
@@ -391,7 +397,7 @@ export function buildLanes(o: LaneBuild): Design {
     muxTree(
       m,
       Array.from({ length: 1 << insW }, (_, c) => regs[Math.min(c, N)]!),
-      lastIns,
+      lastIns!,
       ONCE,
     );
   const nearFull = !count ? m.const(0, 1) : (nearReg ?? m.const(1, 1));
@@ -494,18 +500,16 @@ export function buildLanes(o: LaneBuild): Design {
   if (tickRecent) tickHold!.next(countDown(tickHold!, tickRecent));
 
   /** Inserts among the granted lanes before lane i (lane order), and in all: a prefix count. */
-  const insPrefix = (g: Sig[], isIns: Sig[]): { before: Sig[]; all: Sig } => {
-    const bits = g.map((x, i) => x.and(isIns[i]!));
+  const insPrefix = (bits: Sig[]): { before: Sig[]; all: Sig } => {
     const before = Array.from({ length: N }, (_, i) => countOnes(m, bits.slice(0, i), insW));
     return { before, all: countOnes(m, bits, insW) };
   };
-  const insA = insPrefix(grant, ins);
-  lastIns.next(insA.all);
+  if (lastIns) lastIns.next(insPrefix(grant.map((g, i) => g.and(ins[i]!))).all);
   // A tick or broadcast restarts the generation (nothing else is granted in its cycle, so the
   // count and the last cycle's inserts are both 0 after it).
   if (count) {
     const restart = tickNow.or(bcastNow);
-    count.next(m.mux(restart, 0, count.add(lastIns.zext(count.width))));
+    count.next(m.mux(restart, 0, count.add(lastIns!.zext(count.width))));
     // A flag's next value tests count + lastIns, that is the count register itself against a
     // threshold lowered by lastIns: each threshold's test is formed from the register and the
     // flag selects among them by lastIns (no adder before the compare).
@@ -517,7 +521,7 @@ export function buildLanes(o: LaneBuild): Design {
           if (!formed.has(k)) formed.set(k, test(count, k));
           return formed.get(k)!;
         }),
-        lastIns,
+        lastIns!,
         ONCE,
       );
     const nearAt = new Map<number, Sig>();
@@ -562,10 +566,11 @@ export function buildLanes(o: LaneBuild): Design {
         testAndInsert: d.op.eq(mg.testAndInsert),
       }))
     : null;
-  // A broadcast issued on lane i: a register of its own (the grant and the head's flag), so the
-  // issue stage's broadcast (the time's clear, the hold, the shards' drop) is one OR after it.
-  const bcastQ = grant.map((g, i) => m.pipe(g.and(bcast[i]!), 1, `lane${i}_issue_bcast_granted`));
-  const bcastNowQ = orAll(m, bcastQ);
+  // A broadcast issued: a register of the broadcast rule's grant (`bcastNow`: a broadcast is
+  // granted alone, to the head first in priority order, which the rule reads from the request
+  // and priority registers, not from the pair registers), so the issue stage's broadcast (the
+  // time's clear, the hold, the shards' drop) is a register.
+  const bcastNowQ = m.pipe(bcastNow, 1, 'issue_bcast');
   // The hold after a broadcast counts from its issue (a cycle after its grant, so from HOLD - 1),
   // and no grant follows a cycle that could grant a broadcast (go, and a broadcast at a head that
   // requests), so neither register follows this cycle's grants. (While a broadcast waits behind
@@ -581,13 +586,14 @@ export function buildLanes(o: LaneBuild): Design {
   // its group), and within a group its queries first, then its test-and-insert, then the rest,
   // each in lane order (a group answers as of before its insert; with global time its inserts
   // fall at consecutive times, the first one's its answer's). A granted op's place within its
-  // cycle (`offset`, 0..N-1) and the cycle's grant count are counted from the grants and
-  // registered with them; the issue stage adds the place to `seq_base` (the ops of every earlier
-  // cycle, a register) as it writes the response queue's meta.
+  // cycle (`offset`, 0..N-1) and the cycle's grant count are counted in the issue stage from its
+  // registers (the issued grants, inserts, shards and ops), so no count follows a grant in its
+  // cycle; the place is added to `seq_base` (the ops of every earlier cycle, a register) for the
+  // response queue's meta.
   const offW = bitsFor(N);
   const offset: Sig[] = [];
-  if (kind) {
-    const cls = kind.map(({ query: a, testAndInsert: b }) => ({ a, b, c: a.or(b).not() }));
+  if (kindQ) {
+    const cls = kindQ.map(({ query: a, testAndInsert: b }) => ({ a, b, c: a.or(b).not() }));
     for (let i = 0; i < N; i++) {
       const x = cls[i]!;
       const before = (j: number): Sig => {
@@ -595,45 +601,46 @@ export function buildLanes(o: LaneBuild): Design {
         const rank = y.a.and(x.a.not()).or(y.b.and(x.c));
         const sameClass = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
         const inGroup = j < i ? rank.or(sameClass) : rank;
-        return m.mux(same(j, i), inGroup, lane[j]!.shard!.lt(lane[i]!.shard!));
+        return m.mux(iss[j]!.shard!.eq(iss[i]!.shard!), inGroup, iss[j]!.shard!.lt(iss[i]!.shard!));
       };
       offset.push(
         countOnes(
           m,
-          lane.flatMap((_, j) => (j === i ? [] : [grant[j]!.and(before(j))])),
+          lane.flatMap((_, j) => (j === i ? [] : [gQ[j]!.and(before(j))])),
           offW,
         ),
       );
     }
-  } else for (let i = 0; i < N; i++) offset.push(countOnes(m, grant.slice(0, i), offW));
-  const prefix = countOnes(m, grant, offW);
-  const offQ = offset.map((off, i) => m.pipe(off, 1, `lane${i}_issue_off`, { reset: null }));
-  const grantedQ = m.pipe(prefix, 1, 'granted');
+  } else for (let i = 0; i < N; i++) offset.push(countOnes(m, gQ.slice(0, i), offW));
+  const offQ = offset;
+  const grantedQ = countOnes(m, gQ, offW);
   seqBase.next(seqBase.add(grantedQ.zext(SEQ_BITS)));
-  // Inserts issued before lane i's op in the cycle's order, counted from the grants and
-  // registered with them. Without merging: in lanes before it. With merging and global time: in
-  // shards before its shard (its group's first insert is then at that time), and with them its
-  // group's inserts (`insLast`: the group's last insert is one before that count).
+  // Inserts issued before lane i's op in the cycle's order, counted in the issue stage from the
+  // issued inserts (`insQ`, a register per lane). Without merging: in lanes before it. With
+  // merging and global time: in shards before its shard (its group's first insert is then at that
+  // time), and with them its group's inserts (`insLast`: the group's last insert is one before
+  // that count).
+  const insQ = grant.map((g, i) => m.pipe(g.and(ins[i]!), 1, `lane${i}_issue_ins_granted`));
+  const insA = insPrefix(insQ);
   const shardLt = (j: number, i: number, orEq: boolean): Sig => {
-    const a = lane[j]!.shard!;
-    const b = lane[i]!.shard!;
+    const a = iss[j]!.shard!;
+    const b = iss[i]!.shard!;
     return orEq ? a.le(b) : a.lt(b);
   };
   const insByShard = (orEq: boolean): Sig[] =>
     lane.map((_, i) =>
       countOnes(
         m,
-        lane.flatMap((_, j) => (j === i && !orEq ? [] : [grant[j]!.and(ins[j]!).and(shardLt(j, i, orEq))])),
+        lane.flatMap((_, j) => (j === i && !orEq ? [] : [insQ[j]!.and(shardLt(j, i, orEq))])),
         insW,
       ),
     );
   const timedMerge = !!(time && mg);
-  const insBefore = (timedMerge ? insByShard(false) : insA.before).map((n, i) =>
-    m.pipe(n, 1, `lane${i}_issue_ins_before`),
-  );
-  const insLast = timedMerge ? insByShard(true).map((n, i) => m.pipe(n, 1, `lane${i}_issue_ins_last`)) : null;
-  const inserted = lastIns;
-  const clock = time ? globalTime(m, time, { S, N, inserted, clear: bcastNowQ, width }) : null;
+  const insBefore = timedMerge ? insByShard(false) : insA.before;
+  const insLast = timedMerge ? insByShard(true) : null;
+  // The cycle's inserts (with ticks the register counted from the grants: the same value).
+  const inserted = lastIns ?? insA.all;
+  const clock = time ? globalTime(m, time, { S, N, inserted, insertBits: insQ, clear: bcastNowQ, width }) : null;
   // Global time: lag + c for every count c of a cycle's inserts, from registers only, so the
   // issued ops (through the insert counts) select a sum rather than feed an adder.
   const lagPlus = clock
@@ -663,7 +670,7 @@ export function buildLanes(o: LaneBuild): Design {
   coreIn.forEach((ci, s) => {
     const here = (i: number): Sig => (S > 1 ? iss[i]!.shard!.eq(s) : m.const(1, 1));
     // Lanes issued to this shard (with merging, the group's leader and members).
-    const to = gQ.map((g, i) => bcastQ[i]!.or(g.and(here(i))));
+    const to = gQ.map((g, i) => g.and(bcastNowQ.or(here(i))));
     // The lane whose request the shard takes: the group's leader (no member is a broadcast).
     const sel = iss[0]!.member ? to.map((t, i) => t.and(iss[i]!.member!.not())) : to;
     const selAny = orAll(m, sel);
@@ -793,7 +800,13 @@ export function buildLanes(o: LaneBuild): Design {
     const scanAfter = clock ? last(clock.scanNow.and(gQ[i]!)) : null;
     // The seq and the tag go into the slot as the op is issued (see `offset`).
     const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
-    const meta = { we: gQ[i]!, slot: l.slot, data: m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest) };
+    // Registered before the memory's write port (written two cycles after the grant, long
+    // before the answer comes): the seq's adder and the scan flag end at a register.
+    const meta = {
+      we: m.pipe(gQ[i]!, 1, `lane${i}_meta_we`),
+      slot: m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null }),
+      data: m.pipe(m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest), 1, `lane${i}_meta_data`, { reset: null }),
+    };
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, o.queueDepth, meta, answer, l.outReady);
     const fullNext = l.occ.step(gQ[i]!, rq.pop);
@@ -850,8 +863,8 @@ function laneCount(m: ModuleBuilder, name: string, D: number): { full: Sig; step
 
 /**
  * A lane's response queue: D entries, one per slot, filled in request order. A
- * request's seq and tag are written into its slot the cycle after it is granted (`meta`, at the
- * lane's slot counter), its answer into the same slot when it comes back (`answer`, at the queue's
+ * request's seq and tag are written into its slot two cycles after it is granted (`meta`, at the
+ * lane's slot counter, registered), its answer into the same slot when it comes back (`answer`, at the queue's
  * own write pointer: answers come in request order), and the head slot leaves when its answer is
  * in and `outReady`. The pointers have one bit more than a slot, so a queue of D answers
  * is told from an empty one; whether the head's answer is in (out_valid) is a register, set from
@@ -871,7 +884,8 @@ function responseQueue(
   const outValid = m.reg(`${name}_out_valid`, 1);
   // The seq and tag in a memory (one write, one read a cycle: a block RAM): it is read every cycle
   // at the next head, so the head's word is there when it becomes the head. A slot's meta is
-  // written the cycle after its grant and its answer comes cycles later, so when the head's answer
+  // written two cycles after its grant and its answer comes the core's latency + 2 cycles after
+  // it (a latency of at least 1, so later than the write), so when the head's answer
   // is in, its meta was written before the read (a read of a slot as it is written gives an
   // undefined word, but only while that slot's answer is not in: out_valid is low then, and the
   // word is shown as 0 while out_valid is low).
@@ -916,7 +930,7 @@ function responseQueue(
 function globalTime(
   m: ModuleBuilder,
   time: { block: number; wrap: number },
-  o: { S: number; N: number; inserted: Sig; clear: Sig; width: (port: string) => number },
+  o: { S: number; N: number; inserted: Sig; insertBits: Sig[]; clear: Sig; width: (port: string) => number },
 ) {
   const tplusW = o.width('in_tplus');
   const countBits = o.width('in_before');
@@ -934,7 +948,16 @@ function globalTime(
   else {
     const phase = m.reg('time_phase', sb);
     const sum = phase.zext(sb + 1).add(n.zext(sb + 1));
-    scanNow = sum.ge(o.S);
+    // The step is due when the phase and the cycle's inserts reach S: with six bits or fewer of
+    // phase and insert flags, a table of them (two LUT levels, no count and adder before it).
+    const ones = (v: number): number => v.toString(2).replaceAll('0', '').length;
+    const N = o.insertBits.length;
+    scanNow =
+      sb + N <= 6
+        ? table(m, [...o.insertBits, ...Array.from({ length: sb }, (_, b) => phase.bit(b))], (v) =>
+            (v >> N) + ones(v & ((1 << N) - 1)) >= o.S ? 1 : 0,
+          )
+        : sum.ge(o.S);
     phase.next(m.mux(o.clear, 0, m.mux(scanNow, sum.sub(o.S), sum).trunc(sb)));
   }
   return { tplus: tplus as Sig, bcnt: bcnt as Sig | null, scanNow, countBits, lag: lag as Sig };
