@@ -326,17 +326,22 @@ export function buildLanes(o: LaneBuild): Design {
   const hold = m.reg('bcast_hold', bitsFor(HOLD));
   // go = every core was ready last cycle and the hold is 0 now: a register, set below.
   const go = m.reg('go', 1);
-  // Ticks (a shift in every shard) only while no shard would stall on one, and not in the HOLD
-  // cycles after a tick or broadcast, before the shards' tick_ok has seen it. (A defence: a tick
-  // follows an aging tick that closely only with g = 1, and no test has made it matter — a lane
-  // tick is a broadcast, held after anyway; the tick_ok gate itself is tested.)
+  // Ticks (a shift in every shard) only while no shard would stall on one, and not in the HOLD + 1
+  // cycles after a tick or broadcast, before the shards' tick_ok has seen it and the dispatcher
+  // has seen that (`tick_ready_all`: every shard's port, a register beside the dispatcher, so no
+  // net from the shards enters the grant). (A defence: a tick follows an aging tick that closely
+  // only with g = 1, and no test has made it matter — a lane tick is a broadcast, held after
+  // anyway; the tick_ok gate itself is tested.)
   const tickHold = ticks && o.tickReady ? m.reg('tick_hold', bitsFor(HOLD)) : null;
-  // A tick or broadcast granted last cycle (a register: the hold counts from it, HOLD - 1 on).
+  // A tick or broadcast granted last cycle (a register: the hold counts from it, HOLD on).
   const tickRecent = tickHold ? m.reg('tick_recent', 1) : null;
   const tickOk = tickHold
-    ? coreOut
-        .map((co) => co[o.tickReady!]!)
-        .reduce((a, b) => a.and(b))
+    ? m
+        .pipe(
+          coreOut.map((co) => co[o.tickReady!]!).reduce((a, b) => a.and(b)),
+          1,
+          'tick_ready_all',
+        )
         .and(tickHold.eq(0))
         .and(tickRecent!.not())
     : m.const(1, 1);
@@ -495,9 +500,9 @@ export function buildLanes(o: LaneBuild): Design {
   if (pend) (pendAny as Reg).next(tickNow.or(pendAny.and(orAll(m, pendGrant).not())));
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
-  const countDown = (r: Sig, start: Sig): Sig => m.mux(start, HOLD - 1, m.mux(r.eq(0), 0, r.sub(1)));
+  const countDown = (r: Sig, start: Sig, from = HOLD - 1): Sig => m.mux(start, from, m.mux(r.eq(0), 0, r.sub(1)));
   tickRecent?.next(bcastNow.or(tickNow));
-  if (tickRecent) tickHold!.next(countDown(tickHold!, tickRecent));
+  if (tickRecent) tickHold!.next(countDown(tickHold!, tickRecent, HOLD));
 
   /** Inserts among the granted lanes before lane i (lane order), and in all: a prefix count. */
   const insPrefix = (bits: Sig[]): { before: Sig[]; all: Sig } => {
