@@ -1844,9 +1844,9 @@ module apbf_k3_l3_2x2 (
   (* src = "src/stages/primitives.ts:22" *) wire slice_33;
   (* src = "src/stages/primitives.ts:23" *) wire mux_44;
   (* src = "src/lanes/rtl.ts:169" *) wire [1:0] cat_15;
-  (* src = "src/lanes/rtl.ts:622" *) wire [13:0] const_60;
-  (* src = "src/lanes/rtl.ts:622" *) wire [15:0] cat_16;
-  (* src = "src/lanes/rtl.ts:622" *) wire [15:0] add_1;
+  (* src = "src/lanes/rtl.ts:627" *) wire [13:0] const_60;
+  (* src = "src/lanes/rtl.ts:627" *) wire [15:0] cat_16;
+  (* src = "src/lanes/rtl.ts:627" *) wire [15:0] add_1;
   (* src = "src/lanes/rtl.ts:676" *) wire const_61;
   (* src = "src/lanes/rtl.ts:676" *) wire eq_22;
   (* src = "src/lanes/rtl.ts:678" *) wire or_23;

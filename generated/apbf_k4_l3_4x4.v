@@ -4426,9 +4426,9 @@ module apbf_k4_l3_4x4 (
   (* src = "src/stages/primitives.ts:22" *) wire slice_91;
   (* src = "src/stages/primitives.ts:23" *) wire mux_199;
   (* src = "src/lanes/rtl.ts:169" *) wire [2:0] cat_31;
-  (* src = "src/lanes/rtl.ts:622" *) wire [12:0] const_200;
-  (* src = "src/lanes/rtl.ts:622" *) wire [15:0] cat_32;
-  (* src = "src/lanes/rtl.ts:622" *) wire [15:0] add_1;
+  (* src = "src/lanes/rtl.ts:627" *) wire [12:0] const_200;
+  (* src = "src/lanes/rtl.ts:627" *) wire [15:0] cat_32;
+  (* src = "src/lanes/rtl.ts:627" *) wire [15:0] add_1;
   (* src = "src/lanes/rtl.ts:676" *) wire [1:0] const_201;
   (* src = "src/lanes/rtl.ts:676" *) wire eq_40;
   (* src = "src/lanes/rtl.ts:678" *) wire or_71;

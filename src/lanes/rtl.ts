@@ -591,12 +591,18 @@ export function buildLanes(o: LaneBuild): Design {
   // its group), and within a group its queries first, then its test-and-insert, then the rest,
   // each in lane order (a group answers as of before its insert; with global time its inserts
   // fall at consecutive times, the first one's its answer's). A granted op's place within its
-  // cycle (`offset`, 0..N-1) and the cycle's grant count are counted in the issue stage from its
+  // cycle (`offQ`, 0..N-1) and the cycle's grant count are counted in the issue stage from its
   // registers (the issued grants, inserts, shards and ops), so no count follows a grant in its
   // cycle; the place is added to `seq_base` (the ops of every earlier cycle, a register) for the
   // response queue's meta.
   const offW = bitsFor(N);
-  const offset: Sig[] = [];
+  const offQ: Sig[] = [];
+  // The issued ops of lanes j and i: lane j's shard comes before lane i's (or is the same).
+  const shardLt = (j: number, i: number, orEq: boolean): Sig => {
+    const a = iss[j]!.shard!;
+    const b = iss[i]!.shard!;
+    return orEq ? a.le(b) : a.lt(b);
+  };
   if (kindQ) {
     const cls = kindQ.map(({ query: a, testAndInsert: b }) => ({ a, b, c: a.or(b).not() }));
     for (let i = 0; i < N; i++) {
@@ -606,9 +612,9 @@ export function buildLanes(o: LaneBuild): Design {
         const rank = y.a.and(x.a.not()).or(y.b.and(x.c));
         const sameClass = y.a.and(x.a).or(y.b.and(x.b)).or(y.c.and(x.c));
         const inGroup = j < i ? rank.or(sameClass) : rank;
-        return m.mux(iss[j]!.shard!.eq(iss[i]!.shard!), inGroup, iss[j]!.shard!.lt(iss[i]!.shard!));
+        return m.mux(iss[j]!.shard!.eq(iss[i]!.shard!), inGroup, shardLt(j, i, false));
       };
-      offset.push(
+      offQ.push(
         countOnes(
           m,
           lane.flatMap((_, j) => (j === i ? [] : [gQ[j]!.and(before(j))])),
@@ -616,8 +622,7 @@ export function buildLanes(o: LaneBuild): Design {
         ),
       );
     }
-  } else for (let i = 0; i < N; i++) offset.push(countOnes(m, gQ.slice(0, i), offW));
-  const offQ = offset;
+  } else for (let i = 0; i < N; i++) offQ.push(countOnes(m, gQ.slice(0, i), offW));
   const grantedQ = countOnes(m, gQ, offW);
   seqBase.next(seqBase.add(grantedQ.zext(SEQ_BITS)));
   // Inserts issued before lane i's op in the cycle's order, counted in the issue stage from the
@@ -627,11 +632,6 @@ export function buildLanes(o: LaneBuild): Design {
   // that count).
   const insQ = grant.map((g, i) => m.pipe(g.and(ins[i]!), 1, `lane${i}_issue_ins_granted`));
   const insA = insPrefix(insQ);
-  const shardLt = (j: number, i: number, orEq: boolean): Sig => {
-    const a = iss[j]!.shard!;
-    const b = iss[i]!.shard!;
-    return orEq ? a.le(b) : a.lt(b);
-  };
   const insByShard = (orEq: boolean): Sig[] =>
     lane.map((_, i) =>
       countOnes(
@@ -803,7 +803,7 @@ export function buildLanes(o: LaneBuild): Design {
     // lane order, or with merging the op whose place is the cycle's last).
     const last = (x: Sig): Sig => x.and(kind ? offQ[i]!.add(1).eq(grantedQ) : orAll(m, gQ.slice(i + 1)).not());
     const scanAfter = clock ? last(clock.scanNow.and(gQ[i]!)) : null;
-    // The seq and the tag go into the slot as the op is issued (see `offset`).
+    // The seq and the tag go into the slot as the op is issued (see `offQ`).
     const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
     // Registered before the memory's write port (written two cycles after the grant, long
     // before the answer comes): the seq's adder and the scan flag end at a register.
