@@ -805,13 +805,18 @@ export function buildLanes(o: LaneBuild): Design {
     const scanAfter = clock ? last(clock.scanNow.and(gQ[i]!)) : null;
     // The seq and the tag go into the slot as the op is issued (see `offQ`).
     const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
-    // Registered before the memory's write port (written two cycles after the grant, long
-    // before the answer comes): the seq's adder and the scan flag end at a register.
-    const meta = {
-      we: m.pipe(gQ[i]!, 1, `lane${i}_meta_we`),
-      slot: m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null }),
-      data: m.pipe(m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest), 1, `lane${i}_meta_data`, { reset: null }),
-    };
+    // With global time, registered before the memory's write port (written two cycles after the
+    // grant, long before the answer comes): the scan flag's table and the seq's adder end at a
+    // register. Without, written from the issue stage: no such flag, and the registers (about 30
+    // a lane) would not fit the 4-lane APBF preset on an HX8K.
+    const metaWord = m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest);
+    const meta = clock
+      ? {
+          we: m.pipe(gQ[i]!, 1, `lane${i}_meta_we`),
+          slot: m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null }),
+          data: m.pipe(metaWord, 1, `lane${i}_meta_data`, { reset: null }),
+        }
+      : { we: gQ[i]!, slot: l.slot, data: metaWord };
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, o.queueDepth, meta, answer, l.outReady);
     const fullNext = l.occ.step(gQ[i]!, rq.pop);
@@ -868,8 +873,8 @@ function laneCount(m: ModuleBuilder, name: string, D: number): { full: Sig; step
 
 /**
  * A lane's response queue: D entries, one per slot, filled in request order. A
- * request's seq and tag are written into its slot two cycles after it is granted (`meta`, at the
- * lane's slot counter, registered), its answer into the same slot when it comes back (`answer`, at the queue's
+ * request's seq and tag are written into its slot one cycle after it is granted (`meta`, at the
+ * lane's slot counter; two with global time, registered), its answer into the same slot when it comes back (`answer`, at the queue's
  * own write pointer: answers come in request order), and the head slot leaves when its answer is
  * in and `outReady`. The pointers have one bit more than a slot, so a queue of D answers
  * is told from an empty one; whether the head's answer is in (out_valid) is a register, set from
@@ -889,8 +894,8 @@ function responseQueue(
   const outValid = m.reg(`${name}_out_valid`, 1);
   // The seq and tag in a memory (one write, one read a cycle: a block RAM): it is read every cycle
   // at the next head, so the head's word is there when it becomes the head. A slot's meta is
-  // written two cycles after its grant and its answer comes the core's latency + 2 cycles after
-  // it (a latency of at least 1, so later than the write), so when the head's answer
+  // written one or two cycles after its grant and its answer comes the core's latency + 2 cycles
+  // after it (a latency of at least 1, so later than the write), so when the head's answer
   // is in, its meta was written before the read (a read of a slot as it is written gives an
   // undefined word, but only while that slot's answer is not in: out_valid is low then, and the
   // word is shown as 0 while out_valid is low).
