@@ -9,8 +9,9 @@
  *   out<i>_tag, out<i>_seq     the request's tag, and its place in the linear order (below)
  *   out<i>_<field>             the family's response fields (out<i>_hit, …)
  *
- * Each lane has the family's two-entry skid input (its data store's read pointer stepped a cycle
- * after the grant, `lateRelease`); the shard index (H3 of the key, salt
+ * Each lane has the family's two-entry skid input (its data store's pointer register updated a
+ * cycle after the grant and the grant's register xored into it as it is read, `lateRelease`: the
+ * same pointer on the same edge, with no grant at the register's enable); the shard index (H3 of the key, salt
  * SHARD_SALT) is computed as a request enters and kept with it. Every cycle the dispatcher
  * looks at the N head requests and
  *   - (fast mode) grants every head whose lane has room in its response queue and which no
@@ -39,8 +40,9 @@
  * the same cycles from grant to answer, so each lane's answers come back in its request order, at
  * most one per cycle. They go into the lane's response queue (laneQueueDepth entries, a lane granted
  * only while its queue has room for every request in flight: a count of the issued requests not
- * yet popped, which no grant feeds), whose seq and tag words, written when
- * the request is issued, are a memory (a block RAM) and whose answers are registers.
+ * yet popped, which no grant feeds), whose seq and tag words, written as the request is issued
+ * (with global time a cycle later, registered), are a memory (a block RAM) and whose answers are
+ * registers.
  *
  * Linear order: the ops of a cycle are executed by distinct shards, and a cycle never spans an
  * aging step (fast mode grants at most N inserts with at least N left), so they commute; the
@@ -85,6 +87,9 @@ export const LANE_QUEUE = 16;
  * ready.
  */
 export function laneQueueDepth(coreLatency: number): number {
+  // The response queue writes a request's meta at most two cycles after its grant and reads it
+  // once its answer is in, the core's latency + 2 cycles after the grant.
+  if (!(coreLatency >= 1)) throw new Error(`a lane shard's latency must be at least 1 cycle, not ${coreLatency}`);
   return Math.max(LANE_QUEUE, 2 ** Math.ceil(Math.log2(coreLatency + 4)));
 }
 /**
@@ -329,9 +334,9 @@ export function buildLanes(o: LaneBuild): Design {
   // Ticks (a shift in every shard) only while no shard would stall on one, and not in the HOLD + 1
   // cycles after a tick or broadcast, before the shards' tick_ok has seen it and the dispatcher
   // has seen that (`tick_ready_all`: every shard's port, a register beside the dispatcher, so no
-  // net from the shards enters the grant). (A defence: a tick follows an aging tick that closely
-  // only with g = 1, and no test has made it matter — a lane tick is a broadcast, held after
-  // anyway; the tick_ok gate itself is tested.)
+  // net from the shards enters the grant). (A defence: a tick is due that soon after an aging
+  // tick only with g <= 4, whose ticks it delays, and no test has made it matter — a lane tick is
+  // a broadcast, held after anyway; the tick_ok gate itself is tested.)
   const tickHold = ticks && o.tickReady ? m.reg('tick_hold', bitsFor(HOLD)) : null;
   // A tick or broadcast granted last cycle (a register: the hold counts from it, HOLD on).
   const tickRecent = tickHold ? m.reg('tick_recent', 1) : null;
@@ -347,14 +352,15 @@ export function buildLanes(o: LaneBuild): Design {
     : m.const(1, 1);
   // ---- the dispatcher ------------------------------------------------------------------------
   // The generation count: the inserts of the generation granted before the last cycle, a register
-  // updated from registers (itself and the last cycle's inserts, `issue_inserted`; only its
+  // updated from registers (itself and the last cycle's inserts, `lane<i>_issue_ins_granted`; only its
   // restart by a tick or broadcast comes from this cycle's grants), so no adder follows a grant.
   const count = ticks ? m.reg('gen_count', bitsFor(Math.max(o.period!, N))) : null;
   const insW = bitsFor(N);
-  // With ticks the last cycle's inserts are a register (its flags are selected by it before the
-  // grants); without, the issue stage counts them from its own registers (below), so no count
-  // follows a grant within its cycle.
-  const lastIns = count ? m.reg('issue_inserted', insW) : null;
+  // The inserts granted last cycle, a register per lane (`lane<i>_issue_ins_granted`: the grant
+  // and the head's insert flag), and their count (a table of them): no count follows a grant
+  // within its cycle.
+  const insQ = Array.from({ length: N }, (_, i) => m.reg(`lane${i}_issue_ins_granted`, 1));
+  const lastIns = countOnes(m, insQ, insW);
   const seqBase = m.reg('seq_base', SEQ_BITS);
   // The priority order, rotating by one lane each cycle (lane 0 first after reset, then lane 1,
   // …): a register per pair of lanes, `prec_<j>_<i>` (j < i: lane j comes before lane i), so the
@@ -397,13 +403,15 @@ export function buildLanes(o: LaneBuild): Design {
   // more of one insert per cycle, and no flag selection before the grants.
   const nearReg = count && period >= 2 * N ? m.reg('gen_near', 1) : null;
   const fullRegs = count ? flagRegs('gen_full', (c) => c === period) : null;
-  /** The flag for the last cycle's count of inserts (no cycle grants more than N). */
+  /**
+   * The flag for the last cycle's count of inserts: the OR over counts c of flag c and "c inserts
+   * were granted" (a table of the lanes' insert registers), two levels after the registers.
+   */
+  const ones = (v: number): number => v.toString(2).replaceAll('0', '').length;
   const pick = (regs: Reg[]): Sig =>
-    muxTree(
+    orAll(
       m,
-      Array.from({ length: 1 << insW }, (_, c) => regs[Math.min(c, N)]!),
-      lastIns!,
-      ONCE,
+      regs.map((r, c) => r.and(table(m, insQ, (v) => (ones(v) === c ? 1 : 0)))),
     );
   const nearFull = !count ? m.const(0, 1) : (nearReg ?? m.const(1, 1));
   const slow = anyBcast.or(nearFull);
@@ -509,12 +517,12 @@ export function buildLanes(o: LaneBuild): Design {
     const before = Array.from({ length: N }, (_, i) => countOnes(m, bits.slice(0, i), insW));
     return { before, all: countOnes(m, bits, insW) };
   };
-  if (lastIns) lastIns.next(insPrefix(grant.map((g, i) => g.and(ins[i]!))).all);
+  insQ.forEach((r, i) => r.next(grant[i]!.and(ins[i]!)));
   // A tick or broadcast restarts the generation (nothing else is granted in its cycle, so the
   // count and the last cycle's inserts are both 0 after it).
   if (count) {
     const restart = tickNow.or(bcastNow);
-    count.next(m.mux(restart, 0, count.add(lastIns!.zext(count.width))));
+    count.next(m.mux(restart, 0, count.add(lastIns.zext(count.width))));
     // A flag's next value tests count + lastIns, that is the count register itself against a
     // threshold lowered by lastIns: each threshold's test is formed from the register and the
     // flag selects among them by lastIns (no adder before the compare).
@@ -526,7 +534,7 @@ export function buildLanes(o: LaneBuild): Design {
           if (!formed.has(k)) formed.set(k, test(count, k));
           return formed.get(k)!;
         }),
-        lastIns!,
+        lastIns,
         ONCE,
       );
     const nearAt = new Map<number, Sig>();
@@ -549,8 +557,11 @@ export function buildLanes(o: LaneBuild): Design {
   // The grants and the granted heads are registered; the cycle after, the shards' requests, the
   // sequence numbers and the global time are formed from those registers alone, so within its
   // cycle a grant feeds only the dispatcher's control registers (the skid inputs' head and skid,
-  // the heads' request and pair registers, tick and interval state, the count's restart) and the
-  // issue registers: the skid's data store and the lane's queue count step from the issue stage. Every granted op takes this stage, so the order of the answers is kept.
+  // the heads' request, pair and broadcast registers, the pending insert after a tick, tick and
+  // interval state, the count's restart) and the issue registers (the grant, its insert, its
+  // broadcast): the skid's data store and the lane's queue count step from the issue stage, and
+  // the counts of the cycle's ops and inserts are formed there. Every granted op takes this
+  // stage, so the order of the answers is kept.
   const gQ = grant.map((g, i) => m.pipe(g, 1, `lane${i}_issue`));
   const iss = lane.map((l, i) => {
     const d = (x: Sig, name: string): Sig => m.pipe(x, 1, `lane${i}_issue_${name}`, { reset: null });
@@ -630,7 +641,6 @@ export function buildLanes(o: LaneBuild): Design {
   // merging and global time: in shards before its shard (its group's first insert is then at that
   // time), and with them its group's inserts (`insLast`: the group's last insert is one before
   // that count).
-  const insQ = grant.map((g, i) => m.pipe(g.and(ins[i]!), 1, `lane${i}_issue_ins_granted`));
   const insA = insPrefix(insQ);
   const insByShard = (orEq: boolean): Sig[] =>
     lane.map((_, i) =>
@@ -643,8 +653,7 @@ export function buildLanes(o: LaneBuild): Design {
   const timedMerge = !!(time && mg);
   const insBefore = timedMerge ? insByShard(false) : insA.before;
   const insLast = timedMerge ? insByShard(true) : null;
-  // The cycle's inserts (with ticks the register counted from the grants: the same value).
-  const inserted = lastIns ?? insA.all;
+  const inserted = lastIns;
   const clock = time ? globalTime(m, time, { S, N, inserted, insertBits: insQ, clear: bcastNowQ, width }) : null;
   // Global time: lag + c for every count c of a cycle's inserts, from registers only, so the
   // issued ops (through the insert counts) select a sum rather than feed an adder.
@@ -850,10 +859,11 @@ export function buildLanes(o: LaneBuild): Design {
 /**
  * A lane's requests from issue to pop (issued, or waiting in its response queue): a count and its
  * `full` flag, both registers. The count follows the issue stage (`issued`: a grant a cycle
- * late), not the grant, so no grant feeds it; `full` assumes this cycle grants (the one request
- * the count has not seen yet), so a lane granted while `full` is low never has more than D
- * requests from grant to pop — at most D − 1 counted and its grant (laneQueueDepth leaves room
- * for that one). The next values are selected among compares of the count register.
+ * late), not the grant, so no grant feeds it: two requests are not counted yet, last cycle's
+ * grant (in the issue stage) and this cycle's. `full` (count ≥ D − 1) assumes both, so a lane is
+ * granted only with at most D − 2 counted and never has more than D requests from grant to pop
+ * (laneQueueDepth leaves room for them). The next values are selected among compares of the
+ * count register.
  */
 function laneCount(m: ModuleBuilder, name: string, D: number): { full: Sig; step: (issued: Sig, pop: Sig) => Sig } {
   const count = m.reg(name, Math.log2(D) + 1);

@@ -58,8 +58,9 @@ export interface SkidInputOptions<F extends string, D extends string> {
   /** Register name prefix. */
   name: string;
   /**
-   * The data store's read pointer steps a cycle after `release` (a register of the pop, `_data_popq`,
-   * xored into the pointer as it is read), so `release`'s signal feeds only that register's input.
+   * The data store's pointer register is updated a cycle after `release`, and a register of the
+   * pop (`_data_popq`) is xored into it as it is read: the same pointer on the same edge, but
+   * `release`'s signal feeds only that register's input (no enable of the pointer register).
    */
   lateRelease?: boolean;
 }
