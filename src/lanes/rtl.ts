@@ -71,6 +71,7 @@ import type { Design } from '../ir/types.js';
 import { skidInput } from '../stages/input.js';
 import { advanceTime, muxTree, bitsFor } from '../stages/primitives.js';
 import type { PortField } from '../families/types.js';
+import { popcount } from '../util/bits.js';
 
 /** Bits of the sequence number on each response (wraps; see the verifier's unwrapping). */
 export const SEQ_BITS = 16;
@@ -170,8 +171,9 @@ function countOnes(m: ModuleBuilder, bits: Sig[], width: number): Sig {
   // Up to four bits: each bit of the count a table of them, one LUT after its inputs however
   // synthesis shares the ripple's gates among counts of a prefix.
   if (bits.length > 1 && bits.length <= 4) {
-    const ones = (v: number): number => v.toString(2).replaceAll('0', '').length;
-    return m.cat(...Array.from({ length: width }, (_, k) => table(m, bits, (v) => (ones(v) >> (width - 1 - k)) & 1)));
+    return m.cat(
+      ...Array.from({ length: width }, (_, k) => table(m, bits, (v) => (popcount(v) >> (width - 1 - k)) & 1)),
+    );
   }
   let acc: Sig[] = Array.from({ length: width }, () => m.const(0, 1));
   for (const b of bits) {
@@ -407,11 +409,10 @@ export function buildLanes(o: LaneBuild): Design {
    * The flag for the last cycle's count of inserts: the OR over counts c of flag c and "c inserts
    * were granted" (a table of the lanes' insert registers), two levels after the registers.
    */
-  const ones = (v: number): number => v.toString(2).replaceAll('0', '').length;
   const pick = (regs: Reg[]): Sig =>
     orAll(
       m,
-      regs.map((r, c) => r.and(table(m, insQ, (v) => (ones(v) === c ? 1 : 0)))),
+      regs.map((r, c) => r.and(table(m, insQ, (v) => (popcount(v) === c ? 1 : 0)))),
     );
   const nearFull = !count ? m.const(0, 1) : (nearReg ?? m.const(1, 1));
   const slow = anyBcast.or(nearFull);
@@ -970,12 +971,11 @@ function globalTime(
     const sum = phase.zext(sb + 1).add(n.zext(sb + 1));
     // The step is due when the phase and the cycle's inserts reach S: with six bits or fewer of
     // phase and insert flags, a table of them (two LUT levels, no count and adder before it).
-    const ones = (v: number): number => v.toString(2).replaceAll('0', '').length;
     const N = o.insertBits.length;
     scanNow =
       sb + N <= 6
         ? table(m, [...o.insertBits, ...Array.from({ length: sb }, (_, b) => phase.bit(b))], (v) =>
-            (v >> N) + ones(v & ((1 << N) - 1)) >= o.S ? 1 : 0,
+            (v >> N) + popcount(v & ((1 << N) - 1)) >= o.S ? 1 : 0,
           )
         : sum.ge(o.S);
     phase.next(m.mux(o.clear, 0, m.mux(scanNow, sum.sub(o.S), sum).trunc(sb)));

@@ -27,6 +27,7 @@
  */
 import { h3Matrix, h3Tables } from '../../ir/h3.js';
 import type { A2Params } from './types.js';
+import { popcount } from '../../util/bits.js';
 
 /** The three physical sets of banks. */
 export const SETS = 3;
@@ -210,12 +211,4 @@ export class A2Model {
   }
 }
 
-export function popcount(x: number): number {
-  let v = x >>> 0;
-  let n = 0;
-  while (v) {
-    v &= v - 1;
-    n++;
-  }
-  return n;
-}
+export { popcount };

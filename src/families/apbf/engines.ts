@@ -7,6 +7,7 @@ import { OP } from './params.js';
 import type { ApbfDerived } from './types.js';
 import { ApbfModel } from './model.js';
 import { CompiledSim } from '../../../sim/compiled.js';
+import { popcount } from '../../util/bits.js';
 
 export interface FilterEngine {
   insert(key: bigint): void;
@@ -30,16 +31,6 @@ export function modelEngine(c: ApbfDerived): FilterEngine {
       }),
     count: () => m.count,
   };
-}
-
-function popcount(x: number): number {
-  let v = x >>> 0;
-  let n = 0;
-  while (v) {
-    v &= v - 1;
-    n++;
-  }
-  return n;
 }
 
 export function simEngine(c: ApbfDerived): FilterEngine {
