@@ -3,8 +3,8 @@
  * before building it. Every lane offers a request every cycle (the `lanes throughput`
  * setting); each cycle the heads are visited in a priority order that rotates by one lane per
  * cycle, and a head is granted when no earlier head of the cycle took its shard — as
- * src/lanes/rtl.ts's fast mode does (the model leaves out the end-of-generation rule, at most one
- * insert in the last N inserts of a generation, the pause of HOLD cycles after a broadcast, and
+ * src/lanes/rtl.ts's fast mode does (the model leaves out the end-of-generation rule, one op per
+ * cycle while fewer than 2N inserts are left in a generation, the pause of HOLD cycles after a broadcast, and
  * the once-per-interval grants of a shard that takes an op only every k cycles — the basic Bloom
  * filter's, for which it overstates the throughput). With `merge`, a head whose shard was taken by a head with the
  * same key is granted too: the shard runs the group as one access (queries before the insert:

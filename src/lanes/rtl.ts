@@ -17,12 +17,12 @@
  *   - (fast mode) grants every head whose lane has room in its response queue and which no
  *     earlier head of the cycle wants the same shard with: "earlier" in a priority order that
  *     rotates by one lane each cycle, so a hot shard is shared fairly;
- *   - (near the end: < 2N inserts left by a count without the last cycle's; so whenever < N are
- *     left) grants queries as above, one insert at most (the first in priority order); when the
- *     generation is full and an insert waits, every shard gets the tick op instead (the global
- *     aging step, its responses dropped), and the next cycle that insert goes alone;
- *   - (a broadcast op, tick or clear, at a head) grants one head only, the first in priority
- *     order; a broadcast goes to every shard at once.
+ *   - (slow mode: a broadcast op, tick or clear, at a head; or, with ticks, near the end of a
+ *     generation: < 2N inserts left by a count without the last cycle's, so whenever < N are left)
+ *     grants one head only, the first in priority order; a broadcast goes to every shard at once;
+ *     when the generation is full and that head is an insert, every shard gets the tick op
+ *     instead (the global aging step, its responses dropped), and the next cycle that insert goes
+ *     alone.
  * It grants nothing while a core was not ready last cycle (`go`: a clear's sweep), in the HOLD
  * cycles after a broadcast, or in the cycle after one that could grant a broadcast (`go` with a
  * broadcast at a requesting head: one grant every other cycle while a broadcast waits behind
@@ -335,23 +335,18 @@ export function buildLanes(o: LaneBuild): Design {
   const go = m.reg('go', 1);
   // Ticks (a shift in every shard) only while no shard would stall on one, and not in the HOLD + 1
   // cycles after a tick or broadcast, before the shards' tick_ok has seen it and the dispatcher
-  // has seen that (`tick_ready_all`: every shard's port, a register beside the dispatcher, so no
-  // net from the shards enters the grant). (A defence: a tick is due that soon after an aging
-  // tick only with g <= 4, whose ticks it delays, and no test has made it matter — a lane tick is
-  // a broadcast, held after anyway; the tick_ok gate itself is tested.)
+  // has seen that: `tick_ok`, a register beside the dispatcher (every shard's port and the hold,
+  // so no net from the shards enters the grant). The cycle right after a tick or broadcast needs
+  // no gate of its own: after a tick only its pending insert is granted, after a broadcast
+  // nothing (go). (The hold is a defence: a tick is due that soon after an aging tick only with
+  // g <= 4, whose ticks it delays, and no test has made it matter — a lane tick is a broadcast,
+  // held after anyway; the tick_ok gate itself is tested.)
   const tickHold = ticks && o.tickReady ? m.reg('tick_hold', bitsFor(HOLD)) : null;
   // A tick or broadcast granted last cycle (a register: the hold counts from it, HOLD on).
   const tickRecent = tickHold ? m.reg('tick_recent', 1) : null;
-  const tickOk = tickHold
-    ? m
-        .pipe(
-          coreOut.map((co) => co[o.tickReady!]!).reduce((a, b) => a.and(b)),
-          1,
-          'tick_ready_all',
-        )
-        .and(tickHold.eq(0))
-        .and(tickRecent!.not())
-    : m.const(1, 1);
+  const tickOkReg = tickHold ? m.reg('tick_ok', 1) : null;
+  const tickOk: Sig = tickOkReg ?? m.const(1, 1);
+
   // ---- the dispatcher ------------------------------------------------------------------------
   // The generation count: the inserts of the generation granted before the last cycle, a register
   // updated from registers (itself and the last cycle's inserts, `lane<i>_issue_ins_granted`; only its
@@ -392,32 +387,32 @@ export function buildLanes(o: LaneBuild): Design {
   const anyBcastReg = m.reg('any_bcast', 1);
   const anyBcast: Sig = anyBcastReg;
   const period = o.period ?? 0;
-  // No insert left in the generation (full), the last cycle's inserts counted: for each count c
-  // of those, a flag of the count register (`gen_full<c>`: registers formed a cycle ahead from
-  // the count's next value), selected by c. The tests of a count x against the generation with
-  // c more inserts: fewer than N left after them (near), none left (full).
+  // No insert left in the generation (full), the last cycle's inserts counted. The tests of a
+  // count x against the generation with c more inserts: fewer than N left after them (near), none
+  // left (full).
   const nearTest = (x: Sig, c: number): Sig => (period - N - c >= 0 ? x.gt(period - N - c) : m.const(1, 1));
   const fullTest = (x: Sig, c: number): Sig => (period - c >= 0 ? x.eq(period - c) : m.const(0, 1));
-  const flagRegs = (name: string, atZero: (c: number) => boolean): Reg[] =>
-    Array.from({ length: N + 1 }, (_, c) => m.reg(`${name}${c}`, 1, { reset: atZero(c) ? 1 : 0 }));
   // Near the end (fewer than N inserts left) is judged without the last cycle's inserts, so by
   // one register: fewer than 2N left before them (no cycle grants more than N) — a few cycles
-  // more of one insert per cycle, and no flag selection before the grants.
+  // more of one op per cycle, and no flag selection before the grants. (One op rather than
+  // queries as usual and one insert: slow mode's rule, so the grants have one form in every
+  // mode and no "first insert" of the cycle to find; it costs 1.7 % of the 4-lane APBF preset's
+  // uniform throughput, `lanes throughput`.)
   const nearReg = count && period >= 2 * N ? m.reg('gen_near', 1) : null;
-  const fullRegs = count ? flagRegs('gen_full', (c) => c === period) : null;
-  /**
-   * The flag for the last cycle's count of inserts: the OR over counts c of flag c and "c inserts
-   * were granted" (a table of the lanes' insert registers), two levels after the registers.
-   */
-  const pick = (regs: Reg[]): Sig =>
-    orAll(
-      m,
-      regs.map((r, c) => r.and(table(m, insQ, (v) => (popcount(v) === c ? 1 : 0)))),
-    );
   const nearFull = !count ? m.const(0, 1) : (nearReg ?? m.const(1, 1));
+  // Full, exactly, where it matters: slow mode near the end grants one op per cycle, so there
+  // the last cycle granted no insert or one, but in the first such cycle. Two flags of the count
+  // register (`gen_full<c>`, c = 0, 1: the count is g - c; registers formed a cycle ahead from
+  // the count's next value) and two of the last cycle's grants (`ins_none_q`, `ins_one_q`), so
+  // full is one gate of registers; after two or more inserts near the end no insert (nor tick)
+  // goes that cycle (`insBlock`: at most once a generation).
+  const fullRegs = count ? [0, 1].map((c) => m.reg(`gen_full${c}`, 1, { reset: c === period ? 1 : 0 })) : null;
+  const insNone = count ? m.reg('ins_none_q', 1, { reset: 1 }) : null;
+  const insOne = count ? m.reg('ins_one_q', 1) : null;
+  // Slow mode: a broadcast at a head, or (with ticks) near the end of a generation.
   const slow = anyBcast.or(nearFull);
-  const near = nearFull.and(anyBcast.not());
-  const full = fullRegs ? pick(fullRegs) : m.const(0, 1);
+  const full = fullRegs ? insNone!.and(fullRegs[0]!).or(insOne!.and(fullRegs[1]!)) : m.const(0, 1);
+  const insBlock = fullRegs ? full.or(nearFull.and(insNone!.or(insOne!).not())) : m.const(0, 1);
   const others = (i: number, f: (j: number) => Sig): Sig =>
     orAll(
       m,
@@ -426,17 +421,11 @@ export function buildLanes(o: LaneBuild): Design {
   // No earlier head of the cycle wants the same shard.
   const shardFree = lane.map((_, i) => others(i, (j) => lane[j]!.req.and(same(j, i)).and(prec(j, i))).not());
   const fastGrant = lane.map((l, i) => go.and(slow.not()).and(l.req).and(shardFree[i]!));
+  // The first requesting head in priority order.
   const top = lane.map((l, i) => l.req.and(others(i, (j) => lane[j]!.req.and(prec(j, i))).not()));
-  // Near the end of a generation: queries as in fast mode, and one insert at most (the first in
-  // priority order), so a cycle never takes the generation past g.
-  const firstIns = lane.map((l, i) =>
-    l.req.and(ins[i]!).and(others(i, (j) => lane[j]!.req.and(ins[j]!).and(prec(j, i))).not()),
-  );
-  // The aging tick is due: the generation is full and an insert waits (with a broadcast at a
-  // head, the insert that is first in priority order).
-  const topIns = top.map((t, i) => t.and(ins[i]!));
-  const tickFor = lane.map((_, i) => m.mux(anyBcast, topIns[i]!, firstIns[i]!));
-  const tickWanted = full.and(orAll(m, tickFor));
+  // The aging tick is due when the generation is full (so near its end: slow mode) and the first
+  // head is an insert.
+  const topIns = ticks ? top.map((t, i) => t.and(ins[i]!)) : [];
   // After an aging tick the insert that made it goes first and alone (`tick_lane`, one-hot), so
   // nothing is ordered between the tick and that insert (the model ticks right before it).
   // None in a family without ticks (global time or no aging).
@@ -444,19 +433,23 @@ export function buildLanes(o: LaneBuild): Design {
   // Whether an insert is pending: a register of its own (tick_lane is one-hot or 0).
   const pendAny = pend ? m.reg('tick_pending', 1) : m.const(0, 1);
   const pendBit = (i: number): Sig => (pend ? pend.bit(i) : m.const(0, 1));
-  const tickNow = tickWanted.and(go).and(tickOk).and(pendAny.not());
-  const nearGrant = lane.map((l, i) =>
-    go.and(near).and(tickWanted.not()).and(l.req).and(shardFree[i]!).and(ins[i]!.not().or(firstIns[i]!)),
-  );
-  // A broadcast at a head: one op per cycle, the first in priority order.
-  const slowGrant = lane.map((_, i) =>
-    go
-      .and(anyBcast)
-      .and(top[i]!)
-      .and(ins[i]!.and(full).not())
-      .and(bcast[i]!.not().or(allIdle))
-      .and(ticks ? lane[i]!.sk.head.tick!.and(bcast[i]!).and(tickOk.not()).not() : m.const(1, 1)),
-  );
+  // The tick goes now (`tickCond`: a gate of registers) for the lane whose insert is the first
+  // head (`tickAt`, one-hot or 0): the pending lane is formed from it, not from tickNow, so no OR
+  // over the lanes stands in front of it.
+  const tickCond = ticks ? full.and(go).and(tickOk).and(pendAny.not()) : null;
+  const tickAt = tickCond ? topIns.map((t) => tickCond.and(t)) : [];
+  const tickNow = tickCond ? orAll(m, tickAt) : m.const(0, 1);
+  // What slow mode asks of the first head besides: not an insert into a full generation (the tick
+  // goes first) or after two or more inserts near the end (insBlock), a broadcast only with every
+  // shard idle (a shard with an interval), a tick op only while no shard would stall on it.
+  const slowOk = lane.map((_, i) => {
+    const idle = bcast[i]!.not().or(allIdle);
+    return ticks
+      ? ins[i]!.and(insBlock).not().and(idle).and(lane[i]!.sk.head.tick!.and(bcast[i]!).and(tickOk.not()).not())
+      : idle;
+  });
+  // A broadcast at a head: the first head alone.
+  const slowGrant = lane.map((_, i) => go.and(anyBcast).and(top[i]!).and(slowOk[i]!));
   const pendGrant = lane.map((l, i) => go.and(pendBit(i)).and(l.req));
   // Merging (fast mode, no insert pending after a tick): a query or insert head whose key equals
   // that of an earlier head granted as its shard's one access joins that access (the group: same
@@ -496,33 +489,64 @@ export function buildLanes(o: LaneBuild): Design {
     // requesting head is granted unless an earlier one requests, with a broadcast at a head, or
     // wants its shard — each earlier lane one gate of registers (req (not with an interval), prec,
     // any_bcast, same), so the grant is two levels of gates after them (three from four lanes on).
+    // With ticks the same rule with slow mode in place of the broadcast (near the end of a
+    // generation the first head alone too), slowOk for the first head, and nothing but the
+    // pending insert after a tick.
     const g = ticks
-      ? fastGrant[i]!.or(nearGrant[i]!).or(slowGrant[i]!).and(pendAny.not()).or(pendGrant[i]!)
+      ? go
+          .and(lane[i]!.req)
+          .and(others(i, (j) => lane[j]!.req.and(prec(j, i)).and(slow.or(same(j, i)))).not())
+          .and(slow.not().or(slowOk[i]!))
+          .and(pendAny.not())
+          .or(pendGrant[i]!)
       : go
           .and(lane[i]!.req)
           .and(others(i, (j) => lane[j]!.req.and(prec(j, i)).and(anyBcast.or(same(j, i)))).not())
           .and(II > 1 ? anyBcast.and(bcast[i]!).and(allIdle.not()).not() : m.const(1, 1));
     return member ? g.or(member[i]!) : g;
   });
-  pend?.next(m.mux(tickNow, m.cat(...[...tickFor].reverse()), m.mux(orAll(m, pendGrant), 0, pend)));
-  // A tick is due only with an insert to follow it (tickWanted): one bit of tickFor is set.
-  if (pend) (pendAny as Reg).next(tickNow.or(pendAny.and(orAll(m, pendGrant).not())));
+  // (A tick goes only while no insert is pending, so tick_lane is 0 then; otherwise it keeps its
+  // lane until that lane is granted.)
+  if (pend) {
+    const stay = orAll(m, pendGrant).not();
+    pend.next(m.cat(...tickAt.map((t, i) => t.or(pend.bit(i).and(stay))).reverse()));
+    (pendAny as Reg).next(tickNow.or(pendAny.and(stay)));
+  }
+  // (Not with an insert pending after a tick, which goes alone.)
   const bcastGrant = lane.map((_, i) => slowGrant[i]!.and(bcast[i]!).and(pendAny.not()));
   const bcastNow = orAll(m, bcastGrant);
   const countDown = (r: Sig, start: Sig, from = HOLD - 1): Sig => m.mux(start, from, m.mux(r.eq(0), 0, r.sub(1)));
   tickRecent?.next(bcastNow.or(tickNow));
-  if (tickRecent) tickHold!.next(countDown(tickHold!, tickRecent, HOLD));
+  if (tickRecent) {
+    const holdNext = countDown(tickHold!, tickRecent, HOLD);
+    tickHold!.next(holdNext);
+    tickOkReg!.next(
+      coreOut
+        .map((co) => co[o.tickReady!]!)
+        .reduce((a, b) => a.and(b))
+        .and(holdNext.eq(0)),
+    );
+  }
 
   /** Inserts among the granted lanes before lane i (lane order), and in all: a prefix count. */
   const insPrefix = (bits: Sig[]): { before: Sig[]; all: Sig } => {
     const before = Array.from({ length: N }, (_, i) => countOnes(m, bits.slice(0, i), insW));
     return { before, all: countOnes(m, bits, insW) };
   };
-  insQ.forEach((r, i) => r.next(grant[i]!.and(ins[i]!)));
+  const insNext = grant.map((g, i) => g.and(ins[i]!));
+  insQ.forEach((r, i) => r.next(insNext[i]!));
+  insNone?.next(orAll(m, insNext).not());
+  insOne?.next(table(m, insNext, (v) => (popcount(v) === 1 ? 1 : 0)));
   // A tick or broadcast restarts the generation (nothing else is granted in its cycle, so the
-  // count and the last cycle's inserts are both 0 after it).
+  // last cycle's inserts are 0 the cycle after it). The restart reaches the count and its flags a
+  // cycle late, from a register (`tick_recent`, or `gen_restart` without a tick hold), so no grant
+  // enters their next values: in the cycle after a restart they still describe the generation
+  // before it — at least as full as the new one, so the grants are at most more cautious, and
+  // that cycle grants only the insert pending after a tick (or nothing: the hold after a
+  // broadcast) — and from the cycle after that they are the new generation's.
   if (count) {
-    const restart = tickNow.or(bcastNow);
+    const restart = tickRecent ?? m.reg('gen_restart', 1);
+    if (!tickRecent) (restart as Reg).next(tickNow.or(bcastNow));
     count.next(m.mux(restart, 0, count.add(lastIns.zext(count.width))));
     // A flag's next value tests count + lastIns, that is the count register itself against a
     // threshold lowered by lastIns: each threshold's test is formed from the register and the
