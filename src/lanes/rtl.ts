@@ -600,6 +600,13 @@ export function buildLanes(o: LaneBuild): Design {
     };
   });
   const tickQ = ticks ? m.pipe(tickNow, 1, 'issue_tick') : m.const(0, 1);
+  // Lane i was granted to shard s (its head's shard, or a broadcast: every shard), a register per
+  // lane and shard, so the shards' selects are formed from registers without a compare.
+  const toQ = lane.map((l, i) =>
+    Array.from({ length: S }, (_, s) =>
+      m.pipe(grant[i]!.and(S > 1 ? bcast[i]!.or(l.shard!.eq(s)) : m.const(1, 1)), 1, `lane${i}_issue_to${s}`),
+    ),
+  );
   const kindQ = mg
     ? iss.map((d) => ({
         query: d.op.eq(mg.query),
@@ -707,9 +714,9 @@ export function buildLanes(o: LaneBuild): Design {
   // shard, so the lanes issued to a shard are a one-hot select (but for a merge group's members).
   const scanAt = clock ? lagAfter(inserted) : null;
   coreIn.forEach((ci, s) => {
-    const here = (i: number): Sig => (S > 1 ? iss[i]!.shard!.eq(s) : m.const(1, 1));
-    // Lanes issued to this shard (with merging, the group's leader and members).
-    const to = gQ.map((g, i) => g.and(bcastNowQ.or(here(i))));
+    // Lanes issued to this shard (with merging, the group's leader and members): registers of
+    // the grant to it (a broadcast's grant is to every shard).
+    const to = toQ.map((t) => t[s]!);
     // The lane whose request the shard takes: the group's leader (no member is a broadcast).
     const sel = iss[0]!.member ? to.map((t, i) => t.and(iss[i]!.member!.not())) : to;
     const selAny = orAll(m, sel);
