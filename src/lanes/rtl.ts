@@ -19,10 +19,11 @@
  *     rotates by one lane each cycle, so a hot shard is shared fairly;
  *   - (slow mode: a broadcast op, tick or clear, at a head; or, with ticks, near the end of a
  *     generation: < 2N inserts left by a count without the last cycle's, so whenever < N are left)
- *     grants one head only, the first in priority order; a broadcast goes to every shard at once;
- *     when the generation is full and that head is an insert, every shard gets the tick op
- *     instead (the global aging step, its responses dropped), and the next cycle that insert goes
- *     alone.
+ *     grants the first head in priority order alone, or nothing while it is held back (an insert
+ *     after a cycle of two or more near the end, a broadcast until its shards are ready); a
+ *     broadcast goes to every shard at once; when the generation is full and that head is an
+ *     insert, every shard gets the tick op instead (the global aging step, its responses
+ *     dropped), and the next cycle that may grant that insert goes alone.
  * It grants nothing while a core was not ready last cycle (`go`: a clear's sweep), in the HOLD
  * cycles after a broadcast, or in the cycle after one that could grant a broadcast (`go` with a
  * broadcast at a requesting head: one grant every other cycle while a broadcast waits behind
@@ -349,8 +350,9 @@ export function buildLanes(o: LaneBuild): Design {
 
   // ---- the dispatcher ------------------------------------------------------------------------
   // The generation count: the inserts of the generation granted before the last cycle, a register
-  // updated from registers (itself and the last cycle's inserts, `lane<i>_issue_ins_granted`; only its
-  // restart by a tick or broadcast comes from this cycle's grants), so no adder follows a grant.
+  // updated from registers (itself, the last cycle's inserts, `lane<i>_issue_ins_granted`, and its
+  // restart by a tick or broadcast a cycle late, `tick_recent`/`gen_restart`, below), so no adder
+  // or grant stands in front of it.
   const count = ticks ? m.reg('gen_count', bitsFor(Math.max(o.period!, N))) : null;
   const insW = bitsFor(N);
   // The inserts granted last cycle, a register per lane (`lane<i>_issue_ins_granted`: the grant
@@ -396,8 +398,9 @@ export function buildLanes(o: LaneBuild): Design {
   // one register: fewer than 2N left before them (no cycle grants more than N) — a few cycles
   // more of one op per cycle, and no flag selection before the grants. (One op rather than
   // queries as usual and one insert: slow mode's rule, so the grants have one form in every
-  // mode and no "first insert" of the cycle to find; it costs 1.7 % of the 4-lane APBF preset's
-  // uniform throughput, `lanes throughput`.)
+  // mode and no "first insert" of the cycle to find. Its cost grows as g shrinks against N: 1.5 %
+  // of the 4-lane APBF preset's uniform throughput (g = 540), 13 % at g = 64, and with g < 2N
+  // every cycle is slow — one op per cycle; README "Slow mode near the end of a generation".)
   const nearReg = count && period >= 2 * N ? m.reg('gen_near', 1) : null;
   const nearFull = !count ? m.const(0, 1) : (nearReg ?? m.const(1, 1));
   // Full, exactly, where it matters: slow mode near the end grants one op per cycle, so there
@@ -583,8 +586,8 @@ export function buildLanes(o: LaneBuild): Design {
   // sequence numbers and the global time are formed from those registers alone, so within its
   // cycle a grant feeds only the dispatcher's control registers (the skid inputs' head and skid,
   // the heads' request, pair and broadcast registers, the pending insert after a tick, tick and
-  // interval state, the count's restart) and the issue registers (the grant, its insert, its
-  // broadcast): the skid's data store and the lane's queue count step from the issue stage, and
+  // interval state, the last cycle's inserts) and the issue registers (the grant, its insert, its
+  // shard, its broadcast): the skid's data store and the lane's queue count step from the issue stage, and
   // the counts of the cycle's ops and inserts are formed there. Every granted op takes this
   // stage, so the order of the answers is kept.
   const gQ = grant.map((g, i) => m.pipe(g, 1, `lane${i}_issue`));
