@@ -166,16 +166,20 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
   let lastAccept = -1;
   let quiet = 0;
   const quietLimit = p.maxStallCycles + lf.latency() + 64 * N + Math.ceil(64 / (1 - bp)) + Math.ceil(64 / (1 - idle));
-  // Reset for one cycle, then run.
-  if (rstAt !== null) {
-    row.fill(0);
-    row[rstAt] = 1;
+  /** A cycle whose outputs are recorded but not checked (reset, the idle tail). */
+  const plainCycle = (): void => {
     sim.pokeRow(row);
     sim.peekRow(out);
     stimRec?.push(row);
     outRec?.push(out);
     sim.step();
     res.cycles++;
+  };
+  // Reset for one cycle, then run.
+  if (rstAt !== null) {
+    row.fill(0);
+    row[rstAt] = 1;
+    plainCycle();
     row[rstAt] = 0;
   }
   for (;;) {
@@ -242,6 +246,17 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
       mismatch(`stuck: no request accepted or answered for ${quiet} cycles (cycle ${res.cycles})`);
       break;
     }
+  }
+  // Every op answered; background work may still run (a clear's sweep of the shards' banks, which
+  // answers as it starts): idle cycles, every lane ready for its answers, long enough for any
+  // memory to be swept word by word, before the memories are compared.
+  if (!o.throughputOnly && res.mismatchCount === 0) {
+    const settle = Math.max(0, ...sim.layout.memories.map((mem) => mem.depth)) + 64;
+    for (const l of lanes) {
+      row[l.valid] = 0;
+      row[l.outReady] = 1;
+    }
+    for (let c = 0; c < settle; c++) plainCycle();
   }
   res.finished = res.mismatchCount === 0;
   res.busyCycles = firstResponse < 0 || lastAccept < firstResponse ? 0 : lastAccept - firstResponse + 1;

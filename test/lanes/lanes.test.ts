@@ -195,6 +195,19 @@ describe('lanes: verified against the sharded model', () => {
     expect(r.agingEvents).toBeGreaterThan(100);
   }, 600_000);
 
+  it("the memories are compared after a clear's sweep: a run whose last op is a clear (8 lanes, 8 shards, g = 35)", () => {
+    // A clear answers as its sweep starts; comparing the banks with the model's right after the
+    // last answer would find the words not yet swept (the driver idles until every memory could
+    // have been swept).
+    const cfg = { name: 'g35', filter: 'apbf', k: 2, l: 2, sliceBits: 4096, generation: 35, keyBits: 32 };
+    const lf = resolveLaneConfig({ ...cfg, seed: 3, target: 'ecp5', lanes: 8, shards: 8 }, 'cfg');
+    const mix = { query: 4, insert: 4, testAndInsert: 2, tick: 0.05, clear: 0.05 };
+    const r = driveLanes(lf, { opsPerLane: 600, seed: 1, mix, keepOrder: true });
+    expect(r.order!.at(-1)!.req.op).toBe('clear');
+    expect(r.mismatches).toEqual([]);
+    expect(r.memory!.checked).toBeGreaterThan(0);
+  }, 600_000);
+
   it('the checker sees a wrong linear order: the same answers replayed in another order disagree', () => {
     const lf = loadLaneConfig('apbf_k4_l3', { lanes: 4, shards: 4, target: 'ecp5' });
     const r = driveLanes(lf, { opsPerLane: 3000, seed: 5, keepOrder: true, keys: 64 });
