@@ -570,12 +570,20 @@ export function buildLanes(o: LaneBuild): Design {
     nearReg?.next(m.mux(restart, 0, ahead(nearTest, N, nearAt)));
     fullRegs!.forEach((r, c) => r.next(m.mux(restart, c === period ? 1 : 0, ahead(fullTest, c, fullAt))));
   }
+  // Lane i is granted to shard s (its head's shard, or a broadcast: every shard); formed once, for
+  // the shards' interval counters and the issue registers.
+  const grantToMemo = new Map<string, Sig>();
+  const grantTo = (i: number, s: number): Sig => {
+    const k = `${i}_${s}`;
+    if (!grantToMemo.has(k))
+      grantToMemo.set(k, grant[i]!.and(S > 1 ? bcast[i]!.or(lane[i]!.shard!.eq(s)) : m.const(1, 1)));
+    return grantToMemo.get(k)!;
+  };
   if (wait) {
-    const here = (i: number, s: number): Sig => (S > 1 ? lane[i]!.shard!.eq(s) : m.const(1, 1));
     wait.forEach((w, s) => {
       const sent = orAll(
         m,
-        lane.map((_, i) => grant[i]!.and(bcast[i]!.or(here(i, s)))),
+        lane.map((_, i) => grantTo(i, s)),
       );
       w.next(m.mux(sent, II - 1, m.mux(shardIdle![s]!, 0, w.sub(1))));
     });
@@ -603,12 +611,10 @@ export function buildLanes(o: LaneBuild): Design {
     };
   });
   const tickQ = ticks ? m.pipe(tickNow, 1, 'issue_tick') : m.const(0, 1);
-  // Lane i was granted to shard s (its head's shard, or a broadcast: every shard), a register per
-  // lane and shard, so the shards' selects are formed from registers without a compare.
-  const toQ = lane.map((l, i) =>
-    Array.from({ length: S }, (_, s) =>
-      m.pipe(grant[i]!.and(S > 1 ? bcast[i]!.or(l.shard!.eq(s)) : m.const(1, 1)), 1, `lane${i}_issue_to${s}`),
-    ),
+  // Lane i was granted to shard s: a register per lane and shard, so the shards' selects are
+  // formed from registers without a compare.
+  const toQ = lane.map((_, i) =>
+    Array.from({ length: S }, (_, s) => m.pipe(grantTo(i, s), 1, `lane${i}_issue_to${s}`)),
   );
   const kindQ = mg
     ? iss.map((d) => ({

@@ -210,5 +210,3 @@ export class A2Model {
     return n;
   }
 }
-
-export { popcount };

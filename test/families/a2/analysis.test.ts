@@ -16,7 +16,8 @@ import {
   plainHalfFp,
   presentProbability,
 } from '../../../src/families/a2/analysis.js';
-import { A2Model, popcount, roles } from '../../../src/families/a2/model.js';
+import { A2Model, roles } from '../../../src/families/a2/model.js';
+import { popcount } from '../../../src/util/bits.js';
 import { fillRatio } from '../../../src/analysis/bloom.js';
 import { Rng } from '../../../src/util/rng.js';
 
