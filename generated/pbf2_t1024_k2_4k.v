@@ -50,43 +50,43 @@ module pbf2_t1024_k2_4k (
   output wire out_err
 );
   (* src = "src/families/pbf/rtl.ts:87" *) reg sweep_busy = 1'h1;
-  (* src = "src/stages/input.ts:100" *) reg in_ready_q = 1'h0;
-  (* src = "src/stages/input.ts:102" *) wire and_0;
+  (* src = "src/stages/input.ts:107" *) reg in_ready_q = 1'h0;
+  (* src = "src/stages/input.ts:109" *) wire and_0;
   (* src = "src/stages/input.ts:30" *) wire [1:0] const_0;
   (* src = "src/stages/input.ts:30" *) wire eq_0;
   (* src = "src/stages/input.ts:30" *) wire [1:0] const_1;
   (* src = "src/stages/input.ts:30" *) wire eq_1;
   (* src = "src/stages/input.ts:30" *) wire [1:0] const_2;
   (* src = "src/stages/input.ts:30" *) wire eq_2;
-  (* src = "src/stages/input.ts:105" *) wire [2:0] cat_0;
-  (* src = "src/stages/input.ts:100" *) reg in_head_valid = 1'h0;
-  (* src = "src/stages/input.ts:100" *) reg [2:0] in_head = 3'h0;
-  (* src = "src/stages/input.ts:100" *) reg in_skid_valid = 1'h0;
-  (* src = "src/stages/input.ts:100" *) reg [2:0] in_skid = 3'h0;
-  (* src = "src/stages/input.ts:158" *) reg in_data_wp = 1'h0;
-  (* src = "src/stages/input.ts:159" *) reg in_data_rp = 1'h0;
-  (* src = "src/stages/input.ts:166" *) wire const_3;
-  (* src = "src/stages/input.ts:166" *) wire eq_3;
-  (* src = "src/stages/input.ts:166" *) wire and_1;
-  (* src = "src/stages/input.ts:166" *) reg [59:0] in_data0 = 60'h0;
-  (* src = "src/stages/input.ts:167" *) wire [59:0] cat_1;
-  (* src = "src/stages/input.ts:166" *) wire const_4;
-  (* src = "src/stages/input.ts:166" *) wire eq_4;
-  (* src = "src/stages/input.ts:166" *) wire and_2;
-  (* src = "src/stages/input.ts:166" *) reg [59:0] in_data1 = 60'h0;
-  (* src = "src/stages/input.ts:167" *) wire [59:0] cat_2;
-  (* src = "src/stages/input.ts:170" *) wire [59:0] mux_0;
+  (* src = "src/stages/input.ts:112" *) wire [2:0] cat_0;
+  (* src = "src/stages/input.ts:107" *) reg in_head_valid = 1'h0;
+  (* src = "src/stages/input.ts:107" *) reg [2:0] in_head = 3'h0;
+  (* src = "src/stages/input.ts:107" *) reg in_skid_valid = 1'h0;
+  (* src = "src/stages/input.ts:107" *) reg [2:0] in_skid = 3'h0;
+  (* src = "src/stages/input.ts:222" *) reg in_data_wp = 1'h0;
+  (* src = "src/stages/input.ts:223" *) reg in_data_rp = 1'h0;
+  (* src = "src/stages/input.ts:230" *) wire const_3;
+  (* src = "src/stages/input.ts:230" *) wire eq_3;
+  (* src = "src/stages/input.ts:230" *) wire and_1;
+  (* src = "src/stages/input.ts:230" *) reg [59:0] in_data0 = 60'h0;
+  (* src = "src/stages/input.ts:231" *) wire [59:0] cat_1;
+  (* src = "src/stages/input.ts:230" *) wire const_4;
+  (* src = "src/stages/input.ts:230" *) wire eq_4;
+  (* src = "src/stages/input.ts:230" *) wire and_2;
+  (* src = "src/stages/input.ts:230" *) reg [59:0] in_data1 = 60'h0;
+  (* src = "src/stages/input.ts:231" *) wire [59:0] cat_2;
+  (* src = "src/stages/input.ts:234" *) wire [59:0] mux_0;
   (* src = "src/stages/input.ts:40" *) wire [9:0] slice_0;
   (* src = "src/stages/input.ts:40" *) wire [9:0] slice_1;
   (* src = "src/stages/input.ts:40" *) wire [31:0] slice_2;
   (* src = "src/stages/input.ts:40" *) wire [7:0] slice_3;
-  (* src = "src/stages/input.ts:172" *) wire not_0;
-  (* src = "src/stages/input.ts:172" *) wire mux_1;
+  (* src = "src/stages/input.ts:236" *) wire not_0;
+  (* src = "src/stages/input.ts:236" *) wire mux_1;
   (* src = "src/stages/input.ts:40" *) wire slice_4;
   (* src = "src/stages/input.ts:40" *) wire slice_5;
   (* src = "src/stages/input.ts:40" *) wire slice_6;
-  (* src = "src/stages/clear.ts:75" *) reg [2:0] sweep_delay = 3'h4;
-  (* src = "src/stages/clear.ts:76" *) reg [7:0] sweep_addr = 8'h0;
+  (* src = "src/stages/clear.ts:76" *) reg [2:0] sweep_delay = 3'h4;
+  (* src = "src/stages/clear.ts:77" *) reg [7:0] sweep_addr = 8'h0;
   (* src = "src/stages/primitives.ts:43" *) reg [15:0] occupancy = 16'h0;
   (* src = "src/families/pbf/rtl.ts:98" *) reg head_go = 1'h0;
   (* src = "src/families/pbf/rtl.ts:101" *) reg s1_valid = 1'h0;
@@ -95,18 +95,18 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:103" *) wire and_3;
   (* src = "src/families/pbf/rtl.ts:104" *) wire not_2;
   (* src = "src/families/pbf/rtl.ts:104" *) wire and_4;
-  (* src = "src/stages/input.ts:123" *) wire not_3;
-  (* src = "src/stages/input.ts:123" *) wire or_0;
-  (* src = "src/stages/input.ts:124" *) wire or_1;
-  (* src = "src/stages/input.ts:124" *) wire const_5;
-  (* src = "src/stages/input.ts:124" *) wire mux_2;
-  (* src = "src/stages/input.ts:126" *) wire [2:0] mux_3;
-  (* src = "src/stages/input.ts:126" *) wire [2:0] mux_4;
-  (* src = "src/stages/input.ts:128" *) wire not_4;
-  (* src = "src/stages/input.ts:128" *) wire not_5;
-  (* src = "src/stages/input.ts:128" *) wire and_5;
-  (* src = "src/stages/input.ts:128" *) wire mux_5;
-  (* src = "src/stages/input.ts:130" *) wire [2:0] mux_6;
+  (* src = "src/stages/input.ts:130" *) wire not_3;
+  (* src = "src/stages/input.ts:130" *) wire or_0;
+  (* src = "src/stages/input.ts:131" *) wire or_1;
+  (* src = "src/stages/input.ts:131" *) wire const_5;
+  (* src = "src/stages/input.ts:131" *) wire mux_2;
+  (* src = "src/stages/input.ts:133" *) wire [2:0] mux_3;
+  (* src = "src/stages/input.ts:133" *) wire [2:0] mux_4;
+  (* src = "src/stages/input.ts:135" *) wire not_4;
+  (* src = "src/stages/input.ts:135" *) wire not_5;
+  (* src = "src/stages/input.ts:135" *) wire and_5;
+  (* src = "src/stages/input.ts:135" *) wire mux_5;
+  (* src = "src/stages/input.ts:137" *) wire [2:0] mux_6;
   (* src = "src/families/pbf/rtl.ts:106" *) wire and_6;
   (* src = "src/families/pbf/rtl.ts:108" *) reg s1_ins = 1'h0;
   (* src = "src/families/pbf/rtl.ts:108" *) reg s1_query = 1'h0;
@@ -118,8 +118,8 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:121" *) wire ugt_0;
   (* src = "src/families/pbf/rtl.ts:121" *) wire and_7;
   (* src = "src/families/pbf/rtl.ts:108" *) reg s1_qerr = 1'h0;
-  (* src = "src/stages/input.ts:179" *) wire not_6;
-  (* src = "src/stages/input.ts:179" *) wire mux_7;
+  (* src = "src/stages/input.ts:243" *) wire not_6;
+  (* src = "src/stages/input.ts:243" *) wire mux_7;
   (* src = "src/families/pbf/rtl.ts:124" *) reg s1_first_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:125" *) wire or_2;
   (* src = "src/families/pbf/rtl.ts:135" *) reg s1_phase = 1'h0;
@@ -138,32 +138,32 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:146" *) wire [9:0] mux_9;
   (* src = "src/families/pbf/rtl.ts:146" *) wire [9:0] const_7;
   (* src = "src/families/pbf/rtl.ts:146" *) wire [9:0] mux_10;
-  (* src = "src/stages/clear.ts:81" *) reg sweep_active = 1'h0;
-  (* src = "src/stages/clear.ts:82" *) wire [7:0] const_8;
-  (* src = "src/stages/clear.ts:82" *) wire eq_5;
-  (* src = "src/stages/clear.ts:82" *) wire and_13;
-  (* src = "src/stages/clear.ts:82" *) wire const_9;
-  (* src = "src/stages/clear.ts:82" *) wire mux_11;
-  (* src = "src/stages/clear.ts:82" *) wire const_10;
-  (* src = "src/stages/clear.ts:82" *) wire mux_12;
-  (* src = "src/stages/input.ts:142" *) wire or_3;
-  (* src = "src/stages/input.ts:142" *) wire not_10;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] const_11;
-  (* src = "src/stages/clear.ts:45" *) wire ne_0;
-  (* src = "src/stages/clear.ts:45" *) wire and_14;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] const_12;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] sub_0;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] mux_13;
-  (* src = "src/stages/clear.ts:85" *) wire [2:0] const_13;
-  (* src = "src/stages/clear.ts:85" *) wire [2:0] mux_14;
-  (* src = "src/stages/clear.ts:87" *) wire [2:0] const_14;
-  (* src = "src/stages/clear.ts:87" *) wire eq_6;
-  (* src = "src/stages/clear.ts:87" *) wire and_15;
-  (* src = "src/stages/clear.ts:50" *) wire [7:0] const_15;
-  (* src = "src/stages/clear.ts:50" *) wire [7:0] add_0;
-  (* src = "src/stages/clear.ts:50" *) wire [7:0] mux_15;
-  (* src = "src/stages/clear.ts:50" *) wire [7:0] const_16;
-  (* src = "src/stages/clear.ts:50" *) wire [7:0] mux_16;
+  (* src = "src/stages/clear.ts:82" *) reg sweep_active = 1'h0;
+  (* src = "src/stages/clear.ts:83" *) wire [7:0] const_8;
+  (* src = "src/stages/clear.ts:83" *) wire eq_5;
+  (* src = "src/stages/clear.ts:83" *) wire and_13;
+  (* src = "src/stages/clear.ts:83" *) wire const_9;
+  (* src = "src/stages/clear.ts:83" *) wire mux_11;
+  (* src = "src/stages/clear.ts:83" *) wire const_10;
+  (* src = "src/stages/clear.ts:83" *) wire mux_12;
+  (* src = "src/stages/input.ts:149" *) wire or_3;
+  (* src = "src/stages/input.ts:149" *) wire not_10;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] const_11;
+  (* src = "src/stages/clear.ts:46" *) wire ne_0;
+  (* src = "src/stages/clear.ts:46" *) wire and_14;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] const_12;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] sub_0;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] mux_13;
+  (* src = "src/stages/clear.ts:86" *) wire [2:0] const_13;
+  (* src = "src/stages/clear.ts:86" *) wire [2:0] mux_14;
+  (* src = "src/stages/clear.ts:88" *) wire [2:0] const_14;
+  (* src = "src/stages/clear.ts:88" *) wire eq_6;
+  (* src = "src/stages/clear.ts:88" *) wire and_15;
+  (* src = "src/stages/clear.ts:51" *) wire [7:0] const_15;
+  (* src = "src/stages/clear.ts:51" *) wire [7:0] add_0;
+  (* src = "src/stages/clear.ts:51" *) wire [7:0] mux_15;
+  (* src = "src/stages/clear.ts:51" *) wire [7:0] const_16;
+  (* src = "src/stages/clear.ts:51" *) wire [7:0] mux_16;
   (* src = "src/families/pbf/rtl.ts:156" *) wire and_16;
   (* src = "src/families/pbf/rtl.ts:156" *) wire not_11;
   (* src = "src/families/pbf/rtl.ts:156" *) wire and_17;
@@ -523,12 +523,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv0_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv0_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv0_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv0_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv0_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv0_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv0_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv0_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv0_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv0_sl0_and_0;
@@ -540,20 +540,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv0_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv0_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv0_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv0_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv0_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv0_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv0_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv0_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv0_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv0_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv0_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv0_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv0_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv0_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv0_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv0_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv0_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv0_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv0_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv0_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv0_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv0_sl1_h3_1;
@@ -572,12 +572,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv0_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv0_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv0_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv0_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv0_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv0_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv0_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv0_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv0_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv0_sl1_and_0;
@@ -589,20 +589,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv0_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv0_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv0_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv0_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv0_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv0_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv0_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv0_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv0_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv0_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv0_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv0_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv0_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv0_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv0_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv0_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv0_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv0_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv0_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv0_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv0_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv0_en_p3 = 1'h0;
@@ -629,12 +629,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv1_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv1_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv1_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv1_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv1_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv1_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv1_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv1_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv1_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv1_sl0_and_0;
@@ -646,20 +646,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv1_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv1_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv1_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv1_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv1_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv1_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv1_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv1_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv1_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv1_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv1_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv1_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv1_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv1_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv1_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv1_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv1_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv1_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv1_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv1_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv1_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv1_sl1_h3_1;
@@ -678,12 +678,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv1_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv1_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv1_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv1_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv1_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv1_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv1_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv1_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv1_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv1_sl1_and_0;
@@ -695,20 +695,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv1_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv1_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv1_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv1_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv1_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv1_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv1_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv1_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv1_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv1_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv1_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv1_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv1_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv1_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv1_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv1_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv1_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv1_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv1_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv1_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv1_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv1_en_p3 = 1'h0;
@@ -735,12 +735,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv2_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv2_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv2_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv2_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv2_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv2_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv2_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv2_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv2_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv2_sl0_and_0;
@@ -752,20 +752,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv2_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv2_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv2_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv2_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv2_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv2_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv2_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv2_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv2_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv2_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv2_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv2_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv2_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv2_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv2_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv2_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv2_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv2_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv2_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv2_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv2_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv2_sl1_h3_1;
@@ -784,12 +784,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv2_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv2_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv2_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv2_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv2_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv2_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv2_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv2_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv2_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv2_sl1_and_0;
@@ -801,20 +801,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv2_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv2_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv2_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv2_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv2_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv2_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv2_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv2_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv2_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv2_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv2_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv2_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv2_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv2_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv2_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv2_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv2_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv2_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv2_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv2_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv2_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv2_en_p3 = 1'h0;
@@ -841,12 +841,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv3_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv3_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv3_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv3_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv3_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv3_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv3_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv3_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv3_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv3_sl0_and_0;
@@ -858,20 +858,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv3_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv3_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv3_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv3_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv3_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv3_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv3_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv3_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv3_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv3_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv3_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv3_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv3_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv3_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv3_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv3_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv3_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv3_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv3_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv3_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv3_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv3_sl1_h3_1;
@@ -890,12 +890,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv3_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv3_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv3_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv3_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv3_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv3_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv3_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv3_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv3_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv3_sl1_and_0;
@@ -907,20 +907,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv3_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv3_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv3_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv3_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv3_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv3_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv3_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv3_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv3_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv3_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv3_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv3_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv3_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv3_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv3_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv3_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv3_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv3_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv3_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv3_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv3_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv3_en_p3 = 1'h0;
@@ -947,12 +947,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv4_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv4_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv4_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv4_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv4_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv4_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv4_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv4_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv4_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv4_sl0_and_0;
@@ -964,20 +964,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv4_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv4_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv4_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv4_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv4_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv4_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv4_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv4_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv4_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv4_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv4_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv4_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv4_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv4_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv4_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv4_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv4_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv4_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv4_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv4_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv4_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv4_sl1_h3_1;
@@ -996,12 +996,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv4_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv4_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv4_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv4_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv4_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv4_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv4_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv4_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv4_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv4_sl1_and_0;
@@ -1013,20 +1013,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv4_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv4_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv4_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv4_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv4_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv4_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv4_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv4_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv4_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv4_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv4_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv4_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv4_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv4_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv4_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv4_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv4_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv4_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv4_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv4_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv4_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv4_en_p3 = 1'h0;
@@ -1053,12 +1053,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv5_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv5_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv5_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv5_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv5_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv5_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv5_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv5_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv5_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv5_sl0_and_0;
@@ -1070,20 +1070,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv5_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv5_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv5_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv5_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv5_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv5_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv5_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv5_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv5_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv5_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv5_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv5_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv5_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv5_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv5_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv5_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv5_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv5_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv5_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv5_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv5_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv5_sl1_h3_1;
@@ -1102,12 +1102,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv5_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv5_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv5_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv5_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv5_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv5_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv5_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv5_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv5_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv5_sl1_and_0;
@@ -1119,20 +1119,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv5_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv5_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv5_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv5_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv5_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv5_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv5_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv5_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv5_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv5_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv5_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv5_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv5_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv5_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv5_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv5_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv5_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv5_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv5_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv5_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv5_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv5_en_p3 = 1'h0;
@@ -1159,12 +1159,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv6_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv6_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv6_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv6_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv6_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv6_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv6_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv6_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv6_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv6_sl0_and_0;
@@ -1176,20 +1176,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv6_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv6_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv6_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv6_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv6_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv6_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv6_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv6_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv6_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv6_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv6_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv6_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv6_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv6_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv6_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv6_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv6_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv6_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv6_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv6_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv6_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv6_sl1_h3_1;
@@ -1208,12 +1208,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv6_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv6_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv6_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv6_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv6_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv6_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv6_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv6_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv6_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv6_sl1_and_0;
@@ -1225,20 +1225,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv6_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv6_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv6_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv6_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv6_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv6_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv6_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv6_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv6_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv6_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv6_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv6_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv6_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv6_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv6_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv6_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv6_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv6_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv6_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv6_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv6_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv6_en_p3 = 1'h0;
@@ -1265,12 +1265,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv7_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv7_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv7_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv7_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv7_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv7_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv7_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv7_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv7_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv7_sl0_and_0;
@@ -1282,20 +1282,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv7_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv7_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv7_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv7_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv7_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv7_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv7_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv7_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv7_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv7_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv7_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv7_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv7_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv7_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv7_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv7_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv7_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv7_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv7_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv7_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv7_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv7_sl1_h3_1;
@@ -1314,12 +1314,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv7_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv7_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv7_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv7_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv7_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv7_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv7_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv7_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv7_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv7_sl1_and_0;
@@ -1331,20 +1331,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv7_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv7_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv7_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv7_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv7_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv7_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv7_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv7_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv7_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv7_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv7_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv7_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv7_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv7_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv7_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv7_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv7_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv7_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv7_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv7_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv7_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv7_en_p3 = 1'h0;
@@ -1371,12 +1371,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv8_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv8_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv8_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv8_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv8_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv8_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv8_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv8_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv8_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv8_sl0_and_0;
@@ -1388,20 +1388,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv8_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv8_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv8_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv8_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv8_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv8_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv8_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv8_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv8_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv8_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv8_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv8_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv8_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv8_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv8_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv8_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv8_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv8_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv8_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv8_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv8_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv8_sl1_h3_1;
@@ -1420,12 +1420,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv8_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv8_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv8_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv8_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv8_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv8_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv8_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv8_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv8_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv8_sl1_and_0;
@@ -1437,20 +1437,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv8_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv8_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv8_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv8_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv8_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv8_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv8_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv8_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv8_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv8_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv8_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv8_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv8_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv8_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv8_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv8_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv8_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv8_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv8_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv8_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv8_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv8_en_p3 = 1'h0;
@@ -1477,12 +1477,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv9_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv9_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv9_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv9_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv9_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv9_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv9_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv9_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv9_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv9_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv9_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv9_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv9_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv9_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv9_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv9_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv9_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv9_sl0_and_0;
@@ -1494,20 +1494,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv9_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv9_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv9_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv9_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv9_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv9_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv9_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv9_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv9_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv9_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv9_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv9_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv9_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv9_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv9_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv9_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv9_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv9_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv9_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv9_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv9_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv9_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv9_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv9_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv9_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv9_sl1_h3_1;
@@ -1526,12 +1526,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv9_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv9_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv9_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv9_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv9_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv9_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv9_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv9_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv9_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv9_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv9_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv9_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv9_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv9_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv9_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv9_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv9_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv9_sl1_and_0;
@@ -1543,20 +1543,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv9_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv9_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv9_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv9_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv9_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv9_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv9_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv9_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv9_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv9_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv9_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv9_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv9_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv9_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv9_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv9_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv9_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv9_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv9_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv9_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv9_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv9_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv9_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv9_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv9_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv9_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv9_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv9_en_p3 = 1'h0;
@@ -1583,12 +1583,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv10_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv10_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv10_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv10_sl0_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv10_sl0_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv10_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv10_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv10_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv10_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv10_sl0_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv10_sl0_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv10_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv10_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv10_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv10_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv10_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv10_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv10_sl0_and_0;
@@ -1600,20 +1600,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv10_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv10_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv10_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv10_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv10_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv10_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv10_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv10_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv10_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv10_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv10_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv10_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv10_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv10_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv10_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv10_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv10_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv10_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv10_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv10_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv10_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv10_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv10_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv10_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [11:0] lv10_sl1_hash0_part0_p1 = 12'h0;
   (* src = "src/stages/hash.ts:58" *) wire [11:0] lv10_sl1_h3_1;
@@ -1632,12 +1632,12 @@ module pbf2_t1024_k2_4k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv10_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [7:0] lv10_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv10_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [7:0] lv10_sl1_addr_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [7:0] lv10_sl1_addr5_p1 = 8'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv10_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv10_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv10_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv10_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [7:0] lv10_sl1_addr_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [7:0] lv10_sl1_addr5_p1 = 8'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv10_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv10_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv10_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv10_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv10_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv10_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv10_sl1_and_0;
@@ -1649,20 +1649,20 @@ module pbf2_t1024_k2_4k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv10_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv10_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv10_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv10_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv10_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv10_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv10_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv10_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv10_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv10_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv10_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv10_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv10_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [7:0] lv10_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv10_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv10_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv10_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv10_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv10_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv10_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv10_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv10_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv10_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv10_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [7:0] lv10_sl1_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv10_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv10_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv10_en_p3 = 1'h0;
@@ -4480,7 +4480,7 @@ module pbf2_t1024_k2_4k (
     else rq_count <= cat_51;
   end
   // memory lv0_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv0_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv0_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv0_sl0_lv0_sl0_ram_rdata;
 `else
@@ -4500,7 +4500,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv0_sl0_lv0_sl0_ram_rdata <= lv0_sl0_ram[lv0_sl0_slice_0];
 `endif
   // memory lv0_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv0_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv0_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv0_sl1_lv0_sl1_ram_rdata;
 `else
@@ -4520,7 +4520,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv0_sl1_lv0_sl1_ram_rdata <= lv0_sl1_ram[lv0_sl1_slice_0];
 `endif
   // memory lv1_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv1_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv1_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv1_sl0_lv1_sl0_ram_rdata;
 `else
@@ -4540,7 +4540,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv1_sl0_lv1_sl0_ram_rdata <= lv1_sl0_ram[lv1_sl0_slice_0];
 `endif
   // memory lv1_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv1_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv1_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv1_sl1_lv1_sl1_ram_rdata;
 `else
@@ -4560,7 +4560,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv1_sl1_lv1_sl1_ram_rdata <= lv1_sl1_ram[lv1_sl1_slice_0];
 `endif
   // memory lv2_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv2_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv2_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv2_sl0_lv2_sl0_ram_rdata;
 `else
@@ -4580,7 +4580,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv2_sl0_lv2_sl0_ram_rdata <= lv2_sl0_ram[lv2_sl0_slice_0];
 `endif
   // memory lv2_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv2_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv2_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv2_sl1_lv2_sl1_ram_rdata;
 `else
@@ -4600,7 +4600,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv2_sl1_lv2_sl1_ram_rdata <= lv2_sl1_ram[lv2_sl1_slice_0];
 `endif
   // memory lv3_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv3_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv3_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv3_sl0_lv3_sl0_ram_rdata;
 `else
@@ -4620,7 +4620,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv3_sl0_lv3_sl0_ram_rdata <= lv3_sl0_ram[lv3_sl0_slice_0];
 `endif
   // memory lv3_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv3_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv3_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv3_sl1_lv3_sl1_ram_rdata;
 `else
@@ -4640,7 +4640,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv3_sl1_lv3_sl1_ram_rdata <= lv3_sl1_ram[lv3_sl1_slice_0];
 `endif
   // memory lv4_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv4_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv4_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv4_sl0_lv4_sl0_ram_rdata;
 `else
@@ -4660,7 +4660,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv4_sl0_lv4_sl0_ram_rdata <= lv4_sl0_ram[lv4_sl0_slice_0];
 `endif
   // memory lv4_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv4_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv4_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv4_sl1_lv4_sl1_ram_rdata;
 `else
@@ -4680,7 +4680,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv4_sl1_lv4_sl1_ram_rdata <= lv4_sl1_ram[lv4_sl1_slice_0];
 `endif
   // memory lv5_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv5_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv5_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv5_sl0_lv5_sl0_ram_rdata;
 `else
@@ -4700,7 +4700,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv5_sl0_lv5_sl0_ram_rdata <= lv5_sl0_ram[lv5_sl0_slice_0];
 `endif
   // memory lv5_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv5_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv5_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv5_sl1_lv5_sl1_ram_rdata;
 `else
@@ -4720,7 +4720,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv5_sl1_lv5_sl1_ram_rdata <= lv5_sl1_ram[lv5_sl1_slice_0];
 `endif
   // memory lv6_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv6_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv6_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv6_sl0_lv6_sl0_ram_rdata;
 `else
@@ -4740,7 +4740,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv6_sl0_lv6_sl0_ram_rdata <= lv6_sl0_ram[lv6_sl0_slice_0];
 `endif
   // memory lv6_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv6_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv6_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv6_sl1_lv6_sl1_ram_rdata;
 `else
@@ -4760,7 +4760,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv6_sl1_lv6_sl1_ram_rdata <= lv6_sl1_ram[lv6_sl1_slice_0];
 `endif
   // memory lv7_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv7_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv7_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv7_sl0_lv7_sl0_ram_rdata;
 `else
@@ -4780,7 +4780,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv7_sl0_lv7_sl0_ram_rdata <= lv7_sl0_ram[lv7_sl0_slice_0];
 `endif
   // memory lv7_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv7_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv7_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv7_sl1_lv7_sl1_ram_rdata;
 `else
@@ -4800,7 +4800,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv7_sl1_lv7_sl1_ram_rdata <= lv7_sl1_ram[lv7_sl1_slice_0];
 `endif
   // memory lv8_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv8_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv8_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv8_sl0_lv8_sl0_ram_rdata;
 `else
@@ -4820,7 +4820,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv8_sl0_lv8_sl0_ram_rdata <= lv8_sl0_ram[lv8_sl0_slice_0];
 `endif
   // memory lv8_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv8_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv8_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv8_sl1_lv8_sl1_ram_rdata;
 `else
@@ -4840,7 +4840,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv8_sl1_lv8_sl1_ram_rdata <= lv8_sl1_ram[lv8_sl1_slice_0];
 `endif
   // memory lv9_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv9_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv9_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv9_sl0_lv9_sl0_ram_rdata;
 `else
@@ -4860,7 +4860,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv9_sl0_lv9_sl0_ram_rdata <= lv9_sl0_ram[lv9_sl0_slice_0];
 `endif
   // memory lv9_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv9_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv9_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv9_sl1_lv9_sl1_ram_rdata;
 `else
@@ -4880,7 +4880,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv9_sl1_lv9_sl1_ram_rdata <= lv9_sl1_ram[lv9_sl1_slice_0];
 `endif
   // memory lv10_sl0_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv10_sl0_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv10_sl0_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv10_sl0_lv10_sl0_ram_rdata;
 `else
@@ -4900,7 +4900,7 @@ module pbf2_t1024_k2_4k (
   always @(posedge clk) if (s5_valid_p1) lv10_sl0_lv10_sl0_ram_rdata <= lv10_sl0_ram[lv10_sl0_slice_0];
 `endif
   // memory lv10_sl1_ram: 256 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv10_sl1_ram [0:255];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv10_sl1_ram [0:255];
 `ifdef SYNTHESIS
   reg [15:0] lv10_sl1_lv10_sl1_ram_rdata;
 `else

@@ -50,43 +50,43 @@ module pbf2_t256_k3_2k (
   output wire out_err
 );
   (* src = "src/families/pbf/rtl.ts:87" *) reg sweep_busy = 1'h1;
-  (* src = "src/stages/input.ts:100" *) reg in_ready_q = 1'h0;
-  (* src = "src/stages/input.ts:102" *) wire and_0;
+  (* src = "src/stages/input.ts:107" *) reg in_ready_q = 1'h0;
+  (* src = "src/stages/input.ts:109" *) wire and_0;
   (* src = "src/stages/input.ts:30" *) wire [1:0] const_0;
   (* src = "src/stages/input.ts:30" *) wire eq_0;
   (* src = "src/stages/input.ts:30" *) wire [1:0] const_1;
   (* src = "src/stages/input.ts:30" *) wire eq_1;
   (* src = "src/stages/input.ts:30" *) wire [1:0] const_2;
   (* src = "src/stages/input.ts:30" *) wire eq_2;
-  (* src = "src/stages/input.ts:105" *) wire [2:0] cat_0;
-  (* src = "src/stages/input.ts:100" *) reg in_head_valid = 1'h0;
-  (* src = "src/stages/input.ts:100" *) reg [2:0] in_head = 3'h0;
-  (* src = "src/stages/input.ts:100" *) reg in_skid_valid = 1'h0;
-  (* src = "src/stages/input.ts:100" *) reg [2:0] in_skid = 3'h0;
-  (* src = "src/stages/input.ts:158" *) reg in_data_wp = 1'h0;
-  (* src = "src/stages/input.ts:159" *) reg in_data_rp = 1'h0;
-  (* src = "src/stages/input.ts:166" *) wire const_3;
-  (* src = "src/stages/input.ts:166" *) wire eq_3;
-  (* src = "src/stages/input.ts:166" *) wire and_1;
-  (* src = "src/stages/input.ts:166" *) reg [39:0] in_data0 = 40'h0;
-  (* src = "src/stages/input.ts:167" *) wire [39:0] cat_1;
-  (* src = "src/stages/input.ts:166" *) wire const_4;
-  (* src = "src/stages/input.ts:166" *) wire eq_4;
-  (* src = "src/stages/input.ts:166" *) wire and_2;
-  (* src = "src/stages/input.ts:166" *) reg [39:0] in_data1 = 40'h0;
-  (* src = "src/stages/input.ts:167" *) wire [39:0] cat_2;
-  (* src = "src/stages/input.ts:170" *) wire [39:0] mux_0;
+  (* src = "src/stages/input.ts:112" *) wire [2:0] cat_0;
+  (* src = "src/stages/input.ts:107" *) reg in_head_valid = 1'h0;
+  (* src = "src/stages/input.ts:107" *) reg [2:0] in_head = 3'h0;
+  (* src = "src/stages/input.ts:107" *) reg in_skid_valid = 1'h0;
+  (* src = "src/stages/input.ts:107" *) reg [2:0] in_skid = 3'h0;
+  (* src = "src/stages/input.ts:222" *) reg in_data_wp = 1'h0;
+  (* src = "src/stages/input.ts:223" *) reg in_data_rp = 1'h0;
+  (* src = "src/stages/input.ts:230" *) wire const_3;
+  (* src = "src/stages/input.ts:230" *) wire eq_3;
+  (* src = "src/stages/input.ts:230" *) wire and_1;
+  (* src = "src/stages/input.ts:230" *) reg [39:0] in_data0 = 40'h0;
+  (* src = "src/stages/input.ts:231" *) wire [39:0] cat_1;
+  (* src = "src/stages/input.ts:230" *) wire const_4;
+  (* src = "src/stages/input.ts:230" *) wire eq_4;
+  (* src = "src/stages/input.ts:230" *) wire and_2;
+  (* src = "src/stages/input.ts:230" *) reg [39:0] in_data1 = 40'h0;
+  (* src = "src/stages/input.ts:231" *) wire [39:0] cat_2;
+  (* src = "src/stages/input.ts:234" *) wire [39:0] mux_0;
   (* src = "src/stages/input.ts:40" *) wire [7:0] slice_0;
   (* src = "src/stages/input.ts:40" *) wire [7:0] slice_1;
   (* src = "src/stages/input.ts:40" *) wire [15:0] slice_2;
   (* src = "src/stages/input.ts:40" *) wire [7:0] slice_3;
-  (* src = "src/stages/input.ts:172" *) wire not_0;
-  (* src = "src/stages/input.ts:172" *) wire mux_1;
+  (* src = "src/stages/input.ts:236" *) wire not_0;
+  (* src = "src/stages/input.ts:236" *) wire mux_1;
   (* src = "src/stages/input.ts:40" *) wire slice_4;
   (* src = "src/stages/input.ts:40" *) wire slice_5;
   (* src = "src/stages/input.ts:40" *) wire slice_6;
-  (* src = "src/stages/clear.ts:75" *) reg [2:0] sweep_delay = 3'h4;
-  (* src = "src/stages/clear.ts:76" *) reg [6:0] sweep_addr = 7'h0;
+  (* src = "src/stages/clear.ts:76" *) reg [2:0] sweep_delay = 3'h4;
+  (* src = "src/stages/clear.ts:77" *) reg [6:0] sweep_addr = 7'h0;
   (* src = "src/stages/primitives.ts:43" *) reg [15:0] occupancy = 16'h0;
   (* src = "src/families/pbf/rtl.ts:98" *) reg head_go = 1'h0;
   (* src = "src/families/pbf/rtl.ts:101" *) reg s1_valid = 1'h0;
@@ -95,18 +95,18 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:103" *) wire and_3;
   (* src = "src/families/pbf/rtl.ts:104" *) wire not_2;
   (* src = "src/families/pbf/rtl.ts:104" *) wire and_4;
-  (* src = "src/stages/input.ts:123" *) wire not_3;
-  (* src = "src/stages/input.ts:123" *) wire or_0;
-  (* src = "src/stages/input.ts:124" *) wire or_1;
-  (* src = "src/stages/input.ts:124" *) wire const_5;
-  (* src = "src/stages/input.ts:124" *) wire mux_2;
-  (* src = "src/stages/input.ts:126" *) wire [2:0] mux_3;
-  (* src = "src/stages/input.ts:126" *) wire [2:0] mux_4;
-  (* src = "src/stages/input.ts:128" *) wire not_4;
-  (* src = "src/stages/input.ts:128" *) wire not_5;
-  (* src = "src/stages/input.ts:128" *) wire and_5;
-  (* src = "src/stages/input.ts:128" *) wire mux_5;
-  (* src = "src/stages/input.ts:130" *) wire [2:0] mux_6;
+  (* src = "src/stages/input.ts:130" *) wire not_3;
+  (* src = "src/stages/input.ts:130" *) wire or_0;
+  (* src = "src/stages/input.ts:131" *) wire or_1;
+  (* src = "src/stages/input.ts:131" *) wire const_5;
+  (* src = "src/stages/input.ts:131" *) wire mux_2;
+  (* src = "src/stages/input.ts:133" *) wire [2:0] mux_3;
+  (* src = "src/stages/input.ts:133" *) wire [2:0] mux_4;
+  (* src = "src/stages/input.ts:135" *) wire not_4;
+  (* src = "src/stages/input.ts:135" *) wire not_5;
+  (* src = "src/stages/input.ts:135" *) wire and_5;
+  (* src = "src/stages/input.ts:135" *) wire mux_5;
+  (* src = "src/stages/input.ts:137" *) wire [2:0] mux_6;
   (* src = "src/families/pbf/rtl.ts:106" *) wire and_6;
   (* src = "src/families/pbf/rtl.ts:108" *) reg s1_ins = 1'h0;
   (* src = "src/families/pbf/rtl.ts:108" *) reg s1_query = 1'h0;
@@ -118,8 +118,8 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:121" *) wire ugt_0;
   (* src = "src/families/pbf/rtl.ts:121" *) wire and_7;
   (* src = "src/families/pbf/rtl.ts:108" *) reg s1_qerr = 1'h0;
-  (* src = "src/stages/input.ts:179" *) wire not_6;
-  (* src = "src/stages/input.ts:179" *) wire mux_7;
+  (* src = "src/stages/input.ts:243" *) wire not_6;
+  (* src = "src/stages/input.ts:243" *) wire mux_7;
   (* src = "src/families/pbf/rtl.ts:124" *) reg s1_first_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:125" *) wire or_2;
   (* src = "src/families/pbf/rtl.ts:135" *) reg s1_phase = 1'h0;
@@ -138,32 +138,32 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:146" *) wire [7:0] mux_9;
   (* src = "src/families/pbf/rtl.ts:146" *) wire [7:0] const_7;
   (* src = "src/families/pbf/rtl.ts:146" *) wire [7:0] mux_10;
-  (* src = "src/stages/clear.ts:81" *) reg sweep_active = 1'h0;
-  (* src = "src/stages/clear.ts:82" *) wire [6:0] const_8;
-  (* src = "src/stages/clear.ts:82" *) wire eq_5;
-  (* src = "src/stages/clear.ts:82" *) wire and_13;
-  (* src = "src/stages/clear.ts:82" *) wire const_9;
-  (* src = "src/stages/clear.ts:82" *) wire mux_11;
-  (* src = "src/stages/clear.ts:82" *) wire const_10;
-  (* src = "src/stages/clear.ts:82" *) wire mux_12;
-  (* src = "src/stages/input.ts:142" *) wire or_3;
-  (* src = "src/stages/input.ts:142" *) wire not_10;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] const_11;
-  (* src = "src/stages/clear.ts:45" *) wire ne_0;
-  (* src = "src/stages/clear.ts:45" *) wire and_14;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] const_12;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] sub_0;
-  (* src = "src/stages/clear.ts:45" *) wire [2:0] mux_13;
-  (* src = "src/stages/clear.ts:85" *) wire [2:0] const_13;
-  (* src = "src/stages/clear.ts:85" *) wire [2:0] mux_14;
-  (* src = "src/stages/clear.ts:87" *) wire [2:0] const_14;
-  (* src = "src/stages/clear.ts:87" *) wire eq_6;
-  (* src = "src/stages/clear.ts:87" *) wire and_15;
-  (* src = "src/stages/clear.ts:50" *) wire [6:0] const_15;
-  (* src = "src/stages/clear.ts:50" *) wire [6:0] add_0;
-  (* src = "src/stages/clear.ts:50" *) wire [6:0] mux_15;
-  (* src = "src/stages/clear.ts:50" *) wire [6:0] const_16;
-  (* src = "src/stages/clear.ts:50" *) wire [6:0] mux_16;
+  (* src = "src/stages/clear.ts:82" *) reg sweep_active = 1'h0;
+  (* src = "src/stages/clear.ts:83" *) wire [6:0] const_8;
+  (* src = "src/stages/clear.ts:83" *) wire eq_5;
+  (* src = "src/stages/clear.ts:83" *) wire and_13;
+  (* src = "src/stages/clear.ts:83" *) wire const_9;
+  (* src = "src/stages/clear.ts:83" *) wire mux_11;
+  (* src = "src/stages/clear.ts:83" *) wire const_10;
+  (* src = "src/stages/clear.ts:83" *) wire mux_12;
+  (* src = "src/stages/input.ts:149" *) wire or_3;
+  (* src = "src/stages/input.ts:149" *) wire not_10;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] const_11;
+  (* src = "src/stages/clear.ts:46" *) wire ne_0;
+  (* src = "src/stages/clear.ts:46" *) wire and_14;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] const_12;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] sub_0;
+  (* src = "src/stages/clear.ts:46" *) wire [2:0] mux_13;
+  (* src = "src/stages/clear.ts:86" *) wire [2:0] const_13;
+  (* src = "src/stages/clear.ts:86" *) wire [2:0] mux_14;
+  (* src = "src/stages/clear.ts:88" *) wire [2:0] const_14;
+  (* src = "src/stages/clear.ts:88" *) wire eq_6;
+  (* src = "src/stages/clear.ts:88" *) wire and_15;
+  (* src = "src/stages/clear.ts:51" *) wire [6:0] const_15;
+  (* src = "src/stages/clear.ts:51" *) wire [6:0] add_0;
+  (* src = "src/stages/clear.ts:51" *) wire [6:0] mux_15;
+  (* src = "src/stages/clear.ts:51" *) wire [6:0] const_16;
+  (* src = "src/stages/clear.ts:51" *) wire [6:0] mux_16;
   (* src = "src/families/pbf/rtl.ts:156" *) wire and_16;
   (* src = "src/families/pbf/rtl.ts:156" *) wire not_11;
   (* src = "src/families/pbf/rtl.ts:156" *) wire and_17;
@@ -466,12 +466,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv0_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv0_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv0_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv0_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv0_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv0_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv0_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv0_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv0_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv0_sl0_and_0;
@@ -483,20 +483,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv0_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv0_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv0_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv0_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv0_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv0_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv0_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv0_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv0_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv0_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv0_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv0_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv0_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv0_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv0_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv0_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv0_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv0_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv0_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv0_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv0_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv0_sl1_h3_1;
@@ -512,12 +512,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv0_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv0_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv0_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv0_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv0_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv0_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv0_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv0_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv0_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv0_sl1_and_0;
@@ -529,20 +529,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv0_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv0_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv0_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv0_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv0_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv0_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv0_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv0_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv0_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv0_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv0_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv0_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv0_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv0_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv0_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv0_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv0_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv0_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv0_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv0_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv0_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv0_sl2_h3_1;
@@ -558,12 +558,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv0_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv0_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv0_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv0_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv0_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv0_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv0_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv0_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv0_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv0_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv0_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv0_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv0_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv0_sl2_and_0;
@@ -575,20 +575,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv0_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv0_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv0_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv0_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv0_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv0_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv0_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv0_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv0_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv0_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv0_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv0_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv0_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv0_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv0_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv0_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv0_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv0_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv0_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv0_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv0_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv0_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv0_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv0_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv0_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv0_en_p3 = 1'h0;
@@ -613,12 +613,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv1_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv1_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv1_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv1_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv1_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv1_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv1_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv1_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv1_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv1_sl0_and_0;
@@ -630,20 +630,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv1_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv1_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv1_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv1_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv1_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv1_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv1_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv1_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv1_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv1_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv1_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv1_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv1_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv1_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv1_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv1_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv1_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv1_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv1_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv1_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv1_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv1_sl1_h3_1;
@@ -659,12 +659,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv1_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv1_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv1_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv1_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv1_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv1_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv1_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv1_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv1_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv1_sl1_and_0;
@@ -676,20 +676,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv1_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv1_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv1_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv1_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv1_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv1_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv1_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv1_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv1_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv1_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv1_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv1_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv1_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv1_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv1_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv1_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv1_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv1_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv1_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv1_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv1_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv1_sl2_h3_1;
@@ -705,12 +705,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv1_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv1_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv1_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv1_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv1_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv1_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv1_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv1_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv1_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv1_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv1_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv1_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv1_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv1_sl2_and_0;
@@ -722,20 +722,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv1_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv1_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv1_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv1_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv1_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv1_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv1_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv1_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv1_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv1_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv1_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv1_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv1_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv1_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv1_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv1_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv1_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv1_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv1_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv1_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv1_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv1_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv1_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv1_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv1_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv1_en_p3 = 1'h0;
@@ -760,12 +760,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv2_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv2_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv2_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv2_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv2_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv2_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv2_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv2_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv2_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv2_sl0_and_0;
@@ -777,20 +777,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv2_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv2_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv2_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv2_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv2_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv2_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv2_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv2_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv2_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv2_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv2_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv2_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv2_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv2_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv2_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv2_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv2_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv2_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv2_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv2_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv2_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv2_sl1_h3_1;
@@ -806,12 +806,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv2_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv2_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv2_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv2_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv2_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv2_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv2_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv2_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv2_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv2_sl1_and_0;
@@ -823,20 +823,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv2_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv2_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv2_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv2_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv2_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv2_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv2_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv2_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv2_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv2_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv2_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv2_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv2_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv2_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv2_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv2_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv2_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv2_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv2_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv2_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv2_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv2_sl2_h3_1;
@@ -852,12 +852,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv2_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv2_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv2_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv2_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv2_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv2_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv2_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv2_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv2_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv2_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv2_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv2_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv2_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv2_sl2_and_0;
@@ -869,20 +869,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv2_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv2_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv2_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv2_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv2_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv2_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv2_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv2_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv2_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv2_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv2_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv2_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv2_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv2_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv2_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv2_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv2_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv2_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv2_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv2_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv2_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv2_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv2_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv2_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv2_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv2_en_p3 = 1'h0;
@@ -907,12 +907,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv3_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv3_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv3_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv3_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv3_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv3_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv3_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv3_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv3_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv3_sl0_and_0;
@@ -924,20 +924,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv3_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv3_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv3_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv3_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv3_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv3_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv3_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv3_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv3_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv3_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv3_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv3_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv3_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv3_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv3_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv3_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv3_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv3_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv3_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv3_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv3_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv3_sl1_h3_1;
@@ -953,12 +953,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv3_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv3_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv3_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv3_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv3_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv3_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv3_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv3_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv3_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv3_sl1_and_0;
@@ -970,20 +970,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv3_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv3_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv3_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv3_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv3_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv3_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv3_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv3_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv3_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv3_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv3_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv3_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv3_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv3_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv3_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv3_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv3_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv3_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv3_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv3_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv3_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv3_sl2_h3_1;
@@ -999,12 +999,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv3_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv3_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv3_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv3_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv3_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv3_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv3_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv3_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv3_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv3_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv3_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv3_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv3_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv3_sl2_and_0;
@@ -1016,20 +1016,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv3_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv3_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv3_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv3_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv3_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv3_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv3_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv3_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv3_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv3_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv3_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv3_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv3_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv3_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv3_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv3_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv3_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv3_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv3_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv3_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv3_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv3_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv3_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv3_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv3_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv3_en_p3 = 1'h0;
@@ -1054,12 +1054,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv4_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv4_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv4_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv4_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv4_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv4_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv4_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv4_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv4_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv4_sl0_and_0;
@@ -1071,20 +1071,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv4_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv4_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv4_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv4_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv4_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv4_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv4_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv4_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv4_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv4_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv4_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv4_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv4_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv4_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv4_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv4_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv4_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv4_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv4_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv4_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv4_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv4_sl1_h3_1;
@@ -1100,12 +1100,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv4_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv4_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv4_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv4_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv4_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv4_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv4_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv4_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv4_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv4_sl1_and_0;
@@ -1117,20 +1117,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv4_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv4_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv4_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv4_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv4_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv4_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv4_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv4_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv4_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv4_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv4_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv4_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv4_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv4_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv4_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv4_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv4_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv4_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv4_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv4_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv4_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv4_sl2_h3_1;
@@ -1146,12 +1146,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv4_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv4_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv4_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv4_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv4_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv4_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv4_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv4_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv4_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv4_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv4_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv4_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv4_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv4_sl2_and_0;
@@ -1163,20 +1163,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv4_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv4_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv4_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv4_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv4_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv4_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv4_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv4_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv4_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv4_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv4_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv4_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv4_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv4_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv4_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv4_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv4_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv4_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv4_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv4_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv4_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv4_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv4_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv4_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv4_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv4_en_p3 = 1'h0;
@@ -1201,12 +1201,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv5_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv5_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv5_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv5_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv5_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv5_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv5_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv5_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv5_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv5_sl0_and_0;
@@ -1218,20 +1218,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv5_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv5_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv5_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv5_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv5_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv5_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv5_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv5_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv5_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv5_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv5_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv5_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv5_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv5_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv5_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv5_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv5_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv5_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv5_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv5_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv5_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv5_sl1_h3_1;
@@ -1247,12 +1247,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv5_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv5_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv5_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv5_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv5_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv5_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv5_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv5_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv5_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv5_sl1_and_0;
@@ -1264,20 +1264,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv5_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv5_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv5_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv5_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv5_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv5_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv5_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv5_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv5_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv5_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv5_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv5_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv5_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv5_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv5_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv5_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv5_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv5_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv5_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv5_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv5_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv5_sl2_h3_1;
@@ -1293,12 +1293,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv5_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv5_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv5_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv5_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv5_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv5_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv5_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv5_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv5_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv5_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv5_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv5_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv5_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv5_sl2_and_0;
@@ -1310,20 +1310,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv5_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv5_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv5_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv5_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv5_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv5_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv5_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv5_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv5_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv5_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv5_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv5_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv5_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv5_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv5_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv5_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv5_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv5_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv5_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv5_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv5_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv5_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv5_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv5_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv5_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv5_en_p3 = 1'h0;
@@ -1348,12 +1348,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv6_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv6_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv6_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv6_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv6_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv6_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv6_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv6_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv6_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv6_sl0_and_0;
@@ -1365,20 +1365,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv6_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv6_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv6_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv6_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv6_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv6_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv6_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv6_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv6_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv6_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv6_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv6_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv6_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv6_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv6_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv6_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv6_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv6_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv6_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv6_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv6_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv6_sl1_h3_1;
@@ -1394,12 +1394,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv6_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv6_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv6_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv6_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv6_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv6_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv6_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv6_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv6_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv6_sl1_and_0;
@@ -1411,20 +1411,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv6_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv6_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv6_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv6_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv6_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv6_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv6_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv6_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv6_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv6_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv6_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv6_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv6_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv6_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv6_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv6_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv6_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv6_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv6_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv6_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv6_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv6_sl2_h3_1;
@@ -1440,12 +1440,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv6_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv6_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv6_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv6_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv6_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv6_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv6_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv6_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv6_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv6_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv6_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv6_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv6_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv6_sl2_and_0;
@@ -1457,20 +1457,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv6_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv6_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv6_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv6_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv6_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv6_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv6_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv6_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv6_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv6_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv6_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv6_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv6_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv6_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv6_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv6_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv6_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv6_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv6_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv6_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv6_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv6_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv6_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv6_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv6_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv6_en_p3 = 1'h0;
@@ -1495,12 +1495,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv7_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv7_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv7_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv7_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv7_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv7_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv7_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv7_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv7_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv7_sl0_and_0;
@@ -1512,20 +1512,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv7_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv7_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv7_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv7_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv7_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv7_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv7_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv7_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv7_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv7_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv7_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv7_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv7_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv7_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv7_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv7_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv7_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv7_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv7_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv7_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv7_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv7_sl1_h3_1;
@@ -1541,12 +1541,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv7_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv7_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv7_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv7_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv7_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv7_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv7_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv7_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv7_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv7_sl1_and_0;
@@ -1558,20 +1558,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv7_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv7_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv7_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv7_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv7_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv7_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv7_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv7_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv7_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv7_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv7_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv7_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv7_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv7_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv7_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv7_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv7_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv7_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv7_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv7_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv7_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv7_sl2_h3_1;
@@ -1587,12 +1587,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv7_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv7_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv7_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv7_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv7_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv7_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv7_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv7_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv7_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv7_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv7_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv7_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv7_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv7_sl2_and_0;
@@ -1604,20 +1604,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv7_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv7_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv7_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv7_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv7_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv7_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv7_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv7_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv7_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv7_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv7_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv7_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv7_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv7_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv7_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv7_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv7_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv7_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv7_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv7_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv7_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv7_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv7_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv7_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv7_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv7_en_p3 = 1'h0;
@@ -1642,12 +1642,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv8_sl0_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv8_sl0_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv8_sl0_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv8_sl0_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv8_sl0_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl0_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl0_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl0_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl0_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv8_sl0_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv8_sl0_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl0_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl0_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl0_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl0_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv8_sl0_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv8_sl0_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv8_sl0_and_0;
@@ -1659,20 +1659,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv8_sl0_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv8_sl0_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv8_sl0_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv8_sl0_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv8_sl0_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv8_sl0_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv8_sl0_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv8_sl0_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv8_sl0_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv8_sl0_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl0_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl0_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl0_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv8_sl0_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv8_sl0_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv8_sl0_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv8_sl0_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv8_sl0_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv8_sl0_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv8_sl0_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv8_sl0_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl0_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl0_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl0_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv8_sl0_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv8_sl1_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv8_sl1_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv8_sl1_h3_1;
@@ -1688,12 +1688,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv8_sl1_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv8_sl1_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv8_sl1_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv8_sl1_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv8_sl1_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl1_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl1_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl1_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl1_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv8_sl1_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv8_sl1_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl1_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl1_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl1_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl1_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv8_sl1_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv8_sl1_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv8_sl1_and_0;
@@ -1705,20 +1705,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv8_sl1_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv8_sl1_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv8_sl1_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv8_sl1_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv8_sl1_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv8_sl1_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv8_sl1_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv8_sl1_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv8_sl1_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv8_sl1_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl1_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl1_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl1_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv8_sl1_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv8_sl1_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv8_sl1_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv8_sl1_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv8_sl1_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv8_sl1_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv8_sl1_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv8_sl1_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl1_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl1_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl1_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv8_sl1_mux_5;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv8_sl2_h3_0;
   (* src = "src/stages/hash.ts:59" *) reg [10:0] lv8_sl2_hash0_part0_p1 = 11'h0;
   (* src = "src/stages/hash.ts:58" *) wire [10:0] lv8_sl2_h3_1;
@@ -1734,12 +1734,12 @@ module pbf2_t256_k3_2k (
   (* src = "src/families/pbf/rtl.ts:296" *) reg lv8_sl2_write_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:300" *) wire [6:0] lv8_sl2_slice_0;
   (* src = "src/families/pbf/rtl.ts:301" *) wire [3:0] lv8_sl2_slice_1;
-  (* src = "src/stages/rmw.ts:109" *) reg [6:0] lv8_sl2_addr_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:110" *) reg [6:0] lv8_sl2_addr5_p1 = 7'h0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl2_const_0;
-  (* src = "src/stages/rmw.ts:111" *) wire [15:0] lv8_sl2_shl_0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl2_onehot_p1 = 16'h0;
-  (* src = "src/stages/rmw.ts:111" *) reg [15:0] lv8_sl2_onehot_p2 = 16'h0;
+  (* src = "src/stages/rmw.ts:115" *) reg [6:0] lv8_sl2_addr_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:116" *) reg [6:0] lv8_sl2_addr5_p1 = 7'h0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl2_const_0;
+  (* src = "src/stages/rmw.ts:117" *) wire [15:0] lv8_sl2_shl_0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl2_onehot_p1 = 16'h0;
+  (* src = "src/stages/rmw.ts:121" *) reg [15:0] lv8_sl2_onehot_p2 = 16'h0;
   (* src = "src/stages/rmw.ts:72" *) reg [15:0] lv8_sl2_fwd_data = 16'h0;
   (* src = "src/stages/rmw.ts:44" *) wire lv8_sl2_eq_0;
   (* src = "src/stages/rmw.ts:45" *) wire lv8_sl2_and_0;
@@ -1751,20 +1751,20 @@ module pbf2_t256_k3_2k (
   (* src = "src/stages/rmw.ts:81" *) wire [15:0] lv8_sl2_mux_0;
   (* src = "src/stages/rmw.ts:81" *) reg [15:0] lv8_sl2_rdq_p1 = 16'h0;
   (* src = "src/stages/rmw.ts:82" *) wire [15:0] lv8_sl2_mux_1;
-  (* src = "src/stages/rmw.ts:113" *) wire [15:0] lv8_sl2_and_2;
-  (* src = "src/stages/rmw.ts:113" *) wire lv8_sl2_reduce_or_0;
-  (* src = "src/stages/rmw.ts:113" *) reg lv8_sl2_match_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:116" *) wire lv8_sl2_not_0;
-  (* src = "src/stages/rmw.ts:116" *) reg lv8_sl2_keep_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:117" *) wire lv8_sl2_or_1;
-  (* src = "src/stages/rmw.ts:117" *) reg lv8_sl2_take_fwd_p1 = 1'h0;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl2_mux_2;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl2_const_1;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl2_mux_3;
-  (* src = "src/stages/rmw.ts:118" *) wire [15:0] lv8_sl2_or_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl2_const_2;
-  (* src = "src/stages/rmw.ts:119" *) wire [15:0] lv8_sl2_mux_4;
-  (* src = "src/stages/rmw.ts:120" *) wire [6:0] lv8_sl2_mux_5;
+  (* src = "src/stages/rmw.ts:123" *) wire [15:0] lv8_sl2_and_2;
+  (* src = "src/stages/rmw.ts:123" *) wire lv8_sl2_reduce_or_0;
+  (* src = "src/stages/rmw.ts:123" *) reg lv8_sl2_match_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:126" *) wire lv8_sl2_not_0;
+  (* src = "src/stages/rmw.ts:126" *) reg lv8_sl2_keep_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:127" *) wire lv8_sl2_or_1;
+  (* src = "src/stages/rmw.ts:127" *) reg lv8_sl2_take_fwd_p1 = 1'h0;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl2_mux_2;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl2_const_1;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl2_mux_3;
+  (* src = "src/stages/rmw.ts:128" *) wire [15:0] lv8_sl2_or_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl2_const_2;
+  (* src = "src/stages/rmw.ts:129" *) wire [15:0] lv8_sl2_mux_4;
+  (* src = "src/stages/rmw.ts:130" *) wire [6:0] lv8_sl2_mux_5;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv8_en_p1 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv8_en_p2 = 1'h0;
   (* src = "src/families/pbf/rtl.ts:248" *) reg lv8_en_p3 = 1'h0;
@@ -4703,7 +4703,7 @@ module pbf2_t256_k3_2k (
     else rq_count <= cat_45;
   end
   // memory lv0_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv0_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv0_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv0_sl0_lv0_sl0_ram_rdata;
 `else
@@ -4723,7 +4723,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv0_sl0_lv0_sl0_ram_rdata <= lv0_sl0_ram[lv0_sl0_slice_0];
 `endif
   // memory lv0_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv0_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv0_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv0_sl1_lv0_sl1_ram_rdata;
 `else
@@ -4743,7 +4743,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv0_sl1_lv0_sl1_ram_rdata <= lv0_sl1_ram[lv0_sl1_slice_0];
 `endif
   // memory lv0_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv0_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv0_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv0_sl2_lv0_sl2_ram_rdata;
 `else
@@ -4763,7 +4763,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv0_sl2_lv0_sl2_ram_rdata <= lv0_sl2_ram[lv0_sl2_slice_0];
 `endif
   // memory lv1_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv1_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv1_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv1_sl0_lv1_sl0_ram_rdata;
 `else
@@ -4783,7 +4783,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv1_sl0_lv1_sl0_ram_rdata <= lv1_sl0_ram[lv1_sl0_slice_0];
 `endif
   // memory lv1_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv1_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv1_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv1_sl1_lv1_sl1_ram_rdata;
 `else
@@ -4803,7 +4803,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv1_sl1_lv1_sl1_ram_rdata <= lv1_sl1_ram[lv1_sl1_slice_0];
 `endif
   // memory lv1_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv1_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv1_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv1_sl2_lv1_sl2_ram_rdata;
 `else
@@ -4823,7 +4823,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv1_sl2_lv1_sl2_ram_rdata <= lv1_sl2_ram[lv1_sl2_slice_0];
 `endif
   // memory lv2_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv2_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv2_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv2_sl0_lv2_sl0_ram_rdata;
 `else
@@ -4843,7 +4843,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv2_sl0_lv2_sl0_ram_rdata <= lv2_sl0_ram[lv2_sl0_slice_0];
 `endif
   // memory lv2_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv2_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv2_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv2_sl1_lv2_sl1_ram_rdata;
 `else
@@ -4863,7 +4863,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv2_sl1_lv2_sl1_ram_rdata <= lv2_sl1_ram[lv2_sl1_slice_0];
 `endif
   // memory lv2_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv2_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv2_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv2_sl2_lv2_sl2_ram_rdata;
 `else
@@ -4883,7 +4883,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv2_sl2_lv2_sl2_ram_rdata <= lv2_sl2_ram[lv2_sl2_slice_0];
 `endif
   // memory lv3_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv3_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv3_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv3_sl0_lv3_sl0_ram_rdata;
 `else
@@ -4903,7 +4903,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv3_sl0_lv3_sl0_ram_rdata <= lv3_sl0_ram[lv3_sl0_slice_0];
 `endif
   // memory lv3_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv3_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv3_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv3_sl1_lv3_sl1_ram_rdata;
 `else
@@ -4923,7 +4923,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv3_sl1_lv3_sl1_ram_rdata <= lv3_sl1_ram[lv3_sl1_slice_0];
 `endif
   // memory lv3_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv3_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv3_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv3_sl2_lv3_sl2_ram_rdata;
 `else
@@ -4943,7 +4943,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv3_sl2_lv3_sl2_ram_rdata <= lv3_sl2_ram[lv3_sl2_slice_0];
 `endif
   // memory lv4_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv4_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv4_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv4_sl0_lv4_sl0_ram_rdata;
 `else
@@ -4963,7 +4963,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv4_sl0_lv4_sl0_ram_rdata <= lv4_sl0_ram[lv4_sl0_slice_0];
 `endif
   // memory lv4_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv4_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv4_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv4_sl1_lv4_sl1_ram_rdata;
 `else
@@ -4983,7 +4983,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv4_sl1_lv4_sl1_ram_rdata <= lv4_sl1_ram[lv4_sl1_slice_0];
 `endif
   // memory lv4_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv4_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv4_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv4_sl2_lv4_sl2_ram_rdata;
 `else
@@ -5003,7 +5003,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv4_sl2_lv4_sl2_ram_rdata <= lv4_sl2_ram[lv4_sl2_slice_0];
 `endif
   // memory lv5_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv5_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv5_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv5_sl0_lv5_sl0_ram_rdata;
 `else
@@ -5023,7 +5023,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv5_sl0_lv5_sl0_ram_rdata <= lv5_sl0_ram[lv5_sl0_slice_0];
 `endif
   // memory lv5_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv5_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv5_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv5_sl1_lv5_sl1_ram_rdata;
 `else
@@ -5043,7 +5043,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv5_sl1_lv5_sl1_ram_rdata <= lv5_sl1_ram[lv5_sl1_slice_0];
 `endif
   // memory lv5_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv5_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv5_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv5_sl2_lv5_sl2_ram_rdata;
 `else
@@ -5063,7 +5063,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv5_sl2_lv5_sl2_ram_rdata <= lv5_sl2_ram[lv5_sl2_slice_0];
 `endif
   // memory lv6_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv6_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv6_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv6_sl0_lv6_sl0_ram_rdata;
 `else
@@ -5083,7 +5083,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv6_sl0_lv6_sl0_ram_rdata <= lv6_sl0_ram[lv6_sl0_slice_0];
 `endif
   // memory lv6_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv6_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv6_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv6_sl1_lv6_sl1_ram_rdata;
 `else
@@ -5103,7 +5103,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv6_sl1_lv6_sl1_ram_rdata <= lv6_sl1_ram[lv6_sl1_slice_0];
 `endif
   // memory lv6_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv6_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv6_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv6_sl2_lv6_sl2_ram_rdata;
 `else
@@ -5123,7 +5123,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv6_sl2_lv6_sl2_ram_rdata <= lv6_sl2_ram[lv6_sl2_slice_0];
 `endif
   // memory lv7_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv7_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv7_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv7_sl0_lv7_sl0_ram_rdata;
 `else
@@ -5143,7 +5143,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv7_sl0_lv7_sl0_ram_rdata <= lv7_sl0_ram[lv7_sl0_slice_0];
 `endif
   // memory lv7_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv7_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv7_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv7_sl1_lv7_sl1_ram_rdata;
 `else
@@ -5163,7 +5163,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv7_sl1_lv7_sl1_ram_rdata <= lv7_sl1_ram[lv7_sl1_slice_0];
 `endif
   // memory lv7_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv7_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv7_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv7_sl2_lv7_sl2_ram_rdata;
 `else
@@ -5183,7 +5183,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv7_sl2_lv7_sl2_ram_rdata <= lv7_sl2_ram[lv7_sl2_slice_0];
 `endif
   // memory lv8_sl0_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv8_sl0_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv8_sl0_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv8_sl0_lv8_sl0_ram_rdata;
 `else
@@ -5203,7 +5203,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv8_sl0_lv8_sl0_ram_rdata <= lv8_sl0_ram[lv8_sl0_slice_0];
 `endif
   // memory lv8_sl1_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv8_sl1_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv8_sl1_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv8_sl1_lv8_sl1_ram_rdata;
 `else
@@ -5223,7 +5223,7 @@ module pbf2_t256_k3_2k (
   always @(posedge clk) if (s5_valid_p1) lv8_sl1_lv8_sl1_ram_rdata <= lv8_sl1_ram[lv8_sl1_slice_0];
 `endif
   // memory lv8_sl2_ram: 128 x 16 bits, read-during-write: undefined
-  (* src = "src/stages/rmw.ts:107" *) reg [15:0] lv8_sl2_ram [0:127];
+  (* src = "src/stages/rmw.ts:113" *) reg [15:0] lv8_sl2_ram [0:127];
 `ifdef SYNTHESIS
   reg [15:0] lv8_sl2_lv8_sl2_ram_rdata;
 `else

@@ -18,7 +18,8 @@
  *   start (the APBF's spares: a bank leaving the window is cleared while the others serve
  *   requests). Registers per channel i: `clr<i>_busy`, `clr<i>_delay`, `clr<i>_addr`,
  *   `clr<i>_target` (one bit per bank), `clr<i>_start_q`, `clr<i>_active`; per bank port:
- *   `clr_issue`, `clr_write`, `clr_addr` (two stages). Timing as the sweep's, the target latched
+ *   `clr_issue`, `clr_write`, `clr_addr` (two stages; with `sharedAddr` and one channel the
+ *   ports share `clr_addr_shared` (built in the first port's scope)). Timing as the sweep's, the target latched
  *   the cycle after the start; `abort` (a clear op: the sweep takes over) stops every channel.
  *   The bank port's write lands two cycles after the channel issues it; the sweep has priority
  *   in the port. The caller's side of the contract: a start goes to an idle channel (hold it
@@ -110,6 +111,12 @@ export interface ClearChannelsOptions {
   addrBits: number;
   /** Banks a channel can target (bits of `clr<i>_target`). */
   banks: number;
+  /**
+   * One channel: every bank port's address is the channel's or the sweep's, not zeroed where the
+   * channel does not target the bank (the address matters only with `write`), so the ports'
+   * address registers are one pair the banks share (default false: a lane design's APBF shard).
+   */
+  sharedAddr?: boolean;
 }
 
 export interface ChannelsConnectOptions {
@@ -148,6 +155,8 @@ export function clearChannels(m: ModuleBuilder, o: ClearChannelsOptions): ClearC
     target: m.reg(`clr${i}_target`, o.banks),
   }));
   const active: Sig[] = [];
+  // The bank ports' shared address (sharedAddr), built by the first bank port.
+  let sharedAddr: Sig | null = null;
   const connect = (c: ChannelsConnectOptions): { busyNext: Sig[] } => {
     const busyNext = channels.map((ch, i) => {
       const start = c.select === null ? c.start : c.start.and(c.select.eq(i));
@@ -178,6 +187,11 @@ export function clearChannels(m: ModuleBuilder, o: ClearChannelsOptions): ClearC
       'clr_issue',
     );
     const write = m.pipe(issue, 1, 'clr_write');
+    if (o.sharedAddr && channels.length === 1) {
+      if (!sharedAddr)
+        sharedAddr = m.pipe(m.mux(sweep.active, sweep.addr, channels[0]!.addr), 2, 'clr_addr_shared', { reset: null });
+      return { issue, write, addr: sharedAddr };
+    }
     const chanAddr = channels.reduce<Sig>((acc, ch, i) => acc.or(m.mux(here[i]!, ch.addr, 0)), m.const(0, o.addrBits));
     const addr = m.pipe(m.mux(sweep.active, sweep.addr, chanAddr), 2, 'clr_addr', { reset: null });
     return { issue, write, addr };

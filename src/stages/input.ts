@@ -72,6 +72,13 @@ export interface SkidAdvance<F extends string> {
   next(f: F): Sig;
   /** The head field `name` (`headFields`) of the head's next value. */
   nextField(name: string): Sig;
+  /**
+   * A direct input only: the head changes only by loading an arriving request (`when`, whose
+   * flags are `flag(f)`), and a held head keeps its value, so a register formed from the head's
+   * next value may instead load from the arriving request on `when` and keep its value otherwise
+   * (one mux less after the request's op: the register is a flip-flop with an enable).
+   */
+  load?: { when: Sig; flag(f: F): Sig };
 }
 
 export interface SkidInput<F extends string, D extends string> {
@@ -141,6 +148,63 @@ export function skidInput<F extends string, D extends string>(
       if (!skidValidNext) throw m.error('skidInput: call advance() before setReady()');
       ready.next(skidValidNext.or(blocked).not());
     },
+  };
+}
+
+/**
+ * `directInput`: the skid input's interface with one entry, for a lane design's shard (`direct`),
+ * whose sender sends only while the shard is ready and never while its head is held: the head's
+ * flags and the data load on `fire` (registers with an enable, no skid, no store mux), in_ready is
+ * a register, low only while `blocked`. A request sent while the head is held would replace it:
+ * the lane dispatcher never sends one (src/lanes/rtl.ts: a grant only while every core was
+ * ready, nothing in the cycles after a clear, a tick only with the shard's tick_ok), and the lane
+ * verifier would report the lost answer. Registers (prefix `<name>_`): `ready_q`, `head_valid`,
+ * `head`, `data`. Latency 1, as the skid input's.
+ */
+export function directInput<F extends string, D extends string>(
+  m: ModuleBuilder,
+  o: SkidInputOptions<F, D>,
+): SkidInput<F, D> {
+  if (o.headFields) throw m.error('directInput: no head fields');
+  const ready = m.reg(`${o.name}_ready_q`, 1);
+  const fire = o.valid.and(ready);
+  const flagNames = Object.keys(o.flags) as F[];
+  const decoded = m.cat(...flagNames.map((f) => decodeOp(o.op, o.flags[f])));
+  const headValid = m.reg(`${o.name}_head_valid`, 1);
+  const head = m.reg(`${o.name}_head`, decoded.width, { reset: null, en: fire });
+  head.next(decoded);
+  const values = Object.values(o.data) as Sig[];
+  const word = m.reg(
+    `${o.name}_data`,
+    values.reduce((s, f) => s + f.width, 0),
+    { reset: null, en: fire },
+  );
+  word.next(m.cat(...values));
+  const flagWidths = Object.fromEntries(flagNames.map((f) => [f, { width: 1 }])) as Record<F, { width: number }>;
+  const unpacked = unpack(head, flagWidths);
+  const bit = (f: F): number => decoded.width - 1 - flagNames.indexOf(f);
+  return {
+    ready,
+    fire,
+    headValid,
+    head: unpacked,
+    headFields: {},
+    data: unpack(word, o.data),
+    advance: (accept) => {
+      const headValidNext = fire.or(headValid.and(accept.not()));
+      headValid.next(headValidNext);
+      return {
+        headValidNext,
+        skidValidNext: m.const(0, 1),
+        next: (f) => m.mux(fire, decoded.bit(bit(f)), head.bit(bit(f))),
+        nextField: () => {
+          throw m.error('directInput: no head fields');
+        },
+        load: { when: fire, flag: (f) => decoded.bit(bit(f)) },
+      };
+    },
+    release: () => {},
+    setReady: (blocked) => ready.next(blocked.not()),
   };
 }
 

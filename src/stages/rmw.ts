@@ -21,7 +21,7 @@
  * `testAndSetColumn`: a Bloom filter column on top of it (APBF/APBBF): a W-bit word per address;
  *   an op tests one bit and an insert sets it; a clear port zeroes words through the same write
  *   port. Registers: those of `forwardedRead` plus `addr`, `addr5` (the address at R+1, R+2),
- *   `onehot` (2 stages), `keep`, `take_fwd` and the match (`matchName`, registered at the end of
+ *   `onehot` (2 stages; with `lateOnehot` the bit index `bit` at R+1 and `onehot` at R+2), `keep`, `take_fwd` and the match (`matchName`, registered at the end of
  *   R+2). Memory `ram` (width × depth, read-during-write 'undefined'). Latency: match valid at
  *   R+3. Guarantee: with forwarding, the match is the bit as left by every earlier op and clear
  *   (clears and inserts never address one column in the same cycle: the caller keeps inserts
@@ -100,6 +100,12 @@ export interface TestAndSetColumnOptions {
   forwarding: boolean;
   /** Register name of the tested bit. */
   matchName: string;
+  /**
+   * The bit index registered first and decoded into `onehot` a stage later (`bit` then `onehot`,
+   * 3 + 8 registers for 8-bit words where the default registers the one-hot twice): fewer
+   * registers for the same timing of the one-hot (default false: a lane design's APBF shard).
+   */
+  lateOnehot?: boolean;
 }
 
 /** One column of a Bloom filter bank: test a bit, set it on insert, zero words on clear. */
@@ -108,7 +114,11 @@ export function testAndSetColumn(m: ModuleBuilder, o: TestAndSetColumnOptions): 
   const rd = mem.read(o.addr, o.read);
   const addr1 = m.pipe(o.addr, 1, 'addr', { reset: null });
   const addr2 = m.pipe(addr1, 1, 'addr5', { reset: null });
-  const onehot = m.pipe(o.bit === null ? m.const(1, 1) : m.const(1, o.width).shl(o.bit), 2, 'onehot', { reset: null });
+  const decode = (bit: Sig | null): Sig => (bit === null ? m.const(1, 1) : m.const(1, o.width).shl(bit));
+  const onehot =
+    o.lateOnehot && o.bit !== null
+      ? m.pipe(decode(m.pipe(o.bit, 1, 'bit', { reset: null })), 1, 'onehot', { reset: null })
+      : m.pipe(decode(o.bit), 2, 'onehot', { reset: null });
   const f = forwardedRead(m, { rd, addr: o.addr, addr1, addr2, writing: o.writing, forwarding: o.forwarding });
   const match = m.pipe(f.word.and(onehot).any(), 1, o.matchName, { reset: null });
   // A clear zeroes `fwd_data` the cycle before it writes, then writes `fwd_data` with no bit

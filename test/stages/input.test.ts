@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../src/dsl/module.js';
-import { registeredInput, skidInput } from '../../src/stages/input.js';
+import { directInput, registeredInput, skidInput } from '../../src/stages/input.js';
 import { Rng } from '../../src/util/rng.js';
 import { CompiledSim } from '../../sim/compiled.js';
 
@@ -13,16 +13,19 @@ const decode = (op: number): Record<Flag, number> =>
     number
   >;
 
-/** The skid input with an accept stage that takes the head when `take` (random ready). */
-function skidDesign() {
-  const m = new ModuleBuilder('skid');
+/**
+ * An input stage (the skid input, or the direct one) with an accept stage that takes the head
+ * when `take` (random ready); the direct input's `load` as outputs too.
+ */
+function inputDesign(make: typeof skidInput = skidInput) {
+  const m = new ModuleBuilder('input_stage');
   const valid = m.input('in_valid', 1);
   const op = m.input('in_op', 3);
   const key = m.input('in_key', 8);
   const tag = m.input('in_tag', 4);
   const take = m.input('take', 1);
   const blocked = m.input('blocked', 1);
-  const input = skidInput(m, { valid, op, flags: FLAGS, data: { tag, key }, name: 'in' });
+  const input = make(m, { valid, op, flags: FLAGS, data: { tag, key }, name: 'in' });
   const accept = input.headValid.and(take);
   const adv = input.advance(accept);
   input.release(accept);
@@ -30,19 +33,34 @@ function skidDesign() {
   m.output('in_ready', input.ready);
   m.output('head_valid', input.headValid);
   m.output('head_valid_next', adv.headValidNext);
+  if (adv.load) m.output('load_when', adv.load.when);
   for (const f of flagNames) {
     m.output(`head_${f}`, input.head[f]);
     m.output(`next_${f}`, adv.next(f));
+    if (adv.load) m.output(`load_${f}`, adv.load.flag(f));
   }
   m.output('head_key', input.data.key);
   m.output('head_tag', input.data.tag);
   return m.build();
 }
 
+const skidDesign = (): ReturnType<typeof inputDesign> => inputDesign(skidInput);
+const directDesign = (): ReturnType<typeof inputDesign> => inputDesign(directInput);
+
 interface Req {
   op: number;
   key: number;
   tag: number;
+}
+
+/** Drive one cycle's inputs. */
+function poke(sim: CompiledSim, req: Req, valid: boolean, take: boolean, blocked: boolean): void {
+  sim.poke('in_valid', valid ? 1 : 0);
+  sim.poke('in_op', req.op);
+  sim.poke('in_key', req.key);
+  sim.poke('in_tag', req.tag);
+  sim.poke('take', take ? 1 : 0);
+  sim.poke('blocked', blocked ? 1 : 0);
 }
 
 describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
@@ -65,12 +83,7 @@ describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
         const valid = rng.float() < pValid;
         const take = rng.float() < pTake;
         const blocked = rng.float() < pBlocked;
-        sim.poke('in_valid', valid ? 1 : 0);
-        sim.poke('in_op', req.op);
-        sim.poke('in_key', req.key);
-        sim.poke('in_tag', req.tag);
-        sim.poke('take', take ? 1 : 0);
-        sim.poke('blocked', blocked ? 1 : 0);
+        poke(sim, req, valid, take, blocked);
         // in_ready: fewer than two held, and not blocked in the cycle before (both registered).
         const ready = sim.peek('in_ready') === 1n;
         expect(ready).toBe(t > 0 && held.length < 2 && !blockedBefore);
@@ -104,6 +117,67 @@ describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
       expect(got.length).toBeGreaterThan(300);
     });
   }
+});
+
+describe('directInput (one entry, for a sender that never sends while the head is held)', () => {
+  it('a request sent while ready and the head free is at the head the next cycle, held until taken; in_ready is !blocked a cycle late', () => {
+    const sim = new CompiledSim(directDesign());
+    const rng = new Rng(7);
+    let head: Req | null = null;
+    let blockedBefore = true; // in_ready resets low
+    const sent: Req[] = [];
+    const got: Req[] = [];
+    for (let t = 0; t < 3000; t++) {
+      const req: Req = { op: Number(rng.bits(3)), key: Number(rng.bits(8)), tag: Number(rng.bits(4)) };
+      const take = rng.float() < 0.7;
+      const blocked = rng.float() < 0.1;
+      const ready = sim.peek('in_ready') === 1n;
+      expect(ready).toBe(!blockedBefore);
+      expect(sim.peek('head_valid')).toBe(head ? 1n : 0n);
+      if (head) {
+        const flags = decode(head.op);
+        for (const f of flagNames) expect(Number(sim.peek(`head_${f}`))).toBe(flags[f]);
+        expect([Number(sim.peek('head_key')), Number(sim.peek('head_tag'))]).toEqual([head.key, head.tag]);
+      }
+      // The contract: send only while ready and the head leaves (or is empty) this cycle.
+      const valid = ready && (!head || take) && rng.float() < 0.8;
+      poke(sim, req, valid, take, blocked);
+      expect(sim.peek('load_when')).toBe(valid ? 1n : 0n);
+      if (valid) for (const f of flagNames) expect(Number(sim.peek(`load_${f}`))).toBe(decode(req.op)[f]);
+      if (head && take) {
+        got.push(head);
+        head = null;
+      }
+      if (valid) {
+        sent.push(req);
+        head = req;
+      }
+      expect(sim.peek('head_valid_next')).toBe(head ? 1n : 0n);
+      if (head) for (const f of flagNames) expect(Number(sim.peek(`next_${f}`))).toBe(decode(head.op)[f]);
+      blockedBefore = blocked;
+      sim.step();
+    }
+    expect(got).toEqual(sent.slice(0, got.length));
+    expect(got.length).toBeGreaterThan(1000);
+  });
+
+  it('a request sent while the head is held replaces it (what the contract rules out)', () => {
+    const sim = new CompiledSim(directDesign());
+    sim.poke('blocked', 0);
+    sim.poke('take', 0);
+    sim.step(); // in_ready rises
+    for (const [op, key] of [
+      [1, 0x11],
+      [0, 0x22],
+    ]) {
+      sim.poke('in_valid', 1);
+      sim.poke('in_op', op!);
+      sim.poke('in_key', key!);
+      sim.poke('in_tag', 0);
+      sim.step();
+    }
+    expect(sim.peek('head_key')).toBe(0x22n);
+  });
 });
 
 describe('registeredInput (every input into a register, in_ready a register)', () => {

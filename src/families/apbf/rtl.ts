@@ -39,6 +39,14 @@
  * `deriveApbf` rejects configs where that cannot finish before the bank is reused.
  * Reset, power-up and the clear op sweep every bank with in_ready low for CLEAR_DELAY + depth cycles.
  *
+ * A lane design's shard (`direct`, src/families/apbf/lanes.ts) is leaner, for a part the 4-lane
+ * preset fills: a one-entry input (`directInput`: its sender, the lane dispatcher, sends only
+ * while the shard is ready and never while its head is held), the head's precomputed registers
+ * loaded from the arriving request, the whole key hashed in one piece (up to 32 bits), the bit's
+ * one-hot decoded a stage later (`lateOnehot`), the bank ports' clear address shared (one
+ * channel), and the channels stopped by a clear a cycle after it (`clear_q`). Same latency, same
+ * answers; README "Leaner APBF shards".
+ *
  * Composition (src/stages/): skidInput (A), clearChannels and clearSweep in its 'next-state'
  * form, occupancy (A+1), pipeStage (every stage), wideH3 (A+2, A+3), testAndSetColumn per bank
  * column (A+4..A+6), consecutiveMatch (A+7), responseQueue (A+9). APBF-only and kept here: the
@@ -56,7 +64,7 @@ import { omit, pipeStage } from '../../stages/pipeline.js';
 import { wideH3 } from '../../stages/hash.js';
 import { consecutiveMatch } from '../../stages/windows.js';
 import { testAndSetColumn } from '../../stages/rmw.js';
-import { skidInput, type SkidInput } from '../../stages/input.js';
+import { directInput, skidInput, type SkidInput } from '../../stages/input.js';
 import { clearChannels, clearSweep, type ClearChannels } from '../../stages/clear.js';
 import type { ApbfDerived } from './types.js';
 import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
@@ -68,7 +76,11 @@ import { apbfMeta, OP, RESPONSE_QUEUE } from './params.js';
  * at 8, 147.1 at 4; APBBF (2, 5, 512, 4) 140.2 at 16, 144.6 at 8, 146.2 at 4.
  */
 function hashChunk(c: ApbfDerived): number {
-  return c.filter === 'apbbf' ? 4 : 16;
+  if (c.filter === 'apbbf') return 4;
+  // A lane design's APBF shard (`direct`): the whole key in one piece up to 32 bits (each hash
+  // bit an XOR of about 16 key bits, two or three LUT4 levels): a register less per hash bit and
+  // fewer LUTs, on a part the 4-lane preset fills (README "Leaner APBF shards").
+  return c.direct && c.keyBits <= 32 ? c.keyBits : 16;
 }
 
 /** P-bit mask with the bits of logical positions `from..to` (inclusive) set, base 0. */
@@ -100,7 +112,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
   // in_ready = skid empty and no reset/clear sweep running, one register computed from both
   // next states; so the sweep's busy flag exists before the input stage.
   const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
-  const input = skidInput(m, {
+  const input = (c.direct ? directInput : skidInput)(m, {
     valid: io.valid,
     op: io.op,
     flags: {
@@ -199,7 +211,7 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   const gen = generation(m, c.generation);
   const masks = windowMasks(m, P, c.k, c.l);
   // Clear channels (one per spare) and the reset/clear sweep.
-  const channels = clearChannels(m, { count: c.spares, addrBits: aBits, banks: P });
+  const channels = clearChannels(m, { count: c.spares, addrBits: aBits, banks: P, sharedAddr: c.direct === true });
   const sweep = clearSweep(m, { addrBits: aBits, depth, busy: sweepBusy });
   // The channel the next shift starts (round robin).
   const chanSel = c.spares > 1 ? m.reg('clr_next', bitsFor(c.spares - 1)) : null;
@@ -213,14 +225,14 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   const selBusyReg = m.reg('sel_busy', 1);
   const notHeld = gen.wantShift.and(selBusyReg).not();
   const accept = headGo.and(notHeld);
-  const { headValidNext, next: headNext } = input.advance(accept);
+  const { headValidNext, next: headNext, load } = input.advance(accept);
   // accept && wantShift, and accept && clear (a clear never shifts), each written as one LUT4
   // of registers so the enables of the masks and channels do not wait on accept.
   const shiftNow = headGo.and(gen.wantShift).and(selBusyReg.not());
   const clearNow = headGo.and(head.clear);
-  gen.connect({ accept, headGo, notHeld, headCounts, head, headNext });
+  gen.connect({ accept, headGo, notHeld, headCounts, head, headNext, load });
   input.release(accept);
-  const { validNow, writeMaskAfter } = masks.update(shiftNow, clearNow);
+  const { validNow, writeMaskAfter, clearQ } = masks.update(shiftNow, clearNow);
   const chanSelNext = chanSel
     ? m.mux(clearNow, 0, m.mux(shiftNow, m.mux(chanSel.eq(c.spares - 1), 0, chanSel.add(1)), chanSel))
     : null;
@@ -228,7 +240,11 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   const { busyNext } = channels.connect({
     start: shiftNow,
     select: chanSel,
-    abort: clearNow,
+    // A direct shard's channels stop a cycle after the clear (`clear_q`, a register): until then
+    // a channel may write one more zero to the bank it clears, which the clear's sweep zeroes
+    // anyway (it writes from CLEAR_DELAY cycles on), and no shift starts one (none is accepted
+    // until the sweep ends).
+    abort: c.direct ? clearQ : clearNow,
     depth,
     // The cycle after its start the channel learns its bank: the spare after the newest, read
     // while the mask registers still hold the values from before the shift.
@@ -287,14 +303,20 @@ function generation(m: ModuleBuilder, g: number) {
     headCounts: Reg;
     head: Record<HeadFlag, Sig>;
     headNext: (f: HeadFlag) => Sig;
+    /** A direct input: the registers formed from the next head load from the arriving request. */
+    load?: { when: Sig; flag(f: HeadFlag): Sig };
   }): void => {
-    const { head, headNext } = o;
+    const { head, headNext, load } = o;
+    // Register r takes f(flags of the head's next value), or with a direct input f(the arriving
+    // request's flags) when one arrives (a held head keeps the count, so fullNext is full then).
+    const fromNext = (r: Reg, f: (flag: (x: HeadFlag) => Sig) => Sig): void =>
+      r.next(load ? m.mux(load.when, f(load.flag), r) : f(headNext));
     const restart = o.accept.and(head.clear.or(head.tick));
     const counts = o.accept.and(head.ins);
     // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
     const countEn = o.headGo.and(o.headCounts).and(o.notHeld);
     count.next(m.mux(countEn, m.mux(head.ins, m.mux(full, 1, count.add(1)), 0), count));
-    o.headCounts.next(headNext('ins').or(headNext('tick')).or(headNext('clear')));
+    fromNext(o.headCounts, (h) => h('ins').or(h('tick')).or(h('clear')));
     // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
     // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
     const last = m.reg('gen_last', 1, { reset: g === 1 ? 1 : 0 });
@@ -307,7 +329,7 @@ function generation(m: ModuleBuilder, g: number) {
         m.mux(counts, m.mux(full, g === 2 ? 1 : 0, g >= 2 ? count.eq(g - 2) : m.const(0, 1)), last),
       ),
     );
-    wantShift.next(headNext('ins').and(fullNext).or(headNext('tick')));
+    fromNext(wantShift, (h) => h('ins').and(fullNext).or(h('tick')));
   };
   return { wantShift, connect };
 }
@@ -325,7 +347,7 @@ function windowMasks(m: ModuleBuilder, P: number, k: number, l: number) {
   const write = m.reg('write_mask', P, { reset: maskConst(P, 0, k - 1) });
   const newestSpare = m.reg('newest_spare', P, { reset: maskConst(P, k + l, k + l) });
   const rotR = (x: Sig): Sig => (P === 1 ? x : m.cat(x.bit(0), x.slice(P - 1, 1)));
-  const update = (shiftNow: Sig, clearNow: Sig): { validNow: Sig; writeMaskAfter: Sig } => {
+  const update = (shiftNow: Sig, clearNow: Sig): { validNow: Sig; writeMaskAfter: Sig; clearQ: Sig } => {
     const shiftQ = m.pipe(shiftNow, 1, 'shift_q');
     const clearQ = m.pipe(clearNow, 1, 'clear_q');
     const validNow = m.mux(shiftQ, rotR(valid), valid);
@@ -334,7 +356,7 @@ function windowMasks(m: ModuleBuilder, P: number, k: number, l: number) {
     valid.next(m.mux(clearQ, maskConst(P, 0, l), validNow));
     write.next(m.mux(clearQ, maskConst(P, 0, k - 1), writeNow));
     newestSpare.next(m.mux(clearQ, maskConst(P, k + l, k + l), m.mux(shiftQ, rotR(newestSpare), newestSpare)));
-    return { validNow, writeMaskAfter };
+    return { validNow, writeMaskAfter, clearQ };
   };
   return { newestSpare, rotR, update };
 }
@@ -398,6 +420,7 @@ function bank(m: ModuleBuilder, x: BankContext, p: number): Sig {
         clear: clr,
         forwarding: x.forwarding,
         matchName: 's6_match', // the columns of a bank are ANDed in stage 7
+        lateOnehot: c.direct === true,
       }).match;
     });
   });
