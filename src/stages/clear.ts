@@ -114,7 +114,7 @@ export interface ClearChannelsOptions {
   /**
    * One channel: every bank port's address is the channel's or the sweep's, not zeroed where the
    * channel does not target the bank (the address matters only with `write`), so the ports'
-   * address registers are one pair the banks share (default false: a lane design's APBF shard).
+   * address registers are one pair the banks share (default false; true in a lane design's APBF shard).
    */
   sharedAddr?: boolean;
 }

@@ -1,5 +1,5 @@
 /**
- * Stage: request input. Two forms, both with in_ready a register (no combinational path from
+ * Stage: request input. Three forms, each with in_ready a register (no combinational path from
  * anything downstream, the response consumer included, to in_ready).
  *
  * `skidInput` (APBF/APBBF): a two-entry skid buffer in front of an accept stage that may hold
@@ -17,8 +17,10 @@
  *   counters directly) and resets to 0, the others only mean something beside `valid`.
  *   Registers: `<name>_ready_q`, `<name>_valid_q`, `<name>_<flag>_q`, `<name>_<field>_q`.
  *   Latency 1: a request that enters in cycle A is in the registers in A+1.
+ * `directInput` (a lane design's APBF/APBBF shard): the skid input's interface with one entry,
+ *   for a sender that never sends while the head is held (below).
  *
- * Both return `setReady(blocked)`, which closes the in_ready register: call it once, with the
+ * Each returns `setReady(blocked)`, which closes the in_ready register: call it once, with the
  * next-cycle reasons to refuse requests (a sweep, a full response queue, …). The skid input is
  * closed in three calls because its logic sits at three places of the generators' netlists:
  * `advance(accept)` (head and skid), `release(accept)` (the data store), `setReady`.
@@ -95,7 +97,10 @@ export interface SkidInput<F extends string, D extends string> {
   advance(accept: Sig): SkidAdvance<F>;
   /** The data store's read pointer follows `accept`. */
   release(accept: Sig): void;
-  /** in_ready next cycle: the skid is empty next cycle and not `blocked`. Call after `advance`. */
+  /**
+   * in_ready next cycle: not `blocked`, and (the skid input) the skid is empty next cycle. Call
+   * after `advance`.
+   */
   setReady(blocked: Sig): void;
 }
 

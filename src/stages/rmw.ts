@@ -103,7 +103,7 @@ export interface TestAndSetColumnOptions {
   /**
    * The bit index registered first and decoded into `onehot` a stage later (`bit` then `onehot`,
    * 3 + 8 registers for 8-bit words where the default registers the one-hot twice): fewer
-   * registers for the same timing of the one-hot (default false: a lane design's APBF shard).
+   * registers for the same timing of the one-hot (default false; true in a lane design's APBF shard).
    */
   lateOnehot?: boolean;
 }

@@ -19,7 +19,8 @@
  *   A+1  accept: generation counter, shift decision, window/write masks (registered, rotated on
  *        each shift: the circular base index is kept as precomputed masks, never as an adder);
  *        accept itself is one LUT4 of registers (queue room and "no sweep" are precomputed)
- *   A+2  H3 hashes of the key for every bank, in 16-bit key chunks (APBBF: 4-bit), each registered
+ *   A+2  H3 hashes of the key for every bank, in 16-bit key chunks (APBBF: 4-bit; a lane design's
+ *        APBF shard: the whole key up to 32 bits), each registered
  *   A+3  the chunks are XORed and the full hash registered
  *   A+4  block RAM read of every bank column, one word each
  *   A+5  the block RAM word is registered (corrected by a write that landed at the read's edge)
@@ -47,7 +48,7 @@
  * channel), and the channels stopped by a clear a cycle after it (`clear_q`). Same latency, same
  * answers; README "Leaner APBF shards".
  *
- * Composition (src/stages/): skidInput (A), clearChannels and clearSweep in its 'next-state'
+ * Composition (src/stages/): skidInput (A; directInput in a lane design's shard), clearChannels and clearSweep in its 'next-state'
  * form, occupancy (A+1), pipeStage (every stage), wideH3 (A+2, A+3), testAndSetColumn per bank
  * column (A+4..A+6), consecutiveMatch (A+7), responseQueue (A+9). APBF-only and kept here: the
  * generation counter, the window masks, accept and the bank wiring. The order of the DSL calls
@@ -308,7 +309,10 @@ function generation(m: ModuleBuilder, g: number) {
   }): void => {
     const { head, headNext, load } = o;
     // Register r takes f(flags of the head's next value), or with a direct input f(the arriving
-    // request's flags) when one arrives (a held head keeps the count, so fullNext is full then).
+    // request's flags) when one arrives and keeps its value otherwise: a held head keeps the
+    // count, so fullNext is full then (defensive: in a lane design no shard head is ever held —
+    // each is accepted the cycle after it arrives — so no test reaches that case), and a head that
+    // leaves with none arriving leaves head_go low, so the value is not used.
     const fromNext = (r: Reg, f: (flag: (x: HeadFlag) => Sig) => Sig): void =>
       r.next(load ? m.mux(load.when, f(load.flag), r) : f(headNext));
     const restart = o.accept.and(head.clear.or(head.tick));
