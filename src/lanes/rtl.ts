@@ -857,8 +857,8 @@ export function buildLanes(o: LaneBuild): Design {
     const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
     // With global time, registered before the memory's write port (written two cycles after the
     // grant, long before the answer comes): the scan flag's table and the seq's adder end at a
-    // register. Without, written from the issue stage: no such flag, and the registers (about 30
-    // a lane) would not fit the 4-lane APBF preset on an HX8K.
+    // register. Without, written from the issue stage: no such flag (the registers, about 30 a
+    // lane, did not fit the 4-lane APBF preset on an HX8K before its leaner shards, 740c0a8).
     const metaWord = m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest);
     const meta = clock
       ? {
