@@ -19,11 +19,12 @@
  *   requests). Registers per channel i: `clr<i>_busy`, `clr<i>_delay`, `clr<i>_addr`,
  *   `clr<i>_target` (one bit per bank), `clr<i>_start_q`, `clr<i>_active`; per bank port:
  *   `clr_issue`, `clr_write`, `clr_addr` (two stages; with `sharedAddr` and one channel the
- *   ports share `clr_addr_shared` (built in the first port's scope)). Timing as the sweep's, the target latched
- *   the cycle after the start; `abort` (a clear op: the sweep takes over) stops every channel.
- *   The bank port's write lands two cycles after the channel issues it; the sweep has priority
- *   in the port. The caller's side of the contract: a start goes to an idle channel (hold it
- *   while the selected channel's `busyNext` is high), and no two busy channels target one bank.
+ *   ports share `clr_addr_shared`, built in the first port's scope). Timing as the sweep's, the
+ *   target latched the cycle after the start; `abort` (a clear op: the sweep takes over) stops
+ *   every channel. The bank port's write lands two cycles after the channel issues it; the sweep
+ *   has priority in the port. The caller's side of the contract: a start goes to an idle channel
+ *   (hold it while the selected channel's `busyNext` is high), and no two busy channels target
+ *   one bank.
  */
 import type { ModuleBuilder, Reg, Sig } from '../dsl/module.js';
 import { bitsFor } from './primitives.js';
@@ -114,7 +115,8 @@ export interface ClearChannelsOptions {
   /**
    * One channel: every bank port's address is the channel's or the sweep's, not zeroed where the
    * channel does not target the bank (the address matters only with `write`), so the ports'
-   * address registers are one pair the banks share (default false; true in a lane design's APBF shard).
+   * address registers are one pair the banks share (default false; true in a lane design's APBF
+   * shard).
    */
   sharedAddr?: boolean;
 }

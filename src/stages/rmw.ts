@@ -21,12 +21,13 @@
  * `testAndSetColumn`: a Bloom filter column on top of it (APBF/APBBF): a W-bit word per address;
  *   an op tests one bit and an insert sets it; a clear port zeroes words through the same write
  *   port. Registers: those of `forwardedRead` plus `addr`, `addr5` (the address at R+1, R+2),
- *   `onehot` (2 stages; with `lateOnehot` the bit index `bit` at R+1 and `onehot` at R+2), `keep`, `take_fwd` and the match (`matchName`, registered at the end of
- *   R+2). Memory `ram` (width × depth, read-during-write 'undefined'). Latency: match valid at
- *   R+3. Guarantee: with forwarding, the match is the bit as left by every earlier op and clear
- *   (clears and inserts never address one column in the same cycle: the caller keeps inserts
- *   off a bank being cleared); `forwarding: false` exists to show that the tests catch the
- *   hazard (test/stages/rmw.test.ts, under read-during-write poisoning).
+ *   `onehot` (2 stages; with `lateOnehot` the bit index `bit` at R+1 and `onehot` at R+2),
+ *   `keep`, `take_fwd` and the match (`matchName`, registered at the end of R+2). Memory `ram`
+ *   (width × depth, read-during-write 'undefined'). Latency: match valid at R+3. Guarantee: with
+ *   forwarding, the match is the bit as left by every earlier op and clear (clears and inserts
+ *   never address one column in the same cycle: the caller keeps inserts off a bank being
+ *   cleared); `forwarding: false` exists to show that the tests catch the hazard
+ *   (test/stages/rmw.test.ts, under read-during-write poisoning).
  */
 import type { ModuleBuilder, Reg, Sig } from '../dsl/module.js';
 
@@ -103,7 +104,8 @@ export interface TestAndSetColumnOptions {
   /**
    * The bit index registered first and decoded into `onehot` a stage later (`bit` then `onehot`,
    * 3 + 8 registers for 8-bit words where the default registers the one-hot twice): fewer
-   * registers for the same timing of the one-hot (default false; true in a lane design's APBF shard).
+   * registers for the same timing of the one-hot (default false; true in a lane design's APBF
+   * shard).
    */
   lateOnehot?: boolean;
 }

@@ -48,13 +48,14 @@
  * channel), and the channels stopped by a clear a cycle after it (`clear_q`). Same latency, same
  * answers; README "Leaner APBF shards".
  *
- * Composition (src/stages/): skidInput (A; directInput in a lane design's shard), clearChannels and clearSweep in its 'next-state'
- * form, occupancy (A+1), pipeStage (every stage), wideH3 (A+2, A+3), testAndSetColumn per bank
- * column (A+4..A+6), consecutiveMatch (A+7), responseQueue (A+9). APBF-only and kept here: the
- * generation counter, the window masks, accept and the bank wiring. The order of the DSL calls
- * fixes the net numbering and declaration order of the Verilog (the presets' fmax was measured
- * on exactly that netlist), so stages with feedback have methods called where their logic
- * always was (`advance`, `release`, `setReady`, `connect`, `finish`, `close`).
+ * Composition (src/stages/): skidInput (A; directInput in a lane design's shard), clearChannels
+ * and clearSweep in its 'next-state' form, occupancy (A+1), pipeStage (every stage), wideH3
+ * (A+2, A+3), testAndSetColumn per bank column (A+4..A+6), consecutiveMatch (A+7),
+ * responseQueue (A+9). APBF-only and kept here: the generation counter, the window masks, accept
+ * and the bank wiring. The order of the DSL calls fixes the net numbering and declaration order
+ * of the Verilog (the presets' fmax was measured on exactly that netlist), so stages with
+ * feedback have methods called where their logic always was (`advance`, `release`, `setReady`,
+ * `connect`, `finish`, `close`).
  */
 import { ModuleBuilder, type Reg, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
