@@ -195,6 +195,28 @@ describe('lanes: verified against the sharded model', () => {
     expect(r.agingEvents).toBeGreaterThan(100);
   }, 600_000);
 
+  it('generations of 1 and 2 inserts under back-pressure: the insert pending after a tick may wait, the next still waits for its tick', () => {
+    // With g = 1 every insert needs a tick first, and with g = 2 every other one; the insert
+    // pending after a tick waits while its lane's response queue is full (back-pressure 0.9).
+    // Once it goes, the generation is full, and the next insert must wait for the next tick
+    // (insBlock holds it back; without its `full` term this fails).
+    for (const [generation, lanes, shards] of [
+      [1, 2, 2],
+      [1, 4, 4],
+      [2, 2, 8],
+      [2, 4, 4],
+    ] as const) {
+      const cfg = { name: `g${generation}`, filter: 'apbf', k: 1, l: 1, sliceBits: 1024, generation, keyBits: 32 };
+      const lf = resolveLaneConfig({ ...cfg, seed: 3, target: 'ecp5', lanes, shards }, 'cfg');
+      for (const seed of [1, 2]) {
+        const r = driveLanes(lf, { opsPerLane: 1000, seed, backpressure: 0.9, mix: { insert: 3, query: 1 } });
+        expect(r.mismatches).toEqual([]);
+        expect(r.responses).toBe(r.ops);
+        expect(r.agingEvents).toBeGreaterThan(100);
+      }
+    }
+  }, 600_000);
+
   it("the memories are compared after a clear's sweep: a run whose last op is a clear (8 lanes, 8 shards, g = 35)", () => {
     // A clear answers as its sweep starts; comparing the banks with the model's right after the
     // last answer would find the words not yet swept (the driver idles until every memory could
