@@ -43,6 +43,7 @@ interface FuzzCliOptions {
   ops: number;
   seed: number;
   families?: string[];
+  lanes?: boolean;
   icarus?: boolean;
   verilator: boolean;
   shrink: boolean;
@@ -64,7 +65,11 @@ export function registerFuzzCommand(p: Command): void {
       `comma-separated family ids (default: all: ${FAMILIES.map((f) => f.id).join(',')})`,
       familiesArg,
     )
-    .option('--icarus', 'also compare against Icarus Verilog')
+    .option(
+      '--lanes',
+      'N-lane designs: each config gets lanes (1-8), shards and sometimes merge, and its lane design is checked against the sharded model (and Verilator); default families: those with lanes',
+    )
+    .option('--icarus', 'also compare against Icarus Verilog (one-lane designs)')
     .option('--no-verilator', 'model and TS simulator only')
     .option('--no-shrink', 'keep failures as found')
     .option('--cases <dir>', 'where failures are written', path.join(REPO_ROOT, 'test', 'fuzz-cases'))
@@ -81,6 +86,7 @@ export function registerFuzzCommand(p: Command): void {
           ops: o.ops,
           seed: o.seed,
           ...(o.families ? { families: o.families } : {}),
+          lanes: !!o.lanes,
           verilator: o.verilator,
           icarus: !!o.icarus,
           shrink: o.shrink,

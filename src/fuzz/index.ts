@@ -13,12 +13,13 @@
 import crypto from 'node:crypto';
 import { resolveConfig } from '../config/resolve.js';
 import { FAMILIES } from '../families/index.js';
-import type { Filter } from '../families/filter.js';
 import type { FilterFamily } from '../families/types.js';
 import { ConfigError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
 import { verifyFilter } from '../../sim/verify/index.js';
 import { driveAsync } from '../../sim/verify/stream.js';
+import { resolveLaneConfig, type LaneFilter } from '../lanes/index.js';
+import { driveLanes, laneCosim } from '../../sim/verify/lanes.js';
 
 /** One verification run: a config as written and the stream's parameters. */
 export interface FuzzRun {
@@ -45,6 +46,11 @@ export interface FuzzOptions {
   seed: number;
   /** Family ids (default: every registered family), drawn in turn. */
   families?: readonly string[];
+  /**
+   * N-lane designs (`bloomforge lanes`): each config gets a lane shape (lanes, shards, sometimes
+   * merge) and its lane design is verified (default: one lane, the family's own design).
+   */
+  lanes?: boolean;
   /** Compare with Verilator (default true) and Icarus (default false). */
   verilator?: boolean;
   icarus?: boolean;
@@ -75,9 +81,9 @@ function firstLine(e: unknown): string {
   return (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).split('\n')[0]!;
 }
 
-function resolve(raw: Record<string, unknown>): { filter: Filter } | Outcome {
+function resolve<T>(raw: Record<string, unknown>, make: (raw: Record<string, unknown>) => T): { filter: T } | Outcome {
   try {
-    return { filter: resolveConfig(raw, 'fuzz') };
+    return { filter: make(raw) };
   } catch (e) {
     if (e instanceof ConfigError) {
       const m = REFUSAL.exec(e.message);
@@ -92,7 +98,8 @@ function resolve(raw: Record<string, unknown>): { filter: Filter } | Outcome {
  * Runs one config and stream. `rtl` false: model ≡ simulator and memories only.
  */
 export async function runOnce(run: FuzzRun, rtl: { verilator: boolean; icarus: boolean } | false): Promise<Outcome> {
-  const r = resolve(run.config);
+  if (run.config.lanes !== undefined) return runLanes(run, rtl !== false && rtl.verilator);
+  const r = resolve(run.config, (raw) => resolveConfig(raw, 'fuzz'));
   if (!('filter' in r)) return r;
   const f = r.filter;
   try {
@@ -132,6 +139,49 @@ export async function runOnce(run: FuzzRun, rtl: { verilator: boolean; icarus: b
       kind: 'failed',
       failure: `${c.engines[0]} vs ${c.engines[1]}: cycle ${m.cycle}, ${m.port}: 0x${m.a.toString(16)} vs 0x${m.b.toString(16)}`,
     };
+  } catch (e) {
+    return { kind: 'failed', failure: `run crashed: ${firstLine(e)}` };
+  }
+}
+
+/**
+ * One run of a lane config (`lanes` in it): refused naming a field, or its N-lane design driven
+ * with the stream's ops spread over the lanes and checked against the sharded model (every
+ * answer on the linear order, each lane's order, the memories after the drain), and with
+ * `verilator` the simulator against Verilator on every port in every cycle.
+ */
+async function runLanes(run: FuzzRun, verilator: boolean): Promise<Outcome> {
+  const r = resolve(run.config, (raw) => resolveLaneConfig(raw, 'fuzz'));
+  if (!('filter' in r)) return r;
+  const lf: LaneFilter = r.filter;
+  try {
+    lf.design();
+  } catch (e) {
+    return { kind: 'failed', failure: `generator crashed: ${firstLine(e)}` };
+  }
+  try {
+    const d = driveLanes(lf, {
+      opsPerLane: Math.max(1, Math.ceil(run.ops / lf.lanes)),
+      seed: run.seed,
+      backpressure: run.backpressure,
+      idle: run.idle,
+      record: verilator,
+    });
+    if (!d.finished) return { kind: 'failed', failure: `did not finish (${d.responses} of ${d.ops} answered)` };
+    if (d.mismatches.length) return { kind: 'failed', failure: `lanes vs model: ${d.mismatches[0]}` };
+    if (d.responses !== d.ops) return { kind: 'failed', failure: `${d.responses} responses to ${d.ops} ops` };
+    if (d.memory && d.memory.count > 0)
+      return { kind: 'failed', failure: `memories vs model: ${d.memory.mismatches[0]}` };
+    if (verilator) {
+      const c = await laneCosim(lf, d);
+      const m = c.mismatches[0];
+      if (m)
+        return {
+          kind: 'failed',
+          failure: `ts vs verilator: cycle ${m.cycle}, ${m.port}: 0x${m.a.toString(16)} vs 0x${m.b.toString(16)}`,
+        };
+    }
+    return { kind: 'ok' };
   } catch (e) {
     return { kind: 'failed', failure: `run crashed: ${firstLine(e)}` };
   }
@@ -226,7 +276,8 @@ export function caseFile(c: FuzzCase): { name: string; text: string } {
 
 /** The campaign. */
 export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
-  const ids = o.families ?? FAMILIES.map((f) => f.id);
+  // With lanes, the families that have them (a family without is refused naming lanes).
+  const ids = o.families ?? FAMILIES.filter((f) => !o.lanes || f.lanes).map((f) => f.id);
   const families = ids.map((id) => {
     const fam = FAMILIES.find((f) => f.id === id);
     if (!fam) throw new Error(`fuzz: unknown family '${id}'`);
@@ -239,6 +290,11 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   // The key mix is common to every family: a config names none (the default for its key width),
   // 'none' or 'spn', a third each (own stream, so the samplers draw the same configs as before).
   const mixes = new Rng(o.seed ^ 0x6d1c);
+  // Lane shapes (own stream too): lanes 1, 2, 4 or 8; shards lanes times 1, 2 or 4, or now and
+  // then a shape the config refuses (not a power of two, fewer than the lanes); merge for a
+  // quarter of the configs with two lanes or more; three in four on ECP5, whose block RAMs hold
+  // more shards.
+  const shapes = new Rng(o.seed ^ 0x1a4e);
   const result: FuzzResult = { configs: 0, rejected: 0, clean: 0, failed: 0, rejectedBy: {}, cases: [] };
   const BP = [0, 0.3, 0.9, 0.99];
   for (let i = 0; i < o.configs; i++) {
@@ -246,6 +302,14 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
     const config: Record<string, unknown> = { name: `fz${i}`, ...family.sample(rngs.get(family)!) };
     const mixPick = mixes.float();
     if (mixPick >= 1 / 3) config.keyMix = mixPick < 2 / 3 ? 'none' : 'spn';
+    if (o.lanes) {
+      const lanes = [1, 2, 4, 8][Math.floor(shapes.float() * 4)]!;
+      const odd = shapes.float();
+      config.lanes = lanes;
+      config.shards = odd < 0.05 ? lanes * 3 : odd < 0.1 ? lanes / 2 : lanes * 2 ** Math.floor(shapes.float() * 3);
+      if (lanes > 1 && shapes.float() < 0.25) config.merge = true;
+      if (shapes.float() < 0.75) config.target = 'ecp5';
+    }
     const pick = streams.float();
     const run: FuzzRun = {
       config,
@@ -282,7 +346,7 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
       ...shrunk,
       engines,
       failure,
-      foundBy: `bloomforge fuzz --configs ${o.configs} --ops ${o.ops} --seed ${o.seed} --families ${ids.join(',')}`,
+      foundBy: `bloomforge fuzz --configs ${o.configs} --ops ${o.ops} --seed ${o.seed} --families ${ids.join(',')}${o.lanes ? ' --lanes' : ''}`,
     });
   }
   o.onProgress?.(o.configs, 'done');

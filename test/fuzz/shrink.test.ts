@@ -116,3 +116,56 @@ describe('runOnce on a broken pipeline', () => {
     expect((await runOnce(s, false)).kind).toBe('failed');
   });
 });
+
+describe('fuzz --lanes (model and simulator)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('draws a lane shape for every config, accounts for every one, is reproducible and finds no failure', async () => {
+    const shapes: unknown[] = [];
+    const o = { configs: 8, ops: 400, seed: 3, verilator: false, lanes: true };
+    const a = await fuzz({ ...o, onResult: (_i, run) => shapes.push(run.config.lanes) });
+    const b = await fuzz(o);
+    expect(b).toEqual(a);
+    expect(a.rejected + a.clean + a.failed).toBe(8);
+    expect(a.failed).toBe(0);
+    expect(a.clean).toBeGreaterThan(0);
+    expect(shapes.every((n) => [1, 2, 4, 8].includes(n as number))).toBe(true);
+  });
+
+  it('a lane config is refused naming lanes, shards or merge, or runs clean', async () => {
+    const base = { ops: 400, seed: 1, backpressure: 0.2, idle: 0.1 };
+    const apbf = { name: 'r', filter: 'apbf', k: 2, l: 2, sliceBits: 1024, keyBits: 32, seed: 1 };
+    const run = (extra: Record<string, unknown>, cfg: Record<string, unknown> = apbf) =>
+      runOnce({ ...base, config: { ...cfg, ...extra } }, false);
+    expect(await run({ lanes: 3 })).toEqual({ kind: 'refused', field: 'lanes' });
+    expect(await run({ lanes: 4, shards: 2 })).toEqual({ kind: 'refused', field: 'shards' });
+    expect(await run({ lanes: 1, merge: true })).toEqual({ kind: 'refused', field: 'merge' });
+    expect(await run({ lanes: 2 }, { name: 'a', filter: 'a2', k: 3, bufferBits: 512, keyBits: 32, seed: 1 })).toEqual({
+      kind: 'refused',
+      field: 'lanes',
+    });
+    expect(await run({ lanes: 2, shards: 4, merge: true })).toEqual({ kind: 'ok' });
+  });
+
+  it('reports a lane design whose shards are built without write forwarding as a one-line failure', async () => {
+    vi.spyOn(Filter.prototype, 'design').mockImplementation(function (this: Filter) {
+      return buildApbf(this.config as ApbfDerived, { forwarding: false });
+    });
+    const out = await runOnce(
+      {
+        config: { name: 'nofwd', filter: 'apbf', k: 2, l: 2, sliceBits: 64, keyBits: 8, seed: 1, lanes: 2, shards: 2 },
+        ops: 2000,
+        seed: 1,
+        backpressure: 0,
+        idle: 0,
+      },
+      false,
+    );
+    expect(out.kind).toBe('failed');
+    const failure = out.kind === 'failed' ? out.failure : '';
+    expect(failure).toMatch(/^(lanes vs model|memories vs model): /);
+    expect(failure).not.toContain('\n');
+  });
+});
