@@ -284,7 +284,13 @@ export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
     return fam;
   });
   const rtl = { verilator: o.verilator ?? true, icarus: o.icarus ?? false };
-  const engines = ['model', 'ts-compiled', ...(rtl.verilator ? ['verilator'] : []), ...(rtl.icarus ? ['icarus'] : [])];
+  // (A lane design runs on the model, the TS simulator and Verilator: Icarus is for one lane.)
+  const engines = [
+    'model',
+    'ts-compiled',
+    ...(rtl.verilator ? ['verilator'] : []),
+    ...(rtl.icarus && !o.lanes ? ['icarus'] : []),
+  ];
   const rngs = new Map<FilterFamily, Rng>(families.map((f, i) => [f, new Rng(o.seed * 7919 + i)]));
   const streams = new Rng(o.seed ^ 0x5eed);
   // The key mix is common to every family: a config names none (the default for its key width),
