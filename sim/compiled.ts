@@ -74,6 +74,9 @@ const BATCH = 1024;
 
 export type CycleEngine = 'wasm' | 'js';
 
+/** V8's refusals of a WebAssembly function too large for it (locals, or code bytes). */
+export const WASM_TOO_LARGE = /local count too large|maximum function size/;
+
 export interface SimOptions {
   /** Same-address reads during writes of 'undefined' memories return inverted data. */
   poisonCollisions?: boolean;
@@ -166,14 +169,15 @@ export class CompiledSim implements Engine {
     this.Ti = T.map(int32);
     this.stimI = int32(this.stim);
     // V8 compiles a WebAssembly function of at most 50 000 locals (one per combinational net
-    // word here); a larger design (an 8-lane filter over 32 shards) runs the JavaScript loop,
-    // which splits the cycle into chunks. `engine` says which one runs.
+    // word here) and 7 654 321 bytes of code; a larger design (an 8-lane filter over 32 shards;
+    // with 512-bit keys, its code) runs the JavaScript loop, which splits the cycle into chunks.
+    // `engine` says which one runs.
     let module: WebAssembly.Module | null = null;
     if (wasm) {
       try {
         module = new WebAssembly.Module(wasm);
       } catch (e) {
-        if (!(e instanceof WebAssembly.CompileError) || !/local count too large/.test(e.message)) throw e;
+        if (!(e instanceof WebAssembly.CompileError) || !WASM_TOO_LARGE.test(e.message)) throw e;
         this.engine = 'js';
       }
     }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EXAMPLES, h3Banks } from '../../src/examples/index.js';
 import { ModuleBuilder } from '../../src/dsl/module.js';
 import { CompiledSim, type SimOptions } from '../../sim/compiled.js';
@@ -230,6 +230,43 @@ describe('compiled simulator behaviour', () => {
       s.poke('b', b);
       expect(s.peek('sum'), `${a} + ${b}`).toBe((a + b) & m);
       expect(s.peek('diff'), `${a} - ${b}`).toBe((a - b) & m);
+    }
+  });
+
+  it.each([
+    'WebAssembly.Module(): Compiling function #0 failed: local count too large @+27',
+    'WebAssembly.Module(): size 12667661 > maximum function size 7654321 @+51',
+  ])("a WebAssembly function V8 refuses as too large runs on the JavaScript loop: '%s'", (message) => {
+    // The messages of V8 (node 20) for a design past 50 000 locals and past 7 654 321 bytes of code
+    // (found by `bloomforge fuzz --lanes`: an APBF on 8 lanes over 32 shards with 512-bit keys).
+    const Real = WebAssembly.Module;
+    const refuse = vi.spyOn(WebAssembly, 'Module').mockImplementation(() => {
+      throw new WebAssembly.CompileError(message);
+    });
+    try {
+      const d = EXAMPLES.counter!();
+      const s = new CompiledSim(d);
+      expect(s.engine).toBe('js');
+      const stim = randomStimulus(d, 200, 3, biased(d));
+      refuse.mockRestore();
+      expect(WebAssembly.Module).toBe(Real);
+      const wasm = new CompiledSim(d);
+      expect(wasm.engine).toBe('wasm');
+      const cmp = compareTraces(d, ['fallback', 'wasm'], runTrace(s, stim), runTrace(wasm, stim));
+      expect(cmp.count, formatComparison(cmp, d)).toBe(0);
+    } finally {
+      refuse.mockRestore();
+    }
+  });
+
+  it('any other WebAssembly compile error is thrown', () => {
+    const refuse = vi.spyOn(WebAssembly, 'Module').mockImplementation(() => {
+      throw new WebAssembly.CompileError('WebAssembly.Module(): invalid opcode');
+    });
+    try {
+      expect(() => new CompiledSim(EXAMPLES.counter!())).toThrow(/invalid opcode/);
+    } finally {
+      refuse.mockRestore();
     }
   });
 
