@@ -75,7 +75,7 @@ const BATCH = 1024;
 export type CycleEngine = 'wasm' | 'js';
 
 /** V8's refusals of a WebAssembly function too large for it (locals, or code bytes). */
-export const WASM_TOO_LARGE = /local count too large|maximum function size/;
+const WASM_TOO_LARGE = /local count too large|maximum function size/;
 
 export interface SimOptions {
   /** Same-address reads during writes of 'undefined' memories return inverted data. */

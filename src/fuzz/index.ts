@@ -20,6 +20,7 @@ import { verifyFilter } from '../../sim/verify/index.js';
 import { driveAsync } from '../../sim/verify/stream.js';
 import { resolveLaneConfig, type LaneFilter } from '../lanes/index.js';
 import { driveLanes, laneCosim } from '../../sim/verify/lanes.js';
+import type { Comparison } from '../../sim/cosim/compare.js';
 
 /** One verification run: a config as written and the stream's parameters. */
 export interface FuzzRun {
@@ -81,9 +82,14 @@ function firstLine(e: unknown): string {
   return (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).split('\n')[0]!;
 }
 
-function resolve<T>(raw: Record<string, unknown>, make: (raw: Record<string, unknown>) => T): { filter: T } | Outcome {
+/** A config resolved (`make`) and its design generated, or the outcome that stops the run. */
+function build<T extends { design(): unknown }>(
+  raw: Record<string, unknown>,
+  make: (raw: Record<string, unknown>) => T,
+): { filter: T } | Outcome {
+  let filter: T;
   try {
-    return { filter: make(raw) };
+    filter = make(raw);
   } catch (e) {
     if (e instanceof ConfigError) {
       const m = REFUSAL.exec(e.message);
@@ -92,6 +98,21 @@ function resolve<T>(raw: Record<string, unknown>, make: (raw: Record<string, unk
     }
     return { kind: 'failed', failure: `config crashed: ${firstLine(e)}` };
   }
+  try {
+    filter.design();
+  } catch (e) {
+    return { kind: 'failed', failure: `generator crashed: ${firstLine(e)}` };
+  }
+  return { filter };
+}
+
+/** The first port mismatch of two engines run cycle by cycle, as a failure. */
+function cycleMismatch(c: Comparison): Outcome {
+  const m = c.mismatches[0]!;
+  return {
+    kind: 'failed',
+    failure: `${c.engines[0]} vs ${c.engines[1]}: cycle ${m.cycle}, ${m.port}: 0x${m.a.toString(16)} vs 0x${m.b.toString(16)}`,
+  };
 }
 
 /**
@@ -99,14 +120,9 @@ function resolve<T>(raw: Record<string, unknown>, make: (raw: Record<string, unk
  */
 export async function runOnce(run: FuzzRun, rtl: { verilator: boolean; icarus: boolean } | false): Promise<Outcome> {
   if (run.config.lanes !== undefined) return runLanes(run, rtl !== false && rtl.verilator);
-  const r = resolve(run.config, (raw) => resolveConfig(raw, 'fuzz'));
+  const r = build(run.config, (raw) => resolveConfig(raw, 'fuzz'));
   if (!('filter' in r)) return r;
   const f = r.filter;
-  try {
-    f.design();
-  } catch (e) {
-    return { kind: 'failed', failure: `generator crashed: ${firstLine(e)}` };
-  }
   const stream = { ops: run.ops, seed: run.seed, backpressure: run.backpressure, idle: run.idle };
   try {
     if (rtl === false) {
@@ -133,12 +149,7 @@ export async function runOnce(run: FuzzRun, rtl: { verilator: boolean; icarus: b
         failure: `model vs simulator: op ${first.op} (${first.kind}): expected ${first.expected}, got ${first.got}`,
       };
     if (v.memory.count > 0) return { kind: 'failed', failure: `memories vs model: ${v.memory.mismatches[0]}` };
-    const c = v.rtl.find((x) => x.count > 0)!;
-    const m = c.mismatches[0]!;
-    return {
-      kind: 'failed',
-      failure: `${c.engines[0]} vs ${c.engines[1]}: cycle ${m.cycle}, ${m.port}: 0x${m.a.toString(16)} vs 0x${m.b.toString(16)}`,
-    };
+    return cycleMismatch(v.rtl.find((x) => x.count > 0)!);
   } catch (e) {
     return { kind: 'failed', failure: `run crashed: ${firstLine(e)}` };
   }
@@ -151,14 +162,9 @@ export async function runOnce(run: FuzzRun, rtl: { verilator: boolean; icarus: b
  * `verilator` the simulator against Verilator on every port in every cycle.
  */
 async function runLanes(run: FuzzRun, verilator: boolean): Promise<Outcome> {
-  const r = resolve(run.config, (raw) => resolveLaneConfig(raw, 'fuzz'));
+  const r = build(run.config, (raw) => resolveLaneConfig(raw, 'fuzz'));
   if (!('filter' in r)) return r;
   const lf: LaneFilter = r.filter;
-  try {
-    lf.design();
-  } catch (e) {
-    return { kind: 'failed', failure: `generator crashed: ${firstLine(e)}` };
-  }
   try {
     const d = driveLanes(lf, {
       opsPerLane: Math.max(1, Math.ceil(run.ops / lf.lanes)),
@@ -174,12 +180,7 @@ async function runLanes(run: FuzzRun, verilator: boolean): Promise<Outcome> {
       return { kind: 'failed', failure: `memories vs model: ${d.memory.mismatches[0]}` };
     if (verilator) {
       const c = await laneCosim(lf, d);
-      const m = c.mismatches[0];
-      if (m)
-        return {
-          kind: 'failed',
-          failure: `ts vs verilator: cycle ${m.cycle}, ${m.port}: 0x${m.a.toString(16)} vs 0x${m.b.toString(16)}`,
-        };
+      if (c.mismatches.length) return cycleMismatch(c);
     }
     return { kind: 'ok' };
   } catch (e) {
