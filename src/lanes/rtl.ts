@@ -41,8 +41,8 @@
  * the same cycles from grant to answer, so each lane's answers come back in its request order, at
  * most one per cycle. They go into the lane's response queue (laneQueueDepth entries, a lane granted
  * only while its queue has room for every request in flight: a count of the issued requests not
- * yet popped, which no grant feeds), whose seq and tag words, written as the request is issued
- * (with global time a cycle later, registered), are a memory (a block RAM) and whose answers are
+ * yet popped, which no grant feeds), whose seq and tag words, formed as the request is issued
+ * and registered (written a cycle later), are a memory (a block RAM) and whose answers are
  * registers.
  *
  * Linear order: the ops of a cycle are executed by distinct shards, and a cycle never spans an
@@ -268,6 +268,7 @@ export function buildLanes(o: LaneBuild): Design {
       ...(headFields ? { headFields } : {}),
       name: `lane${i}_in`,
       lateRelease: true,
+      readyAfterAccept: true,
     });
     const occ = laneCount(m, `lane${i}_occupancy`, o.queueDepth);
     const shard = S > 1 ? sk.headFields.shard! : null;
@@ -855,18 +856,14 @@ export function buildLanes(o: LaneBuild): Design {
     const scanAfter = clock ? last(clock.scanNow.and(gQ[i]!)) : null;
     // The seq and the tag go into the slot as the op is issued (see `offQ`).
     const rest = m.cat(iss[i]!.tag, ...(zero ? [zero] : []), ...(scanAfter ? [scanAfter] : []));
-    // With global time, registered before the memory's write port (written two cycles after the
-    // grant, long before the answer comes): the scan flag's table and the seq's adder end at a
-    // register. Without, written from the issue stage: no such flag (the registers, about 30 a
-    // lane, did not fit the 4-lane APBF preset on an HX8K before its leaner shards, 740c0a8).
+    // Registered before the memory's write port (written two cycles after the grant, long
+    // before the answer comes): the seq's adder (and the scan flag's table) end at a register.
     const metaWord = m.cat(seqBase.add(offQ[i]!.zext(SEQ_BITS)), rest);
-    const meta = clock
-      ? {
-          we: m.pipe(gQ[i]!, 1, `lane${i}_meta_we`),
-          slot: m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null }),
-          data: m.pipe(metaWord, 1, `lane${i}_meta_data`, { reset: null }),
-        }
-      : { we: gQ[i]!, slot: l.slot, data: metaWord };
+    const meta = {
+      we: m.pipe(gQ[i]!, 1, `lane${i}_meta_we`),
+      slot: m.pipe(l.slot, 1, `lane${i}_meta_slot`, { reset: null }),
+      data: m.pipe(metaWord, 1, `lane${i}_meta_data`, { reset: null }),
+    };
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, o.queueDepth, meta, answer, l.outReady);
     const fullNext = l.occ.step(gQ[i]!, rq.pop);

@@ -65,6 +65,11 @@ export interface SkidInputOptions<F extends string, D extends string> {
    * `release`'s signal feeds only that register's input (no enable of the pointer register).
    */
   lateRelease?: boolean;
+  /**
+   * in_ready's next value formed as `accept OR empty` OR a term of registers and the port (one
+   * gate after accept) instead of from the skid's next value (two): the same value.
+   */
+  readyAfterAccept?: boolean;
 }
 
 export interface SkidAdvance<F extends string> {
@@ -74,13 +79,6 @@ export interface SkidAdvance<F extends string> {
   next(f: F): Sig;
   /** The head field `name` (`headFields`) of the head's next value. */
   nextField(name: string): Sig;
-  /**
-   * A direct input only: the head changes only by loading an arriving request (`when`, whose
-   * flags are `flag(f)`), and a held head keeps its value, so a register formed from the head's
-   * next value may instead load from the arriving request on `when` and keep its value otherwise
-   * (one mux less after the request's op: the register is a flip-flop with an enable).
-   */
-  load?: { when: Sig; flag(f: F): Sig };
 }
 
 export interface SkidInput<F extends string, D extends string> {
@@ -124,6 +122,7 @@ export function skidInput<F extends string, D extends string>(
   const fieldWidths = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, { width: v.width }]));
   const unpacked = unpack(head, { ...flagWidths, ...fieldWidths }) as Record<string, Sig>;
   let skidValidNext: Sig | null = null;
+  let headFreeSig: Sig | null = null;
   return {
     ready,
     fire,
@@ -133,6 +132,7 @@ export function skidInput<F extends string, D extends string>(
     data: data.head,
     advance: (accept) => {
       const headFree = accept.or(headValid.not());
+      headFreeSig = headFree;
       const headValidNext = m.mux(headFree, skidValid.or(fire), 1);
       headValid.next(headValidNext);
       const headNext = m.mux(headFree, m.mux(skidValid, skid, decoded), head);
@@ -151,20 +151,27 @@ export function skidInput<F extends string, D extends string>(
     release: data.release,
     setReady: (blocked) => {
       if (!skidValidNext) throw m.error('skidInput: call advance() before setReady()');
-      ready.next(skidValidNext.or(blocked).not());
+      // The skid is empty next cycle when the head leaves (or is empty) or nothing is in the skid
+      // and nothing enters.
+      if (o.readyAfterAccept) ready.next(headFreeSig!.or(skidValid.or(fire).not()).and(blocked.not()));
+      else ready.next(skidValidNext.or(blocked).not());
     },
   };
 }
 
 /**
  * `directInput`: the skid input's interface with one entry, for a lane design's shard (`direct`),
- * whose sender sends only while the shard is ready and never while its head is held: the head's
- * flags and the data load on `fire` (registers with an enable, no skid, no store mux), in_ready is
- * a register, low only while `blocked`. A request sent while the head is held would replace it:
- * the lane dispatcher never sends one (src/lanes/rtl.ts: a grant only while every core was
- * ready, nothing in the cycles after a clear, a tick only with the shard's tick_ok), and the lane
- * verifier would report the lost answer. Registers (prefix `<name>_`): `ready_q`, `head_valid`,
- * `head`, `data`. Latency 1, as the skid input's.
+ * whose sender sends only while the shard is ready and never while its head is held. So the head
+ * is accepted the cycle after it arrives, or was never valid, and its registers (the flags and the
+ * data) load the input every cycle, valid or not: flip-flops without an enable, so `fire` (the
+ * sender's valid, a few gates after its grant) drives only `head_valid`, not the data's 40-odd
+ * enables. `next(f)` is the input's flag. in_ready is a register, low only while `blocked`.
+ * A request sent while the head is held, or a held head with nothing sent, would lose the head:
+ * the lane dispatcher does neither (src/lanes/rtl.ts: a grant only while every core was ready,
+ * nothing in the cycles after a clear, a tick only with the shard's tick_ok; the head is held
+ * only by a sweep, which no request reaches), and the lane verifier would report the lost answer.
+ * Registers (prefix `<name>_`): `ready_q`, `head_valid`, `head`, `data`. Latency 1, as the skid
+ * input's.
  */
 export function directInput<F extends string, D extends string>(
   m: ModuleBuilder,
@@ -176,13 +183,13 @@ export function directInput<F extends string, D extends string>(
   const flagNames = Object.keys(o.flags) as F[];
   const decoded = m.cat(...flagNames.map((f) => decodeOp(o.op, o.flags[f])));
   const headValid = m.reg(`${o.name}_head_valid`, 1);
-  const head = m.reg(`${o.name}_head`, decoded.width, { reset: null, en: fire });
+  const head = m.reg(`${o.name}_head`, decoded.width, { reset: null });
   head.next(decoded);
   const values = Object.values(o.data) as Sig[];
   const word = m.reg(
     `${o.name}_data`,
     values.reduce((s, f) => s + f.width, 0),
-    { reset: null, en: fire },
+    { reset: null },
   );
   word.next(m.cat(...values));
   const flagWidths = Object.fromEntries(flagNames.map((f) => [f, { width: 1 }])) as Record<F, { width: number }>;
@@ -201,11 +208,10 @@ export function directInput<F extends string, D extends string>(
       return {
         headValidNext,
         skidValidNext: m.const(0, 1),
-        next: (f) => m.mux(fire, decoded.bit(bit(f)), head.bit(bit(f))),
+        next: (f) => decoded.bit(bit(f)),
         nextField: () => {
           throw m.error('directInput: no head fields');
         },
-        load: { when: fire, flag: (f) => decoded.bit(bit(f)) },
       };
     },
     release: () => {},

@@ -42,8 +42,9 @@
  *
  * A lane design's shard (`direct`, src/families/apbf/lanes.ts) is leaner, for a part the 4-lane
  * preset fills: a one-entry input (`directInput`: its sender, the lane dispatcher, sends only
- * while the shard is ready and never while its head is held), the head's precomputed registers
- * loaded from the arriving request, the whole key hashed in one piece (up to 32 bits), the bit's
+ * while the shard is ready and never while its head is held, so the head's registers load the
+ * input every cycle, without enables), no generation counter (it shifts on the dispatcher's
+ * ticks only: `generation`), the whole key hashed in one piece (up to 32 bits), the bit's
  * one-hot decoded a stage later (`lateOnehot`), the bank ports' clear address shared (one
  * channel), and the channels stopped by a clear a cycle after it (`clear_q`). Same latency, same
  * answers; README "Leaner APBF shards".
@@ -210,7 +211,8 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   const depth = c.columnDepth;
   const aBits = Math.log2(depth);
   const head = input.head;
-  const gen = generation(m, c.generation);
+  // A lane design's shard ages only on the dispatcher's ticks (below: `generation`).
+  const gen = generation(m, c.generation, c.direct === true);
   const masks = windowMasks(m, P, c.k, c.l);
   // Clear channels (one per spare) and the reset/clear sweep.
   const channels = clearChannels(m, { count: c.spares, addrBits: aBits, banks: P, sharedAddr: c.direct === true });
@@ -223,16 +225,17 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
   // not shift onto a spare still being cleared: four registers (room and no sweep are one,
   // computed from the next-state values), so accept is one LUT4.
   const headGo = m.reg('head_go', 1); // head valid, queue room (none in a direct shard), no sweep
-  const headCounts = m.reg('head_counts', 1); // head is an insert, tick or clear
+  // The head is an insert, tick or clear (not in a lane shard, which counts nothing).
+  const headCounts = c.direct ? null : m.reg('head_counts', 1);
   const selBusyReg = m.reg('sel_busy', 1);
   const notHeld = gen.wantShift.and(selBusyReg).not();
   const accept = headGo.and(notHeld);
-  const { headValidNext, next: headNext, load } = input.advance(accept);
+  const { headValidNext, next: headNext } = input.advance(accept);
   // accept && wantShift, and accept && clear (a clear never shifts), each written as one LUT4
   // of registers so the enables of the masks and channels do not wait on accept.
   const shiftNow = headGo.and(gen.wantShift).and(selBusyReg.not());
   const clearNow = headGo.and(head.clear);
-  gen.connect({ accept, headGo, notHeld, headCounts, head, headNext, load });
+  gen.connect({ accept, headGo, notHeld, headCounts, head, headNext });
   input.release(accept);
   const { validNow, writeMaskAfter, clearQ } = masks.update(shiftNow, clearNow);
   const chanSelNext = chanSel
@@ -289,8 +292,19 @@ function acceptStage(m: ModuleBuilder, c: ApbfDerived, input: SkidInput<HeadFlag
 /**
  * The generation counter: inserts into the newest segment, and whether the head request shifts
  * if accepted (an insert at a full generation, or a tick). `connect` closes it once accept exists.
+ *
+ * `ticksOnly` (a lane design's shard): no counter; the head shifts when it is a tick. The lane
+ * dispatcher counts every lane's inserts into the generation and sends every shard a tick
+ * before the insert that would find it full (src/lanes/rtl.ts), so a shard, which sees at most
+ * the generation's inserts between two ticks, never finds its own count full before an insert:
+ * its counter could never shift it, and was only logic on the shard's accept path.
  */
-function generation(m: ModuleBuilder, g: number) {
+function generation(m: ModuleBuilder, g: number, ticksOnly: boolean) {
+  if (ticksOnly) {
+    const wantShift = m.reg('head_shifts', 1);
+    const connect = (o: { headNext: (f: HeadFlag) => Sig }): void => wantShift.next(o.headNext('tick'));
+    return { wantShift, connect };
+  }
   const count = m.reg('gen_count', bitsFor(g));
   // count == g, registered (computed from the next count) to keep the compare off the accept path.
   const full = m.reg('gen_full', 1);
@@ -302,26 +316,21 @@ function generation(m: ModuleBuilder, g: number) {
     headGo: Sig;
     notHeld: Sig;
     /** Register: the head is an insert, tick or clear (driven here, from the next head). */
-    headCounts: Reg;
+    headCounts: Reg | null;
     head: Record<HeadFlag, Sig>;
     headNext: (f: HeadFlag) => Sig;
-    /** A direct input: the registers formed from the next head load from the arriving request. */
-    load?: { when: Sig; flag(f: HeadFlag): Sig };
   }): void => {
-    const { head, headNext, load } = o;
-    // Register r takes f(flags of the head's next value), or with a direct input f(the arriving
-    // request's flags) when one arrives and keeps its value otherwise: a held head keeps the
-    // count, so fullNext is full then (defensive: in a lane design no shard head is ever held —
-    // each is accepted the cycle after it arrives — so no test reaches that case), and a head that
-    // leaves with none arriving leaves head_go low, so the value is not used.
-    const fromNext = (r: Reg, f: (flag: (x: HeadFlag) => Sig) => Sig): void =>
-      r.next(load ? m.mux(load.when, f(load.flag), r) : f(headNext));
+    const { head, headNext } = o;
+    // Register r takes f(flags of the head's next value).
+    const fromNext = (r: Reg, f: (flag: (x: HeadFlag) => Sig) => Sig): void => r.next(f(headNext));
     const restart = o.accept.and(head.clear.or(head.tick));
     const counts = o.accept.and(head.ins);
     // The count changes on an accepted insert, tick or clear: one LUT4 of registers enables it.
-    const countEn = o.headGo.and(o.headCounts).and(o.notHeld);
+    const headCounts = o.headCounts;
+    if (!headCounts) throw m.error('generation: a counting pipeline needs head_counts');
+    const countEn = o.headGo.and(headCounts).and(o.notHeld);
     count.next(m.mux(countEn, m.mux(head.ins, m.mux(full, 1, count.add(1)), 0), count));
-    fromNext(o.headCounts, (h) => h('ins').or(h('tick')).or(h('clear')));
+    fromNext(headCounts, (h) => h('ins').or(h('tick')).or(h('clear')));
     // gen_full (count == g) and gen_last (count == g - 1) follow the count: the only compare is
     // count == g - 2 on the register itself, so no adder feeds a compare on the accept path.
     const last = m.reg('gen_last', 1, { reset: g === 1 ? 1 : 0 });
