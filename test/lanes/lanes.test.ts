@@ -18,6 +18,7 @@ import { shardsHint } from '../../src/families/types.js';
 import { CLEAR_DELAY } from '../../src/stages/clear.js';
 import { lint } from '../helpers/tools.js';
 import { CompiledSim } from '../../sim/compiled.js';
+import { Rng } from '../../src/util/rng.js';
 
 // ECP5: the shards' block RAMs are not limited to an HX8K's 32 (the refusal is tested below).
 const base = { ...(loadPreset('apbf_k4_l3') as Record<string, unknown>), target: 'ecp5' };
@@ -258,6 +259,56 @@ describe('lanes: verified against the sharded model', () => {
       }
     }
   }, 600_000);
+
+  it("no APBF shard takes more than a generation's inserts between two ticks (its only aging), a hot shard exactly g", () => {
+    // A lane design's APBF shard has no generation counter: it shifts on the dispatcher's ticks
+    // only, which is the single-lane model only if the dispatcher ticks every shard before the
+    // insert that would find the generation full. Counted at the shards' inputs: the inserts each
+    // takes since its last tick or clear. With one hot key on every lane one shard takes every
+    // insert, so its count reaches the generation; with random keys it stays within it.
+    const OPS = { insert: 1n, tick: 3n, clear: 4n } as const;
+    for (const [lanes, shards, generation, hot] of [
+      [2, 2, 8, true],
+      [4, 4, 5, true],
+      [4, 8, 1, true],
+      [4, 4, 6, false],
+      [8, 8, 35, false],
+    ] as const) {
+      const cfg = { name: 'ticks', filter: 'apbf', k: 1, l: 1, sliceBits: 2048, generation, keyBits: 32, seed: 3 };
+      const lf = resolveLaneConfig({ ...cfg, target: 'ecp5', lanes, shards }, 'cfg');
+      const sim = new CompiledSim(lf.design());
+      for (const q of lf.design().inputs) sim.poke(q.name, 0n);
+      sim.poke('rst', 1n);
+      sim.step();
+      sim.poke('rst', 0n);
+      const rng = new Rng(generation);
+      const taken = Array.from({ length: shards }, () => 0);
+      let most = 0;
+      let ticks = 0;
+      for (let t = 0; t < 3000; t++) {
+        for (let i = 0; i < lanes; i++) {
+          // Inserts, now and then a query; every lane always offers one, responses always taken.
+          sim.poke(`out${i}_ready`, 1n);
+          sim.poke(`in${i}_valid`, 1n);
+          sim.poke(`in${i}_op`, rng.float() < 0.9 ? OPS.insert : 0n);
+          sim.poke(`in${i}_key`, hot ? 7n : rng.bits(32));
+        }
+        for (let s = 0; s < shards; s++) {
+          if (sim.peek(`shard${s}_req_valid`) !== 1n) continue;
+          const op = sim.peek(`shard${s}_req_op`);
+          if (op === OPS.tick || op === OPS.clear) {
+            taken[s] = 0;
+            if (s === 0 && op === OPS.tick) ticks++;
+          } else if (op === OPS.insert) taken[s]!++;
+          expect(taken[s]).toBeLessThanOrEqual(generation);
+          most = Math.max(most, taken[s]!);
+        }
+        sim.step();
+      }
+      expect(ticks).toBeGreaterThan(20);
+      if (hot) expect(most).toBe(generation);
+    }
+  });
 
   it("the memories are compared after a clear's sweep: a run whose last op is a clear (8 lanes, 8 shards, g = 35)", () => {
     // A clear answers as its sweep starts; comparing the banks with the model's right after the
