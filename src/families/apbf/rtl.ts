@@ -19,9 +19,10 @@
  *   A+1  accept: generation counter, shift decision, window/write masks (registered, rotated on
  *        each shift: the circular base index is kept as precomputed masks, never as an adder);
  *        accept itself is one LUT4 of registers (queue room and "no sweep" are precomputed)
- *   A+2  H3 hashes of the key for every bank, in 16-bit key chunks (APBBF: 4-bit; a lane design's
- *        APBF shard: the whole key up to 32 bits), each registered
- *   A+3  the chunks are XORed and the full hash registered
+ *   A+2  H3 hashes of the key for every bank, in 16-bit key chunks (APBBF: 4-bit), each
+ *        registered (a lane design's APBF shard with keys up to 32 bits: the key registered again)
+ *   A+3  the chunks are XORed and the full hash registered (that shard: the whole key hashed in
+ *        one piece into the hash register)
  *   A+4  block RAM read of every bank column, one word each
  *   A+5  the block RAM word is registered (corrected by a write that landed at the read's edge)
  *   A+6  forward the previous cycle's write to the same word if any; test the bit; inserts write
@@ -44,7 +45,8 @@
  * preset fills: a one-entry input (`directInput`: its sender, the lane dispatcher, sends only
  * while the shard is ready and never while its head is held, so the head's registers load the
  * input every cycle, without enables), no generation counter (it shifts on the dispatcher's
- * ticks only: `generation`), the whole key hashed in one piece (up to 32 bits), the bit's
+ * ticks only: `generation`), the whole key hashed in one piece (up to 32 bits, the key and not
+ * the hash waiting a stage: `s2_key`), the bit's
  * one-hot decoded a stage later (`lateOnehot`), the bank ports' clear address shared (one
  * channel), and the channels stopped by a clear a cycle after it (`clear_q`). Same latency, same
  * answers; README "Leaner APBF shards".
@@ -143,6 +145,11 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     write: acc.writeMaskAfter,
   });
   const s2 = pipeStage(m, 's2', omit(s1, 'key')); // hash pieces registered
+  // One piece and one unit (a lane shard's APBF with keys up to 32 bits): the key, not the hash,
+  // waits a stage (one register of the key's width per shard in place of one of the hash's per
+  // bank), then every bank hashes it into its hash register: the same value in the same cycle.
+  const onePiece = c.direct === true && hashChunk(c) >= c.keyBits && apbfLayout(c).hashBits <= H3_UNIT_BITS;
+  const key2 = onePiece ? m.pipe(s1.key, 1, 's2_key', { reset: null }) : null;
   const s3 = pipeStage(m, 's3', s2); // hashes registered, block RAM read
   const s4 = pipeStage(m, 's4', s3); // block RAM data registered
   const s5 = pipeStage(m, 's5', s4); // read-modify-write, segment matches
@@ -150,6 +157,7 @@ export function buildApbf(c: ApbfDerived, opts: BuildOptions = {}): Design {
     c,
     forwarding: opts.forwarding ?? true,
     key: s1.key,
+    key2,
     read: s3.valid,
     s4,
     channels: acc.channels,
@@ -380,6 +388,8 @@ interface BankContext {
   c: ApbfDerived;
   forwarding: boolean;
   /** The key (stage 1), the read enable (stage 3), the insert's fields (stage 4). */
+  /** The key of stage 2, where the hash is one piece and one unit (else null). */
+  key2: Sig | null;
   key: Sig;
   read: Sig;
   s4: { valid: Sig; ins: Sig; write: Sig };
@@ -399,15 +409,17 @@ function bank(m: ModuleBuilder, x: BankContext, p: number): Sig {
   const aBits = Math.log2(c.columnDepth);
   // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
   // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
-  const hash = wideH3(m, {
-    key: x.key,
-    bits: L.hashBits,
-    unitBits: H3_UNIT_BITS,
-    seed: c.seed,
-    salt: (u) => hashSalt(p, u),
-    chunkBits: hashChunk(c),
-    name: 'hash',
-  });
+  const hash = x.key2
+    ? m.pipe(m.h3(x.key2, L.hashBits, { seed: c.seed, salt: hashSalt(p, 0) }), 1, 'hash', { reset: null })
+    : wideH3(m, {
+        key: x.key,
+        bits: L.hashBits,
+        unitBits: H3_UNIT_BITS,
+        seed: c.seed,
+        salt: (u) => hashSalt(p, u),
+        chunkBits: hashChunk(c),
+        name: 'hash',
+      });
   const block = hash.slice(b * L.offsetBits + L.blockIndexBits - 1, b * L.offsetBits);
   // Clearing: any channel targeting this bank, or the sweep. Enable and address pass two
   // registers per bank (the zero lands two cycles after the channel issues it, still before
