@@ -407,8 +407,8 @@ function bank(m: ModuleBuilder, x: BankContext, p: number): Sig {
   const b = c.bitsPerBlock;
   const wBits = Math.log2(c.wordBits);
   const aBits = Math.log2(c.columnDepth);
-  // The H3 XOR trees are split in key chunks of hashChunk(c) bits, registered, and XORed
-  // after the register: a tree over at most 16 key bits is two LUT4 levels, over 4 one.
+  // The H3 XOR trees split in key chunks of hashChunk(c) bits, registered, XORed after the
+  // register (16 key bits: two LUT4 levels); or with `key2`, one piece from the waiting key.
   const hash = x.key2
     ? m.pipe(m.h3(x.key2, L.hashBits, { seed: c.seed, salt: hashSalt(p, 0) }), 1, 'hash', { reset: null })
     : wideH3(m, {
