@@ -41,6 +41,8 @@ export interface LaneDriveOptions {
   throughputOnly?: boolean;
   /** Keep the answered ops in the linear order in the result (debugging). */
   keepOrder?: boolean;
+  /** Every lane's last request is this op (so the run's last op in the linear order is one). */
+  lastOp?: string;
 }
 
 export interface LaneDriveResult {
@@ -99,6 +101,8 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     return x;
   };
   const pickOp = pickerOf(o.mix ?? lf.base.verifyMix(), p.ops, rng);
+  if (o.lastOp !== undefined && p.ops[o.lastOp] === undefined)
+    throw new Error(`lastOp: '${o.lastOp}' is not an op of ${lf.name} (${Object.keys(p.ops).join(', ')})`);
   const workload = laneKeySource(o.workload ?? 'uniform', o.keys ?? laneKeyPool(lf), lf.base.config.keyBits);
   const tagMask = 2 ** lf.base.config.tagBits - 1;
 
@@ -187,7 +191,7 @@ export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult
     if (done) break;
     for (const l of lanes) {
       if (l.current === null && l.sent < o.opsPerLane && rng.float() >= idle) {
-        const op = pickOp();
+        const op = o.lastOp !== undefined && l.sent === o.opsPerLane - 1 ? o.lastOp : pickOp();
         const fields = lf.base.requestFields(rng);
         l.current = { op, key: workload.nextKey(rng), tag: l.nextTag++ & tagMask, fields };
         l.sent++;
