@@ -43,28 +43,28 @@ module bitwise_l3_w8816_ecp5 (
   output wire [31:0] out_count,
   output wire out_sat
 );
-  (* src = "src/stages/input.ts:290" *) reg in_ready_q = 1'h0;
-  (* src = "src/stages/input.ts:291" *) wire and_0;
-  (* src = "src/stages/input.ts:292" *) reg in_valid_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:333" *) reg in_ready_q = 1'h0;
+  (* src = "src/stages/input.ts:334" *) wire and_0;
+  (* src = "src/stages/input.ts:335" *) reg in_valid_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_0;
   (* src = "src/stages/input.ts:32" *) wire eq_0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_1;
   (* src = "src/stages/input.ts:32" *) wire eq_1;
   (* src = "src/stages/input.ts:32" *) wire or_0;
-  (* src = "src/stages/input.ts:297" *) wire and_1;
-  (* src = "src/stages/input.ts:297" *) reg in_ins_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:340" *) wire and_1;
+  (* src = "src/stages/input.ts:340" *) reg in_ins_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_2;
   (* src = "src/stages/input.ts:32" *) wire eq_2;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_3;
   (* src = "src/stages/input.ts:32" *) wire eq_3;
   (* src = "src/stages/input.ts:32" *) wire or_1;
-  (* src = "src/stages/input.ts:298" *) reg in_query_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:341" *) reg in_query_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_4;
   (* src = "src/stages/input.ts:32" *) wire eq_4;
-  (* src = "src/stages/input.ts:297" *) wire and_2;
-  (* src = "src/stages/input.ts:297" *) reg in_clear_q_p1 = 1'h0;
-  (* src = "src/stages/input.ts:302" *) reg [63:0] in_key_q_p1 = 64'h0;
-  (* src = "src/stages/input.ts:302" *) reg [7:0] in_tag_q_p1 = 8'h0;
+  (* src = "src/stages/input.ts:340" *) wire and_2;
+  (* src = "src/stages/input.ts:340" *) reg in_clear_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:345" *) reg [63:0] in_key_q_p1 = 64'h0;
+  (* src = "src/stages/input.ts:345" *) reg [7:0] in_tag_q_p1 = 8'h0;
   (* src = "src/stages/clear.ts:74" *) reg sweep_busy = 1'h1;
   (* src = "src/stages/clear.ts:77" *) reg [2:0] sweep_delay = 3'h4;
   (* src = "src/stages/clear.ts:78" *) reg [11:0] sweep_addr = 12'h0;
@@ -113,7 +113,7 @@ module bitwise_l3_w8816_ecp5 (
   (* src = "src/families/bitwise/rtl.ts:126" *) wire or_4;
   (* src = "src/families/bitwise/rtl.ts:126" *) wire or_5;
   (* src = "src/families/bitwise/rtl.ts:126" *) wire or_6;
-  (* src = "src/stages/input.ts:305" *) wire not_2;
+  (* src = "src/stages/input.ts:348" *) wire not_2;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s2_query_p1 = 1'h0;

@@ -48,28 +48,28 @@ module spectral_mi_k4_w4 (
   output wire out_overflow,
   output wire out_underflow
 );
-  (* src = "src/stages/input.ts:290" *) reg in_ready_q = 1'h0;
-  (* src = "src/stages/input.ts:291" *) wire and_0;
-  (* src = "src/stages/input.ts:292" *) reg in_valid_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:333" *) reg in_ready_q = 1'h0;
+  (* src = "src/stages/input.ts:334" *) wire and_0;
+  (* src = "src/stages/input.ts:335" *) reg in_valid_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [2:0] const_0;
   (* src = "src/stages/input.ts:32" *) wire eq_0;
   (* src = "src/stages/input.ts:32" *) wire [2:0] const_1;
   (* src = "src/stages/input.ts:32" *) wire eq_1;
   (* src = "src/stages/input.ts:32" *) wire or_0;
-  (* src = "src/stages/input.ts:297" *) wire and_1;
-  (* src = "src/stages/input.ts:297" *) reg in_ins_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:340" *) wire and_1;
+  (* src = "src/stages/input.ts:340" *) reg in_ins_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [2:0] const_2;
   (* src = "src/stages/input.ts:32" *) wire eq_2;
   (* src = "src/stages/input.ts:32" *) wire [2:0] const_3;
   (* src = "src/stages/input.ts:32" *) wire eq_3;
   (* src = "src/stages/input.ts:32" *) wire or_1;
-  (* src = "src/stages/input.ts:298" *) reg in_query_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:341" *) reg in_query_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [2:0] const_4;
   (* src = "src/stages/input.ts:32" *) wire eq_4;
-  (* src = "src/stages/input.ts:297" *) wire and_2;
-  (* src = "src/stages/input.ts:297" *) reg in_clear_q_p1 = 1'h0;
-  (* src = "src/stages/input.ts:302" *) reg [63:0] in_key_q_p1 = 64'h0;
-  (* src = "src/stages/input.ts:302" *) reg [7:0] in_tag_q_p1 = 8'h0;
+  (* src = "src/stages/input.ts:340" *) wire and_2;
+  (* src = "src/stages/input.ts:340" *) reg in_clear_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:345" *) reg [63:0] in_key_q_p1 = 64'h0;
+  (* src = "src/stages/input.ts:345" *) reg [7:0] in_tag_q_p1 = 8'h0;
   (* src = "src/families/counting/rtl.ts:145" *) wire const_5;
   (* src = "src/stages/clear.ts:74" *) reg sweep_busy = 1'h1;
   (* src = "src/stages/clear.ts:77" *) reg [2:0] sweep_delay = 3'h4;
@@ -736,7 +736,7 @@ module spectral_mi_k4_w4 (
   (* src = "src/families/counting/rtl.ts:315" *) wire or_10;
   (* src = "src/families/counting/rtl.ts:315" *) wire or_11;
   (* src = "src/families/counting/rtl.ts:315" *) wire or_12;
-  (* src = "src/stages/input.ts:305" *) wire not_2;
+  (* src = "src/stages/input.ts:348" *) wire not_2;
   (* src = "src/stages/responseQueue.ts:41" *) reg [15:0] rq_wp_onehot = 16'h1;
   (* src = "src/stages/responseQueue.ts:43" *) reg [4:0] rq_rp = 5'h0;
   (* src = "src/stages/responseQueue.ts:47" *) wire slice_2;

@@ -45,28 +45,28 @@ module stable_d2_k3 (
   output wire [7:0] out_tag,
   output wire out_hit
 );
-  (* src = "src/stages/input.ts:290" *) reg in_ready_q = 1'h0;
-  (* src = "src/stages/input.ts:291" *) wire and_0;
-  (* src = "src/stages/input.ts:292" *) reg in_valid_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:333" *) reg in_ready_q = 1'h0;
+  (* src = "src/stages/input.ts:334" *) wire and_0;
+  (* src = "src/stages/input.ts:335" *) reg in_valid_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_0;
   (* src = "src/stages/input.ts:32" *) wire eq_0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_1;
   (* src = "src/stages/input.ts:32" *) wire eq_1;
   (* src = "src/stages/input.ts:32" *) wire or_0;
-  (* src = "src/stages/input.ts:297" *) wire and_1;
-  (* src = "src/stages/input.ts:297" *) reg in_ins_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:340" *) wire and_1;
+  (* src = "src/stages/input.ts:340" *) reg in_ins_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_2;
   (* src = "src/stages/input.ts:32" *) wire eq_2;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_3;
   (* src = "src/stages/input.ts:32" *) wire eq_3;
   (* src = "src/stages/input.ts:32" *) wire or_1;
-  (* src = "src/stages/input.ts:298" *) reg in_query_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:341" *) reg in_query_q_p1 = 1'h0;
   (* src = "src/stages/input.ts:32" *) wire [1:0] const_4;
   (* src = "src/stages/input.ts:32" *) wire eq_4;
-  (* src = "src/stages/input.ts:297" *) wire and_2;
-  (* src = "src/stages/input.ts:297" *) reg in_clear_q_p1 = 1'h0;
-  (* src = "src/stages/input.ts:302" *) reg [63:0] in_key_q_p1 = 64'h0;
-  (* src = "src/stages/input.ts:302" *) reg [7:0] in_tag_q_p1 = 8'h0;
+  (* src = "src/stages/input.ts:340" *) wire and_2;
+  (* src = "src/stages/input.ts:340" *) reg in_clear_q_p1 = 1'h0;
+  (* src = "src/stages/input.ts:345" *) reg [63:0] in_key_q_p1 = 64'h0;
+  (* src = "src/stages/input.ts:345" *) reg [7:0] in_tag_q_p1 = 8'h0;
   (* src = "src/families/stable/rtl.ts:185" *) reg [31:0] rng0 = 32'h520c5f6c;
   (* src = "src/families/stable/rtl.ts:186" *) wire [5:0] const_5;
   (* src = "src/families/stable/rtl.ts:186" *) wire [31:0] shl_0;
@@ -130,7 +130,7 @@ module stable_d2_k3 (
   (* src = "src/families/stable/rtl.ts:105" *) wire or_3;
   (* src = "src/families/stable/rtl.ts:105" *) wire or_4;
   (* src = "src/families/stable/rtl.ts:105" *) wire or_5;
-  (* src = "src/stages/input.ts:305" *) wire not_2;
+  (* src = "src/stages/input.ts:348" *) wire not_2;
   (* src = "src/stages/pipeline.ts:34" *) reg s1_valid_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s1_ins_p1 = 1'h0;
   (* src = "src/stages/pipeline.ts:34" *) reg s1_query_p1 = 1'h0;

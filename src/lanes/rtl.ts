@@ -269,6 +269,7 @@ export function buildLanes(o: LaneBuild): Design {
       name: `lane${i}_in`,
       lateRelease: true,
       readyAfterAccept: true,
+      acceptNeedsHead: true,
     });
     const occ = laneCount(m, `lane${i}_occupancy`, o.queueDepth);
     const shard = S > 1 ? sk.headFields.shard! : null;
@@ -390,19 +391,18 @@ export function buildLanes(o: LaneBuild): Design {
   const anyBcastReg = m.reg('any_bcast', 1);
   const anyBcast: Sig = anyBcastReg;
   const period = o.period ?? 0;
-  // No insert left in the generation (full), the last cycle's inserts counted. The tests of a
-  // count x against the generation with c more inserts: fewer than N left after them (near), none
-  // left (full).
-  const nearTest = (x: Sig, c: number): Sig => (period - N - c >= 0 ? x.gt(period - N - c) : m.const(1, 1));
+  // No insert left in the generation (full), the last cycle's inserts counted: the test of a
+  // count x against the generation with c more inserts.
   const fullTest = (x: Sig, c: number): Sig => (period - c >= 0 ? x.eq(period - c) : m.const(0, 1));
-  // Near the end (fewer than N inserts left) is judged without the last cycle's inserts, so by
-  // one register: fewer than 2N left before them (no cycle grants more than N) — a few cycles
-  // more of one op per cycle, and no flag selection before the grants. (One op rather than
-  // queries as usual and one insert: slow mode's rule, so the grants have one form in every
-  // mode and no "first insert" of the cycle to find. Its cost grows as g shrinks against N: 1.5 %
-  // of the 4-lane APBF preset's uniform throughput (g = 540), 13 % at g = 64, and with g < 2N
-  // every cycle is slow — one op per cycle; README "Slow mode near the end of a generation".)
-  const nearReg = count && period >= 2 * N ? m.reg('gen_near', 1) : null;
+  // Near the end (fewer than N inserts left) is judged on the count register alone, a cycle
+  // ahead: `gen_near` is 1 when the count of two cycles ago (the inserts before the last two
+  // cycles) leaves fewer than 3N (no cycle grants more than N), so its next value is a compare of
+  // the count register (no sum, no selection by the last cycle's inserts) — a few cycles more of
+  // one op per cycle. (One op rather than queries as usual and one insert: slow mode's rule, so
+  // the grants have one form in every mode and no "first insert" of the cycle to find. Its cost
+  // grows as g shrinks against N, and with g < 3N every cycle is slow — one op per cycle; README
+  // "Slow mode near the end of a generation".)
+  const nearReg = count && period >= 3 * N ? m.reg('gen_near', 1) : null;
   const nearFull = !count ? m.const(0, 1) : (nearReg ?? m.const(1, 1));
   // Full, exactly, where it matters: slow mode near the end grants one op per cycle, so there
   // the last cycle granted no insert or one, but in the first such cycle. Two flags of the count
@@ -413,10 +413,17 @@ export function buildLanes(o: LaneBuild): Design {
   const fullRegs = count ? [0, 1].map((c) => m.reg(`gen_full${c}`, 1, { reset: c === period ? 1 : 0 })) : null;
   const insNone = count ? m.reg('ins_none_q', 1, { reset: 1 }) : null;
   const insOne = count ? m.reg('ins_one_q', 1) : null;
-  // Slow mode: a broadcast at a head, or (with ticks) near the end of a generation.
-  const slow = anyBcast.or(nearFull);
+  // Slow mode: a broadcast at a head, or (with ticks) near the end of a generation; with the near
+  // flag a register of its own (`slow`, its next value from those of any_bcast and gen_near: the
+  // same value), so the grants read it as one register.
+  const slowReg = nearReg ? m.reg('slow', 1) : null;
+  const slow: Sig = slowReg ?? anyBcast.or(nearFull);
   const full = fullRegs ? insNone!.and(fullRegs[0]!).or(insOne!.and(fullRegs[1]!)) : m.const(0, 1);
-  const insBlock = fullRegs ? full.or(nearFull.and(insNone!.or(insOne!).not())) : m.const(0, 1);
+  // No insert now: full, or near the end after a cycle of two or more inserts — by the last
+  // cycle's inserts, the full flag of none, of one, or the near flag (a select of registers).
+  const insBlock = fullRegs ? m.mux(insNone!, fullRegs[0]!, m.mux(insOne!, fullRegs[1]!, nearFull)) : m.const(0, 1);
+  // gen_near's next value (slow's is formed from it).
+  let nearNext: Sig | null = null;
   const others = (i: number, f: (j: number) => Sig): Sig =>
     orAll(
       m,
@@ -496,12 +503,16 @@ export function buildLanes(o: LaneBuild): Design {
     // With ticks the same rule with slow mode in place of the broadcast (near the end of a
     // generation the first head alone too), slowOk for the first head, and nothing but the
     // pending insert after a tick.
+    // With ticks the terms are grouped so that the grant is three LUT levels after registers:
+    // (!slow | slowOk) split into its tick part and its insert part, the insert part a gate of
+    // (slow and the head's insert flag) and insBlock.
     const g = ticks
       ? go
           .and(lane[i]!.req)
-          .and(others(i, (j) => lane[j]!.req.and(prec(j, i)).and(slow.or(same(j, i)))).not())
-          .and(slow.not().or(slowOk[i]!))
           .and(pendAny.not())
+          .and(others(i, (j) => lane[j]!.req.and(prec(j, i)).and(slow.or(same(j, i)))).not())
+          .and(slow.not().or(lane[i]!.sk.head.tick!.and(bcast[i]!).and(tickOk.not()).not()))
+          .and(slow.and(ins[i]!).and(insBlock).not())
           .or(pendGrant[i]!)
       : go
           .and(lane[i]!.req)
@@ -566,9 +577,9 @@ export function buildLanes(o: LaneBuild): Design {
         lastIns,
         ONCE,
       );
-    const nearAt = new Map<number, Sig>();
     const fullAt = new Map<number, Sig>();
-    nearReg?.next(m.mux(restart, 0, ahead(nearTest, N, nearAt)));
+    nearNext = nearReg ? m.mux(restart, 0, count.gt(period - 3 * N)) : m.const(1, 1);
+    nearReg?.next(nearNext);
     fullRegs!.forEach((r, c) => r.next(m.mux(restart, c === period ? 1 : 0, ahead(fullTest, c, fullAt))));
   }
   // Lane i is granted to shard s (its head's shard, or a broadcast: every shard); formed once, for
@@ -813,17 +824,37 @@ export function buildLanes(o: LaneBuild): Design {
       lane: mg ? null : t.slice(tagW - 2, tagW - 1 - laneBits),
     };
   });
+  // The registers formed from the heads' next values: each a select by the lane's grant (a grant
+  // needs a valid head, `acceptNeedsHead`) between its values with the head kept and taken, formed
+  // without the grant, so they follow a grant by a gate or two.
   const advanced = lane.map((l, i) => l.sk.advance(grant[i]!));
-  const nextShard = advanced.map((adv) => (S > 1 ? adv.nextField('shard') : null));
+  const alt = advanced.map((adv) => adv.alt!);
+  const byGrant = (i: number, f: (k: 0 | 1) => Sig): Sig => m.mux(grant[i]!, f(1), f(0));
+  const bcastNext = (i: number, k: 0 | 1, extra?: Sig): Sig => {
+    const t = alt[i]!.valid[k].and(alt[i]!.flag('bcast')[k]);
+    return extra ? t.or(extra) : t;
+  };
   anyBcastReg.next(
     orAll(
       m,
-      advanced.map((adv) => adv.headValidNext.and(adv.next('bcast'))),
+      lane.map((_, i) => byGrant(i, (k) => bcastNext(i, k))),
     ),
   );
+  // slow's next value: the near flag's folded into lane 0's terms (one OR of the lanes' terms).
+  if (slowReg)
+    slowReg.next(
+      orAll(
+        m,
+        lane.map((_, i) => byGrant(i, (k) => bcastNext(i, k, i === 0 ? nearNext! : undefined))),
+      ),
+    );
+  // Two heads want one shard next cycle: the four compares of their kept and taken shards, selected
+  // by the two grants.
   for (const [pair, r] of sameReg) {
     const [j, i] = pair.split('_').map(Number) as [number, number];
-    r.next(nextShard[j]!.eq(nextShard[i]!));
+    const sj = alt[j]!.field('shard');
+    const si = alt[i]!.field('shard');
+    r.next(byGrant(j, (a) => byGrant(i, (b) => sj[a].eq(si[b]))));
   }
   lane.forEach((l, i) => {
     l.sk.release(grant[i]!);
@@ -867,7 +898,7 @@ export function buildLanes(o: LaneBuild): Design {
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, o.queueDepth, meta, answer, l.outReady);
     const fullNext = l.occ.step(gQ[i]!, rq.pop);
-    l.reqReg?.next(advanced[i]!.headValidNext.and(fullNext.not()));
+    l.reqReg?.next(byGrant(i, (k) => alt[i]!.valid[k].and(fullNext.not())));
     const w = rq.head.width;
     m.output(`in${i}_ready`, l.sk.ready, `lane ${i}: request ready (a register)`);
     m.output(`out${i}_valid`, rq.outValid, `lane ${i}: response valid`);

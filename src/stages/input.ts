@@ -70,6 +70,12 @@ export interface SkidInputOptions<F extends string, D extends string> {
    * gate after accept) instead of from the skid's next value (two): the same value.
    */
   readyAfterAccept?: boolean;
+  /**
+   * `accept` is 1 only with the head valid (the lane dispatcher grants only a valid head): every
+   * next value is then a select by `accept` between two values formed without it (`alt`), one
+   * gate after accept.
+   */
+  acceptNeedsHead?: boolean;
 }
 
 export interface SkidAdvance<F extends string> {
@@ -79,6 +85,15 @@ export interface SkidAdvance<F extends string> {
   next(f: F): Sig;
   /** The head field `name` (`headFields`) of the head's next value. */
   nextField(name: string): Sig;
+  /**
+   * With `acceptNeedsHead`: the head's next valid, flags and fields if the head is kept and if it
+   * is accepted, each formed without `accept` (its next value is the select of the two by accept).
+   */
+  alt?: {
+    valid: [kept: Sig, taken: Sig];
+    flag(f: F): [kept: Sig, taken: Sig];
+    field(name: string): [kept: Sig, taken: Sig];
+  };
 }
 
 export interface SkidInput<F extends string, D extends string> {
@@ -133,6 +148,35 @@ export function skidInput<F extends string, D extends string>(
     advance: (accept) => {
       const headFree = accept.or(headValid.not());
       headFreeSig = headFree;
+      const bit = (f: F): number => decoded.width - 1 - flagNames.indexOf(f);
+      if (o.acceptNeedsHead) {
+        // accept implies head_valid: the head refills from the skid or the input (`taken`) when
+        // accepted, or when empty (`kept`, the head register otherwise).
+        const taken = m.mux(skidValid, skid, decoded);
+        const kept = m.mux(headValid, head, taken);
+        const arriving = skidValid.or(fire);
+        const validKept = headValid.or(arriving);
+        const headValidNext = m.mux(accept, arriving, validKept);
+        headValid.next(headValidNext);
+        const headNext = m.mux(accept, taken, kept);
+        head.next(headNext);
+        // The skid holds a request next cycle when the head stays and one is in the skid or enters.
+        skidValidNext = m.mux(accept, 0, headValid.and(m.mux(skidValid, 1, fire)));
+        skidValid.next(skidValidNext);
+        skid.next(m.mux(skidValid, skid, decoded));
+        const fieldOf = (w: Sig, name: string): Sig => unpack(w, fieldWidths)[name]!;
+        return {
+          headValidNext,
+          skidValidNext,
+          next: (f) => headNext.bit(bit(f)),
+          nextField: (name) => fieldOf(headNext, name),
+          alt: {
+            valid: [validKept, arriving],
+            flag: (f) => [kept.bit(bit(f)), taken.bit(bit(f))],
+            field: (name) => [fieldOf(kept, name), fieldOf(taken, name)],
+          },
+        };
+      }
       const headValidNext = m.mux(headFree, skidValid.or(fire), 1);
       headValid.next(headValidNext);
       const headNext = m.mux(headFree, m.mux(skidValid, skid, decoded), head);
@@ -140,7 +184,6 @@ export function skidInput<F extends string, D extends string>(
       skidValidNext = m.mux(skidValid, headFree.not(), fire.and(headFree.not()));
       skidValid.next(skidValidNext);
       skid.next(m.mux(skidValid, skid, decoded));
-      const bit = (f: F): number => decoded.width - 1 - flagNames.indexOf(f);
       return {
         headValidNext,
         skidValidNext,

@@ -37,13 +37,19 @@ function inputDesign(make: typeof skidInput = skidInput) {
     m.output(`head_${f}`, input.head[f]);
     m.output(`next_${f}`, adv.next(f));
   }
+  // acceptNeedsHead: the kept and taken values, selected here by accept as the next value is.
+  if (adv.alt) {
+    const alt = adv.alt;
+    m.output('alt_valid', m.mux(accept, alt.valid[1], alt.valid[0]));
+    for (const f of flagNames) m.output(`alt_${f}`, m.mux(accept, alt.flag(f)[1], alt.flag(f)[0]));
+  }
   m.output('head_key', input.data.key);
   m.output('head_tag', input.data.tag);
   return m.build();
 }
 
-const skidDesign = (readyAfterAccept = false): ReturnType<typeof inputDesign> =>
-  inputDesign((m, o) => skidInput(m, { ...o, readyAfterAccept }));
+const skidDesign = (readyAfterAccept = false, acceptNeedsHead = false): ReturnType<typeof inputDesign> =>
+  inputDesign((m, o) => skidInput(m, { ...o, readyAfterAccept, acceptNeedsHead }));
 const directDesign = (): ReturnType<typeof inputDesign> => inputDesign(directInput);
 
 interface Req {
@@ -64,18 +70,23 @@ function poke(sim: CompiledSim, req: Req, valid: boolean, take: boolean, blocked
 
 describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
   // readyAfterAccept: in_ready's next value formed one gate after accept (the lanes' form), the
-  // same value.
-  for (const [pValid, pTake, pBlocked, seed, readyAfterAccept] of [
-    [0.9, 0.5, 0.1, 1, false],
-    [0.5, 0.9, 0, 2, false],
-    [1, 0.2, 0.3, 3, false],
-    [1, 1, 0, 4, false],
-    [0.9, 0.5, 0.1, 5, true],
-    [1, 0.2, 0.3, 6, true],
-    [1, 1, 0, 7, true],
+  // same value. acceptNeedsHead (the lanes' form too; accept here is head_valid AND take): every
+  // next value a select by accept of two formed without it, the same values.
+  for (const [pValid, pTake, pBlocked, seed, readyAfterAccept, acceptNeedsHead] of [
+    [0.9, 0.5, 0.1, 1, false, false],
+    [0.5, 0.9, 0, 2, false, false],
+    [1, 0.2, 0.3, 3, false, false],
+    [1, 1, 0, 4, false, false],
+    [0.9, 0.5, 0.1, 5, true, false],
+    [1, 0.2, 0.3, 6, true, false],
+    [1, 1, 0, 7, true, false],
+    [0.9, 0.5, 0.1, 8, true, true],
+    [0.5, 0.9, 0, 9, true, true],
+    [1, 0.2, 0.3, 10, false, true],
   ] as const) {
-    it(`valid ${pValid}, ready ${pTake}, blocked ${pBlocked}${readyAfterAccept ? ', readyAfterAccept' : ''}: no request dropped or duplicated, order kept, latency 1`, () => {
-      const sim = new CompiledSim(skidDesign(readyAfterAccept));
+    const form = `${readyAfterAccept ? ', readyAfterAccept' : ''}${acceptNeedsHead ? ', acceptNeedsHead' : ''}`;
+    it(`valid ${pValid}, ready ${pTake}, blocked ${pBlocked}${form}: no request dropped or duplicated, order kept, latency 1`, () => {
+      const sim = new CompiledSim(skidDesign(readyAfterAccept, acceptNeedsHead));
       const rng = new Rng(seed);
       const held: Req[] = []; // entered and not yet accepted, oldest first
       const sent: Req[] = [];
@@ -108,6 +119,11 @@ describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
         if (valid && ready) {
           held.push(req);
           sent.push(req);
+        }
+        if (acceptNeedsHead) {
+          // The kept and taken values selected by accept are the next values.
+          expect(sim.peek('alt_valid')).toBe(sim.peek('head_valid_next'));
+          for (const f of flagNames) expect(sim.peek(`alt_${f}`)).toBe(sim.peek(`next_${f}`));
         }
         prevNext = Object.fromEntries([
           ['valid', sim.peek('head_valid_next')],
