@@ -269,7 +269,10 @@ export function buildLanes(o: LaneBuild): Design {
       name: `lane${i}_in`,
       lateRelease: true,
       readyAfterAccept: true,
-      acceptNeedsHead: true,
+      // The select forms below with ticks only: without them (global time, no aging) the grant has
+      // no near-end or full flags in front of it, and on the BTBF 4 x 4 they gained nothing (README
+      // "The grant three LUT levels after registers").
+      acceptNeedsHead: ticks,
     });
     const occ = laneCount(m, `lane${i}_occupancy`, o.queueDepth);
     const shard = S > 1 ? sk.headFields.shard! : null;
@@ -824,20 +827,24 @@ export function buildLanes(o: LaneBuild): Design {
       lane: mg ? null : t.slice(tagW - 2, tagW - 1 - laneBits),
     };
   });
-  // The registers formed from the heads' next values: each a select by the lane's grant (a grant
-  // needs a valid head, `acceptNeedsHead`) between its values with the head kept and taken, formed
-  // without the grant, so they follow a grant by a gate or two.
+  // The registers formed from the heads' next values: with ticks each a select by the lane's
+  // grant (a grant needs a valid head, `acceptNeedsHead`) between its values with the head kept
+  // and taken, formed without the grant, so they follow a grant by a gate or two; without ticks
+  // formed from the heads' next values.
   const advanced = lane.map((l, i) => l.sk.advance(grant[i]!));
-  const alt = advanced.map((adv) => adv.alt!);
+  const alt = ticks ? advanced.map((adv) => adv.alt!) : null;
+  const nextShard = alt ? null : advanced.map((adv) => (S > 1 ? adv.nextField('shard') : null));
   const byGrant = (i: number, f: (k: 0 | 1) => Sig): Sig => m.mux(grant[i]!, f(1), f(0));
   const bcastNext = (i: number, k: 0 | 1, extra?: Sig): Sig => {
-    const t = alt[i]!.valid[k].and(alt[i]!.flag('bcast')[k]);
+    const t = alt![i]!.valid[k].and(alt![i]!.flag('bcast')[k]);
     return extra ? t.or(extra) : t;
   };
   anyBcastReg.next(
     orAll(
       m,
-      lane.map((_, i) => byGrant(i, (k) => bcastNext(i, k))),
+      lane.map((_, i) =>
+        alt ? byGrant(i, (k) => bcastNext(i, k)) : advanced[i]!.headValidNext.and(advanced[i]!.next('bcast')),
+      ),
     ),
   );
   // slow's next value: the near flag's folded into lane 0's terms (one OR of the lanes' terms).
@@ -852,6 +859,10 @@ export function buildLanes(o: LaneBuild): Design {
   // by the two grants.
   for (const [pair, r] of sameReg) {
     const [j, i] = pair.split('_').map(Number) as [number, number];
+    if (!alt) {
+      r.next(nextShard![j]!.eq(nextShard![i]!));
+      continue;
+    }
     const sj = alt[j]!.field('shard');
     const si = alt[i]!.field('shard');
     r.next(byGrant(j, (a) => byGrant(i, (b) => sj[a].eq(si[b]))));
@@ -898,7 +909,9 @@ export function buildLanes(o: LaneBuild): Design {
     if (meta.data.width !== metaBits(o.tagBits, !!kind, !!clock)) throw new Error(`lanes '${o.name}': meta width`);
     const rq = responseQueue(m, `lane${i}_rq`, o.queueDepth, meta, answer, l.outReady);
     const fullNext = l.occ.step(gQ[i]!, rq.pop);
-    l.reqReg?.next(byGrant(i, (k) => alt[i]!.valid[k].and(fullNext.not())));
+    l.reqReg?.next(
+      alt ? byGrant(i, (k) => alt[i]!.valid[k].and(fullNext.not())) : advanced[i]!.headValidNext.and(fullNext.not()),
+    );
     const w = rq.head.width;
     m.output(`in${i}_ready`, l.sk.ready, `lane ${i}: request ready (a register)`);
     m.output(`out${i}_valid`, rq.outValid, `lane ${i}: response valid`);
