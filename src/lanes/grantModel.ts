@@ -4,8 +4,8 @@
  * setting); each cycle the heads are visited in a priority order that rotates by one lane per
  * cycle, and a head is granted when no earlier head of the cycle took its shard — as
  * src/lanes/rtl.ts's fast mode does (the model leaves out the end-of-generation rule, one op per
- * cycle while fewer than 2N inserts are left in a generation by its count without the last
- * cycle's, always when g < 2N, the pause of HOLD cycles after a broadcast, and
+ * cycle while fewer than 3N inserts are left in a generation by its count without the last two
+ * cycles', always when g < 3N, the pause of HOLD cycles after a broadcast, and
  * the once-per-interval grants of a shard that takes an op only every k cycles — the basic Bloom
  * filter's, for which it overstates the throughput). With `merge`, a head whose shard was taken by a head with the
  * same key is granted too: the shard runs the group as one access (queries before the insert:

@@ -18,7 +18,7 @@
  *     earlier head of the cycle wants the same shard with: "earlier" in a priority order that
  *     rotates by one lane each cycle, so a hot shard is shared fairly;
  *   - (slow mode: a broadcast op, tick or clear, at a head; or, with ticks, near the end of a
- *     generation: < 2N inserts left by a count without the last cycle's, so whenever < N are left)
+ *     generation: < 3N inserts left by the count of two cycles ago, so whenever < N are left)
  *     grants the first head in priority order alone, or nothing while it is held back (an insert
  *     after a cycle of two or more near the end, a broadcast until its shards are ready); a
  *     broadcast goes to every shard at once; when the generation is full and that head is an
