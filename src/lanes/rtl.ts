@@ -504,11 +504,11 @@ export function buildLanes(o: LaneBuild): Design {
     // wants its shard — each earlier lane one gate of registers (req (not with an interval), prec,
     // any_bcast, same), so the grant is two levels of gates after them (three from four lanes on).
     // With ticks the same rule with slow mode in place of the broadcast (near the end of a
-    // generation the first head alone too), slowOk for the first head, and nothing but the
-    // pending insert after a tick.
-    // With ticks the terms are grouped so that the grant is three LUT levels after registers:
-    // (!slow | slowOk) split into its tick part and its insert part, the insert part a gate of
-    // (slow and the head's insert flag) and insBlock.
+    // generation the first head alone too), slowOk's terms for the first head (no `idle` term:
+    // with ticks no shard has an interval), nothing but the pending insert after a tick. They are
+    // grouped so that the grant is three LUT levels after registers: (!slow | slowOk) split into
+    // its tick part and its insert part, the insert part a gate of (slow and the head's insert
+    // flag) and insBlock.
     const g = ticks
       ? go
           .and(lane[i]!.req)

@@ -37,11 +37,15 @@ function inputDesign(make: typeof skidInput = skidInput) {
     m.output(`head_${f}`, input.head[f]);
     m.output(`next_${f}`, adv.next(f));
   }
-  // acceptNeedsHead: the kept and taken values, selected here by accept as the next value is.
+  // acceptNeedsHead: the next head's valid and flags if the head is kept and if it is taken.
   if (adv.alt) {
     const alt = adv.alt;
-    m.output('alt_valid', m.mux(accept, alt.valid[1], alt.valid[0]));
-    for (const f of flagNames) m.output(`alt_${f}`, m.mux(accept, alt.flag(f)[1], alt.flag(f)[0]));
+    m.output('alt_valid_kept', alt.valid[0]);
+    m.output('alt_valid_taken', alt.valid[1]);
+    for (const f of flagNames) {
+      m.output(`alt_${f}_kept`, alt.flag(f)[0]);
+      m.output(`alt_${f}_taken`, alt.flag(f)[1]);
+    }
   }
   m.output('head_key', input.data.key);
   m.output('head_tag', input.data.tag);
@@ -109,6 +113,22 @@ describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
           expect(sim.peek('head_valid')).toBe(prevNext.valid);
           if (held.length > 0) for (const f of flagNames) expect(sim.peek(`head_${f}`)).toBe(prevNext[f]);
         }
+        if (acceptNeedsHead) {
+          // Both alternatives, whichever accept picks: kept, the head stays (or, with none, the
+          // request behind it comes up); taken, the request behind the head comes up — the next
+          // held one, or this cycle's if it enters.
+          const fire = valid && ready;
+          const behind = held.length > 1 ? held[1]! : fire ? req : null;
+          const up = held.length > 0 ? behind : fire ? req : null;
+          const keptReq = held.length > 0 ? held[0]! : up;
+          for (const [which, r] of [
+            ['kept', keptReq],
+            ['taken', up],
+          ] as const) {
+            expect(sim.peek(`alt_valid_${which}`)).toBe(r ? 1n : 0n);
+            if (r) for (const f of flagNames) expect(Number(sim.peek(`alt_${f}_${which}`))).toBe(decode(r.op)[f]);
+          }
+        }
         if (held.length > 0) {
           const h = held[0]!;
           const flags = decode(h.op);
@@ -119,11 +139,6 @@ describe('skidInput (two-entry skid buffer, registered in_ready)', () => {
         if (valid && ready) {
           held.push(req);
           sent.push(req);
-        }
-        if (acceptNeedsHead) {
-          // The kept and taken values selected by accept are the next values.
-          expect(sim.peek('alt_valid')).toBe(sim.peek('head_valid_next'));
-          for (const f of flagNames) expect(sim.peek(`alt_${f}`)).toBe(sim.peek(`next_${f}`));
         }
         prevNext = Object.fromEntries([
           ['valid', sim.peek('head_valid_next')],
