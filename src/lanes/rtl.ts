@@ -581,8 +581,8 @@ export function buildLanes(o: LaneBuild): Design {
         ONCE,
       );
     const fullAt = new Map<number, Sig>();
-    nearNext = nearReg ? m.mux(restart, 0, count.gt(period - 3 * N)) : m.const(1, 1);
-    nearReg?.next(nearNext);
+    nearNext = nearReg ? m.mux(restart, 0, count.gt(period - 3 * N)) : null;
+    if (nearReg) nearReg.next(nearNext!);
     fullRegs!.forEach((r, c) => r.next(m.mux(restart, c === period ? 1 : 0, ahead(fullTest, c, fullAt))));
   }
   // Lane i is granted to shard s (its head's shard, or a broadcast: every shard); formed once, for
