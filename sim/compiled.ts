@@ -42,7 +42,7 @@ v8.setFlagsFromString(`--max-optimized-bytecode-size=${OPTIMIZED_BYTECODE_LIMIT}
 // TurboFan hands a function with more virtual registers than its limit to its mid-tier register
 // allocator, which keeps nearly every value in a stack slot: the cycle loops of the lane designs
 // (over 6000 cells) were over the limit, and their x86 loops were about 40 % moves to and from
-// the stack (sim/bench/profile.sh). The full allocator on them: README "Benchmark". The flag
+// the stack (src/bench/scripts/profile.sh). The full allocator on them: README "Benchmark". The flag
 // exists in V8 11.3 (Node 20); later V8 removed the mid-tier allocator, and an unknown flag is an
 // error message, so it is set on V8 11.3 only (what was measured).
 if (process.versions.v8.startsWith('11.3.'))

@@ -9,8 +9,8 @@ import type { SoftwareOp } from '../families/types.js';
 import { synthesize } from '../synth/index.js';
 import { Rng } from '../util/rng.js';
 import { simBench } from './sim.js';
-import { drive, keysOf } from '../../sim/verify/stream.js';
-import { uniformWorkload } from '../../sim/verify/workloads.js';
+import { drive, keysOf } from '../verify/stream.js';
+import { uniformWorkload } from '../model/workloads.js';
 
 export interface Sustained {
   ops: number;

@@ -7,8 +7,8 @@ import { UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { addContributed, contributedValues, intArg, optionFlag, optionKey, probabilityArg, targetArg } from './args.js';
 import { DEFAULT_TARGET, type Target } from '../device/index.js';
-import { planLanes, type LanePlan } from '../lanes/plan.js';
-import { laneFilterNames } from '../lanes/index.js';
+import { planLanes, type LanePlan } from '../config/lanePlan.js';
+import { laneFilterNames } from '../config/lanes.js';
 
 export function registerAnalysisCommands(p: Command): void {
   p.command('analyze')

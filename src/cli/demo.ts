@@ -14,7 +14,7 @@ import { synthesize } from '../synth/index.js';
 import { EXIT } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { VERSION } from '../version.js';
-import { verifyFilter } from '../../sim/verify/index.js';
+import { verifyFilter } from '../verify/index.js';
 import { writeVcd } from './args.js';
 import { progress } from './progress.js';
 

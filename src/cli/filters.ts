@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { loadConfig, presetFilters } from '../config/resolve.js';
-import { lanePresets } from '../lanes/index.js';
+import { lanePresets } from '../config/lanes.js';
 import { FAMILIES } from '../families/index.js';
 import type { Filter } from '../families/filter.js';
 import type { DriveHooks } from '../families/types.js';
@@ -11,9 +11,9 @@ import { progress } from './progress.js';
 import { inputFile, writeAll } from '../util/files.js';
 import { CONTROLS, INTERFACES, ipFiles, type Control, type Interface } from '../ip/package.js';
 import { formatComparison, type Comparison } from '../../sim/cosim/compare.js';
-import { verifyFilter } from '../../sim/verify/index.js';
-import { driveAsync, keysOf, type DriveResult } from '../../sim/verify/stream.js';
-import { namedWorkload } from '../../sim/verify/workloads.js';
+import { verifyFilter } from '../verify/index.js';
+import { driveAsync, keysOf, type DriveResult } from '../verify/stream.js';
+import { namedWorkload } from '../model/workloads.js';
 import {
   addContributed,
   addVcdOptions,

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { benchFilter, formatBenchTable } from '../bench/hw.js';
-import { loadLaneConfig } from '../lanes/index.js';
+import { loadLaneConfig } from '../config/lanes.js';
 import { loadConfig } from '../config/resolve.js';
 import { TARGETS, type Target } from '../device/index.js';
 import type { Design } from '../ir/types.js';

@@ -3,16 +3,17 @@
  * and `shards` come from the config or from --lanes/--shards (which win).
  */
 import type { Command } from 'commander';
-import { loadLaneConfig, type LaneFilter } from '../lanes/index.js';
+import { type LaneFilter } from '../lanes/filter.js';
+import { loadLaneConfig } from '../config/lanes.js';
 import { EXIT, UsageError } from '../util/errors.js';
 import { writeAll } from '../util/files.js';
 import { formatComparison } from '../../sim/cosim/compare.js';
-import { driveLanes, laneCosim, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
+import { driveLanes, laneCosim, laneKeySource, type LaneWorkload } from '../verify/lanes.js';
 import { grantModel } from '../lanes/grantModel.js';
 import { choiceArg, intArg, probabilityArg, targetArg } from './args.js';
 import { TARGETS, type Target } from '../device/index.js';
 import { measureShardedFp } from '../lanes/analysis.js';
-import { benchLanes } from '../lanes/bench.js';
+import { benchLanes } from '../bench/lanes.js';
 import { machineInfo, machineLine } from '../bench/machine.js';
 
 interface ShapeFlags {

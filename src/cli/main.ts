@@ -28,7 +28,7 @@ import { registerSoakCommand } from './soak.js';
 import { registerHwCommands } from './hw.js';
 import { addVcdOptions, intArg, vcdOptions, writeVcd, type VcdFlags } from './args.js';
 import { presetFilters } from '../config/resolve.js';
-import { lanePresets } from '../lanes/index.js';
+import { lanePresets } from '../config/lanes.js';
 import { ConfigError, EXIT, UsageError } from '../util/errors.js';
 import { registerAnalysisCommands, registerPlanCommand } from './analysis.js';
 import { registerExperimentCommands } from './experiments.js';

@@ -1,5 +1,5 @@
 /**
- * `bloomforge snapshot`: the control port's round trip on a config (src/control/roundtrip.ts) —
+ * `bloomforge snapshot`: the control port's round trip on a config (src/verify/roundtrip.ts) —
  * a random request stream, a snapshot taken through the port at cycle --at, restored into a fresh
  * simulator, both going on beside a run that never stopped — with the snapshot written as JSON and,
  * with --verilator, the take and restore cycles replayed in Verilator port by port.
@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import type { Command } from 'commander';
 import { cosimulate } from '../../sim/cosim/index.js';
 import { loadConfig } from '../config/resolve.js';
-import { controlMap } from '../control/snapshot.js';
-import { roundTrip } from '../control/roundtrip.js';
+import { controlMap } from '../verify/snapshot.js';
+import { roundTrip } from '../verify/roundtrip.js';
 import { UsageError } from '../util/errors.js';
 import { outputFile, writeFileAtomic } from '../util/files.js';
 import { intArg } from './args.js';

@@ -1,7 +1,7 @@
 /** `bloomforge soak`: long runs of presets (or configs) against the model, with resets (issue 23 item 7). */
 import type { Command } from 'commander';
 import { loadConfig, presetNames } from '../config/resolve.js';
-import { soakSteps, type SoakResult } from '../../sim/verify/soak.js';
+import { soakSteps, type SoakResult } from '../verify/soak.js';
 import { intArg, ratioArg } from './args.js';
 import { progress } from './progress.js';
 import { machineInfo, machineLine } from '../bench/machine.js';

@@ -3,13 +3,13 @@
  * outside the family folders (CLI, verifier, bench, experiments, tests) can build, describe,
  * simulate and measure it without asking which family it is.
  */
-import { withControl } from '../control/port.js';
+import { withControl } from '../transforms/control.js';
 import { bramBlocks, DEFAULT_TARGET } from '../device/index.js';
 import { manifestOf } from '../emit/manifest.js';
 import { emitVerilog } from '../emit/verilog.js';
 import type { Design } from '../ir/types.js';
 import { keyMixer } from '../model/keyMix.js';
-import { withKeyMix } from '../stages/keyMix.js';
+import { withKeyMix } from '../transforms/keyMix.js';
 import type { Rng } from '../util/rng.js';
 import type {
   AgingRun,
@@ -44,7 +44,7 @@ export class Filter<C extends FilterConfig = FilterConfig> {
   }
 
   /**
-   * The pipeline with the control port (src/control/port.ts: counters, freeze, a scan chain over
+   * The pipeline with the control port (src/transforms/control.ts: counters, freeze, a scan chain over
    * every register, word access to every block RAM), built once.
    */
   controlDesign(): Design {

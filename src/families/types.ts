@@ -491,14 +491,14 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
   protocol(c: C): StreamProtocol;
   model(c: C): StreamModel;
   /**
-   * The reference model in the state a control-port snapshot holds (src/control/): registers by
+   * The reference model in the state a control-port snapshot holds (src/verify/snapshot.ts): registers by
    * chain name, block RAM words by memory and address. Taken with the pipeline drained (no request
    * in flight) and its background work done; families without one cannot load snapshots into the
    * model yet (the hardware can always be restored).
    */
   fromSnapshot?(c: C, s: SnapshotView): StreamModel;
   /**
-   * What the control port shows of this family (src/control/port.ts): its aging events (a 1-bit
+   * What the control port shows of this family (src/transforms/control.ts): its aging events (a 1-bit
    * register pulsing once per event, a register's transition from one value to another, or every
    * rise of a register) and an occupancy estimate (a register, registers concatenated — the first
    * in the top bits — or the port's own count of inserts − removes since the last clear). The

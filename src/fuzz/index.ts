@@ -16,10 +16,11 @@ import { FAMILIES } from '../families/index.js';
 import type { FilterFamily } from '../families/types.js';
 import { ConfigError } from '../util/errors.js';
 import { Rng } from '../util/rng.js';
-import { verifyFilter } from '../../sim/verify/index.js';
-import { driveAsync } from '../../sim/verify/stream.js';
-import { resolveLaneConfig, type LaneFilter } from '../lanes/index.js';
-import { driveLanes, laneCosim } from '../../sim/verify/lanes.js';
+import { verifyFilter } from '../verify/index.js';
+import { driveAsync } from '../verify/stream.js';
+import { type LaneFilter } from '../lanes/filter.js';
+import { resolveLaneConfig } from '../config/lanes.js';
+import { driveLanes, laneCosim } from '../verify/lanes.js';
 import type { Comparison } from '../../sim/cosim/compare.js';
 
 /** One verification run: a config as written and the stream's parameters. */

@@ -14,7 +14,7 @@
  *   m_axis_tuser: the tag.
  *
  * With the control port (`--interface axis --control regs`) the core is the control design
- * (src/control/port.ts) and its `ctl_*` ports are the wrapper's, unchanged (names, widths,
+ * (src/transforms/control.ts) and its `ctl_*` ports are the wrapper's, unchanged (names, widths,
  * meaning: every ctl_* input, and ctl_rdata); the module is `<name>_ctl_axis`, its manifest's
  * `control` is the core's control map, and snapshots are the same as the native control design's
  * (register and block RAM names are the core's). `AxisCoreView` drives the wrapper through the
@@ -130,7 +130,7 @@ export function buildAxis(f: Filter, o: { control?: boolean } = {}): Design {
 /**
  * An engine of the wrapper seen through the core's ports (in_valid, in_key, in_op, in_tag, the
  * request fields, out_ready, rst; in_ready, out_valid, out_tag, the response fields; ctl_* as they
- * are; block RAMs by the core's names): the round trips of src/control/ drive it as they drive the
+ * are; block RAMs by the core's names): the round trips of src/verify/ drive it as they drive the
  * core, and every value crosses the wrapper's packing on the way.
  */
 export class AxisCoreView implements Engine {

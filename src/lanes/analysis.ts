@@ -11,7 +11,7 @@
 import type { StreamModel } from '../families/types.js';
 import { Rng } from '../util/rng.js';
 import { UsageError } from '../util/errors.js';
-import type { LaneFilter } from './index.js';
+import type { LaneFilter } from './filter.js';
 
 export interface ShardedFp {
   inserts: number;

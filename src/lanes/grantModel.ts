@@ -16,7 +16,7 @@
  * ops/cycle; `bloomforge lanes merge` prints both columns.
  */
 import { Rng } from '../util/rng.js';
-import type { Workload } from '../../sim/verify/workloads.js';
+import type { Workload } from '../model/workloads.js';
 
 export interface GrantModelOptions {
   lanes: number;

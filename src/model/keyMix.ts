@@ -20,7 +20,7 @@
  * ⌈log4 n⌉ + 1 rounds, 62 with + 2), and with + 3 they span all n for the sets
  * test/model/keyMix.test.ts checks (64, 104 and 128 bits). It is not a cipher (no security claim); it is a cheap,
  * exactly specified, keyed bijection the hardware computes in one LUT4 level per round
- * (src/stages/keyMix.ts), and the model here computes bit for bit.
+ * (src/transforms/keyMix.ts), and the model here computes bit for bit.
  */
 
 /** PRESENT's 4-bit S-box. */

@@ -1,5 +1,5 @@
 /**
- * `bench:sim-scaling`'s designs (sim/bench/scaling.ts): every point builds, the memory sweep grows
+ * `bench:sim-scaling`'s designs (src/bench/scripts/scaling.ts): every point builds, the memory sweep grows
  * the block RAM contents 1024-fold at fixed k and l, the logic sweep grows the slices at fixed
  * size, and the largest point runs on both TS cycle loops with equal outputs (the Verilator side is
  * what the bench itself compares; not run here).
@@ -9,7 +9,7 @@ import { benchStimulus } from '../../src/bench/sim.js';
 import { resolveConfig } from '../../src/config/resolve.js';
 import type { Design, MemoryCell } from '../../src/ir/types.js';
 import { CompiledSim } from '../../sim/compiled.js';
-import { LOGIC_POINTS, MEMORY_POINTS, scalingConfig } from '../../sim/bench/scaling.js';
+import { LOGIC_POINTS, MEMORY_POINTS, scalingConfig } from '../../src/bench/scripts/scaling.js';
 
 const design = (k: number, l: number, s: number): Design => {
   const c = scalingConfig(k, l, s);

@@ -9,7 +9,7 @@
  * preset, in full.
  */
 import { describe, expect, it } from 'vitest';
-import { verifyFilter } from '../../sim/verify/index.js';
+import { verifyFilter } from '../../src/verify/index.js';
 import { fullTier, slowTierPresets } from '../helpers/presets.js';
 
 const tier = slowTierPresets();

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { presetFilters } from '../../src/config/resolve.js';
-import { driveAsync } from '../../sim/verify/stream.js';
+import { driveAsync } from '../../src/verify/stream.js';
 import { noFalseNegatives, windowRun } from '../helpers/window.js';
 
 describe('model ≡ simulator on every preset', () => {

@@ -1,10 +1,10 @@
 /**
- * Structured key workloads (sim/verify/workloads.ts) and `experiment structured-keys`: the key
+ * Structured key workloads (src/model/workloads.ts) and `experiment structured-keys`: the key
  * sets have the shapes they claim, and the experiment finds what it reports — H3 alone departs
  * from the analysis on a structured workload, the key mix brings it back.
  */
 import { describe, expect, it } from 'vitest';
-import { STRUCTURED, structuredBits, structuredKey, structuredWorkload } from '../../sim/verify/workloads.js';
+import { STRUCTURED, structuredBits, structuredKey, structuredWorkload } from '../../src/model/workloads.js';
 import { batchStats, poissonTail, structuredKeys, zThreshold } from '../../src/experiments/structured/experiments.js';
 import { Rng } from '../../src/util/rng.js';
 

@@ -3,7 +3,7 @@ import { loadConfig, presetNames } from '../../src/config/resolve.js';
 import { familyOf } from '../../src/families/index.js';
 import { Filter } from '../../src/families/filter.js';
 import type { FilterConfig } from '../../src/families/types.js';
-import { drive, type DriveOptions, type DriveResult } from '../../sim/verify/stream.js';
+import { drive, type DriveOptions, type DriveResult } from '../../src/verify/stream.js';
 
 /** A derived config as a configured filter of its family. */
 export function filterOf<C extends FilterConfig>(c: C): Filter<C> {

@@ -7,10 +7,11 @@
 import { expect } from 'vitest';
 import { CompiledSim } from '../../sim/compiled.js';
 import { resolveConfig } from '../../src/config/resolve.js';
-import { resolveLaneConfig, type LaneFilter } from '../../src/lanes/index.js';
+import { type LaneFilter } from '../../src/lanes/filter.js';
+import { resolveLaneConfig } from '../../src/config/lanes.js';
 import type { ResponseFields, StreamModel, StreamRequest } from '../../src/families/types.js';
 import { Rng } from '../../src/util/rng.js';
-import { driveLanes } from '../../sim/verify/lanes.js';
+import { driveLanes } from '../../src/verify/lanes.js';
 
 /** Edges from the accepting edge to out<i>_valid, for each lane i in turn (100 when it never rises). */
 export function laneLatencies(lf: LaneFilter): number[] {

@@ -8,7 +8,7 @@ import { resolveConfig } from '../../src/config/resolve.js';
 import { FAMILIES } from '../../src/families/index.js';
 import { ConfigError } from '../../src/util/errors.js';
 import { Rng } from '../../src/util/rng.js';
-import { driveAsync } from '../../sim/verify/stream.js';
+import { driveAsync } from '../../src/verify/stream.js';
 
 export function sampledConfigs(samples: number, seed: number): void {
   describe(`sampled configs of every family (seed ${seed})`, () => {

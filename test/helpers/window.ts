@@ -5,8 +5,8 @@
  */
 import { expect, it } from 'vitest';
 import type { Filter } from '../../src/families/filter.js';
-import { driveAsync, keysOf } from '../../sim/verify/stream.js';
-import { uniformWorkload } from '../../sim/verify/workloads.js';
+import { driveAsync, keysOf } from '../../src/verify/stream.js';
+import { uniformWorkload } from '../../src/model/workloads.js';
 
 /** The run's size, and whether it is long (full tier only); null when the family promises no window. */
 export function windowRun(f: Filter): { ops: number; long: boolean } | null {

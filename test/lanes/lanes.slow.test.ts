@@ -4,8 +4,8 @@
  * every cycle, and the widest shape lints clean (the APBBF's lanes on Verilator in `make test-full`).
  */
 import { describe, expect, it } from 'vitest';
-import { loadLaneConfig } from '../../src/lanes/index.js';
-import { driveLanes, laneCosim } from '../../sim/verify/lanes.js';
+import { loadLaneConfig } from '../../src/config/lanes.js';
+import { driveLanes, laneCosim } from '../../src/verify/lanes.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { lint } from '../helpers/tools.js';
 import { fullTier } from '../helpers/presets.js';

@@ -6,12 +6,13 @@
  * lanes.slow.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { loadLaneConfig, resolveLaneConfig, shardedFpLine } from '../../src/lanes/index.js';
+import { shardedFpLine } from '../../src/lanes/filter.js';
+import { loadLaneConfig, resolveLaneConfig } from '../../src/config/lanes.js';
 import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
-import { driveLanes, laneKeyPool, laneKeySource, type LaneWorkload } from '../../sim/verify/lanes.js';
+import { driveLanes, laneKeyPool, laneKeySource, type LaneWorkload } from '../../src/verify/lanes.js';
 import { grantModel } from '../../src/lanes/grantModel.js';
 import { measureShardedFp } from '../../src/lanes/analysis.js';
-import { planLanes } from '../../src/lanes/plan.js';
+import { planLanes } from '../../src/config/lanePlan.js';
 import { shardedFalsePositiveRate } from '../../src/families/apbf/analysis.js';
 import { FAMILIES, familyOf } from '../../src/families/index.js';
 import { shardsHint } from '../../src/families/types.js';

@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lanePresetNames, loadConfig, presetNames } from '../../src/config/resolve.js';
-import { lanePresets, loadLaneConfig } from '../../src/lanes/index.js';
-import { driveLanes } from '../../sim/verify/lanes.js';
+import { lanePresets, loadLaneConfig } from '../../src/config/lanes.js';
+import { driveLanes } from '../../src/verify/lanes.js';
 import { laneLatencies } from '../helpers/lanes.js';
 import { lint } from '../helpers/tools.js';
 

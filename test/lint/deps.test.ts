@@ -116,7 +116,7 @@ const DIRTY: Tree = {
   // a cycle of type-only imports
   'src/stages/a.ts': ['type:src/stages/b.ts'],
   'src/stages/b.ts': ['type:src/stages/a.ts'],
-  // upward imports: L2 -> L4 and L0 -> L8
+  // upward imports: L2 -> L6 and L0 -> L10
   'src/stages/c.ts': ['src/families/x/rtl.ts'],
   'src/util/files.ts': ['src/cli/errors.ts'],
   'src/cli/errors.ts': [],
@@ -130,19 +130,30 @@ const DIRTY: Tree = {
   // an import from test/
   'src/util/t.ts': ['test/helpers/h.ts'],
   'test/helpers/h.ts': [],
+  // modules in no layer: one importing, one imported, one alone
+  'src/presets/index.ts': ['src/util/errors.ts'],
+  'src/cli/main.ts': ['src/legacy/old.ts'],
+  'src/legacy/old.ts': [],
+  'src/util/errors.ts': [],
+  'src/scratch/alone.ts': [],
 };
 
 /** Imports that every rule allows, over all layers (downward and within a layer), ranks and roots. */
 const CLEAN: Tree = {
   'bin/main.mjs': ['src/cli/main.ts'],
-  'src/cli/main.ts': ['src/families/index.ts', 'src/experiments/run.ts', 'sim/bench/bench.ts', 'type:src/ir/types.ts'],
-  'sim/bench/bench.ts': ['src/experiments/run.ts', 'sim/compiled.ts'],
+  'src/cli/main.ts': [
+    'src/families/index.ts',
+    'src/experiments/run.ts',
+    'src/bench/scripts/bench.ts',
+    'type:src/ir/types.ts',
+  ],
+  'src/bench/scripts/bench.ts': ['src/experiments/run.ts', 'sim/compiled.ts'],
   'src/experiments/run.ts': ['src/bench/table.ts', 'src/config/load.ts', 'src/families/x/experiments.ts'],
   'src/bench/table.ts': ['src/config/load.ts'],
   'src/config/load.ts': ['src/families/index.ts'],
   'src/families/index.ts': ['src/families/x/index.ts', 'src/families/y/index.ts', 'type:src/families/types.ts'],
   'src/families/x/index.ts': ['src/families/x/rtl.ts', 'src/families/x/planner.ts', 'src/families/x/experiments.ts'],
-  'src/families/x/experiments.ts': ['src/families/x/rtl.ts', 'sim/verify/x.ts', 'src/families/x/summary.ts'],
+  'src/families/x/experiments.ts': ['src/families/x/rtl.ts', 'src/verify/x.ts', 'src/families/x/summary.ts'],
   'src/families/x/rtl.ts': ['src/families/x/sampler.ts', 'src/families/x/config.ts', 'src/dsl/module.ts'],
   'src/families/x/sampler.ts': ['src/families/x/planner.ts'],
   'src/families/x/planner.ts': ['src/families/x/config.ts', 'src/families/x/summary.ts'],
@@ -154,7 +165,7 @@ const CLEAN: Tree = {
   'src/families/y/index.ts': ['src/families/y/rtl.ts'],
   'src/families/y/rtl.ts': ['src/families/y/types.ts', 'src/stages/clear.ts'],
   'src/families/y/types.ts': ['type:src/families/types.ts'],
-  'sim/verify/x.ts': ['sim/compiled.ts', 'sim/cosim/verilator.ts', 'type:src/families/types.ts'],
+  'src/verify/x.ts': ['sim/compiled.ts', 'sim/cosim/verilator.ts', 'type:src/families/types.ts'],
   'src/families/types.ts': ['type:src/ir/types.ts', 'src/util/rng.ts'],
   'src/stages/clear.ts': ['src/dsl/module.ts', 'src/analysis/bloom.ts'],
   'src/analysis/bloom.ts': ['src/util/rng.ts'],
@@ -170,9 +181,6 @@ const CLEAN: Tree = {
   'src/version.ts': [],
   'src/device/index.ts': ['src/util/errors.ts'],
   'src/tools/index.ts': ['src/util/errors.ts'],
-  // Outside every layer: not restricted by layering, in either direction.
-  'src/presets/index.ts': ['src/cli/main.ts'],
-  'src/families/legacy.ts': ['src/families/x/config.ts', 'src/families/y/rtl.ts'],
 };
 
 const dirty = once(() => cruise(DIRTY));
@@ -216,10 +224,10 @@ describe.concurrent('dependency rules (.dependency-cruiser.cjs)', () => {
 
   it('report an upward import, naming both layers', async () => {
     const result = await dirty();
-    expect(edges(result)).toContain('upward-L2-L4 (src/stages/): src/stages/c.ts → src/families/x/rtl.ts');
-    expect(edges(result)).toContain('upward-L0-L8 (src/util/): src/util/files.ts → src/cli/errors.ts');
-    const rule = result.summary.ruleSetUsed.forbidden.find((r) => r.name === 'upward-L2-L4 (src/stages/)');
-    expect(rule?.comment).toMatch(/^upward import: L2 src\/stages\/ may not import L4 family folders/);
+    expect(edges(result)).toContain('upward-L2-L6 (src/stages/): src/stages/c.ts → src/families/x/rtl.ts');
+    expect(edges(result)).toContain('upward-L0-L10 (src/util/): src/util/files.ts → src/cli/errors.ts');
+    const rule = result.summary.ruleSetUsed.forbidden.find((r) => r.name === 'upward-L2-L6 (src/stages/)');
+    expect(rule?.comment).toMatch(/^upward import: L2 src\/stages\/ may not import L6 family folders/);
   });
 
   it('report an import from one family folder into another', async () => {
@@ -228,6 +236,13 @@ describe.concurrent('dependency rules (.dependency-cruiser.cjs)', () => {
 
   it('report an in-family rank inversion (config.ts importing rtl.ts)', async () => {
     expect(edges(await dirty())).toContain('family-rank-2-4: src/families/x/config.ts → src/families/x/rtl.ts');
+  });
+
+  it('report every module that is in no layer: importing, imported or alone', async () => {
+    const result = await dirty();
+    expect(edges(result)).toContain('in-no-layer: src/presets/index.ts → src/util/errors.ts');
+    expect(edges(result)).toContain('to-in-no-layer: src/cli/main.ts → src/legacy/old.ts');
+    expect(edges(result)).toContain('in-no-layer-orphan: src/scratch/alone.ts → src/scratch/alone.ts');
   });
 
   it('report an import from test/', async () => {
@@ -239,10 +254,13 @@ describe.concurrent('dependency rules (.dependency-cruiser.cjs)', () => {
     expect(cycles(result)).toEqual(['src/stages/a.ts src/stages/b.ts', 'src/util/a.ts src/util/b.ts']);
     expect(edges(result)).toEqual([
       'family-rank-2-4: src/families/x/config.ts → src/families/x/rtl.ts',
+      'in-no-layer-orphan: src/scratch/alone.ts → src/scratch/alone.ts',
+      'in-no-layer: src/presets/index.ts → src/util/errors.ts',
       'no-cross-family: src/families/a/rtl.ts → src/families/b/rtl.ts',
       'not-to-test: src/util/t.ts → test/helpers/h.ts',
-      'upward-L0-L8 (src/util/): src/util/files.ts → src/cli/errors.ts',
-      'upward-L2-L4 (src/stages/): src/stages/c.ts → src/families/x/rtl.ts',
+      'to-in-no-layer: src/cli/main.ts → src/legacy/old.ts',
+      'upward-L0-L10 (src/util/): src/util/files.ts → src/cli/errors.ts',
+      'upward-L2-L6 (src/stages/): src/stages/c.ts → src/families/x/rtl.ts',
     ]);
     expect(result.summary.violations.every((v) => v.rule.severity === 'error')).toBe(true);
     expect(result.summary.error).toBe(result.summary.violations.length);
@@ -254,7 +272,7 @@ describe.concurrent('dependency rules (.dependency-cruiser.cjs)', () => {
     const text = stripVTControlCharacters(onBad.stdout);
     expect(onBad.exitCode).not.toBe(0);
     expect(text).toContain('error family-rank-2-4: src/families/x/config.ts → src/families/x/rtl.ts');
-    expect(text).toContain('upward import: L2 src/stages/ may not import L4 family folders');
+    expect(text).toContain('upward import: L2 src/stages/ may not import L6 family folders');
     expect(onGood.exitCode, onGood.stdout).toBe(0);
   });
 });

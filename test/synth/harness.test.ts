@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ModuleBuilder } from '../../src/dsl/module.js';
 import { ioHarness, portBits } from '../../src/synth/harness.js';
 import { device } from '../../src/device/index.js';
-import { lanePresets } from '../../src/lanes/index.js';
+import { lanePresets } from '../../src/config/lanes.js';
 import { Rng } from '../../src/util/rng.js';
 import { Interpreter } from '../../sim/interp.js';
 import { lint } from '../helpers/tools.js';

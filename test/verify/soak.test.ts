@@ -1,5 +1,5 @@
 /**
- * Mid-stream resets in the stream driver and the soak built on it (sim/verify/soak.ts): requests
+ * Mid-stream resets in the stream driver and the soak built on it (src/verify/soak.ts): requests
  * cut off by a reset are counted and never answered, the hardware and the model start again
  * empty, and a pipeline that ignored the reset would be caught.
  */
@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/resolve.js';
 import { ModuleBuilder, type Sig } from '../../src/dsl/module.js';
 import type { Design } from '../../src/ir/types.js';
-import { soak } from '../../sim/verify/soak.js';
-import { drive } from '../../sim/verify/stream.js';
+import { soak } from '../../src/verify/soak.js';
+import { drive } from '../../src/verify/stream.js';
 
 /** The core with its reset input cut (the port stays, the logic never sees it). */
 function ignoringReset(core: Design): Design {

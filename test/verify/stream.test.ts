@@ -9,7 +9,7 @@ import { ModuleBuilder } from '../../src/dsl/module.js';
 import { Filter } from '../../src/families/filter.js';
 import type { FilterConfig, FilterFamily, StreamModel } from '../../src/families/types.js';
 import type { Design } from '../../src/ir/types.js';
-import { drive } from '../../sim/verify/stream.js';
+import { drive } from '../../src/verify/stream.js';
 import { loadConfig } from '../../src/config/resolve.js';
 
 /**

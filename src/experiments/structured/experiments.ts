@@ -34,7 +34,7 @@
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../../families/types.js';
 import { loadPreset, presetNames, resolveConfig } from '../../config/resolve.js';
 import type { Filter } from '../../families/filter.js';
-import { keyOfIndex, STRUCTURED, structuredBits, structuredKey } from '../../../sim/verify/workloads.js';
+import { keyOfIndex, STRUCTURED, structuredBits, structuredKey } from '../../model/workloads.js';
 import { UsageError } from '../../util/errors.js';
 import { KEY_MIXES, type KeyMix } from '../../model/keyMix.js';
 import { normalQuantile } from '../../analysis/stats.js';
@@ -356,7 +356,7 @@ export const structuredKeysExperiment: ExperimentDef = {
       series,
       params: {
         queries,
-        note: 'deterministic key sets (sim/verify/workloads.ts); --seed unused',
+        note: 'deterministic key sets (src/model/workloads.ts); --seed unused',
         rows: Object.fromEntries(byMix),
       },
       command: cmd,

@@ -9,7 +9,7 @@ import { deriveApbf } from './config.js';
 import type { ApbfDerived } from './types.js';
 import { falsePositiveRate, queryAccesses, realFillRatios } from './analysis.js';
 import { fillRatio } from '../../analysis/bloom.js';
-import { distinctWorkload } from '../../../sim/verify/workloads.js';
+import { distinctWorkload } from '../../model/workloads.js';
 import { Rng } from '../../util/rng.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { engineFor, type FilterEngine } from './engines.js';

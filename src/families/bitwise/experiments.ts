@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { distinctWorkload, zipfWorkload } from '../../../sim/verify/workloads.js';
+import { distinctWorkload, zipfWorkload } from '../../model/workloads.js';
 import { Rng } from '../../util/rng.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { falsePositives, itemFigures, profileFigures, type Profile } from './analysis.js';

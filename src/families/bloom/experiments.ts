@@ -12,7 +12,7 @@
  * hits are too rare for a t interval, a two-sided Poisson test on the total count decides.
  * Runs on the model or on the RTL in the compiled simulator (`--engine sim`).
  */
-import { keyOfIndex } from '../../../sim/verify/workloads.js';
+import { keyOfIndex } from '../../model/workloads.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { fpApprox, fpExact } from './analysis.js';
 import { deriveBloom } from './config.js';

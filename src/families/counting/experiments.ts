@@ -15,7 +15,7 @@
  */
 import { UsageError } from '../../util/errors.js';
 import { Rng } from '../../util/rng.js';
-import { zipfWorkload } from '../../../sim/verify/workloads.js';
+import { zipfWorkload } from '../../model/workloads.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult } from '../types.js';
 import { countingFp, expectedMsError } from './analysis.js';
 import { deriveCounting } from './config.js';

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { keyOfIndex } from '../../../sim/verify/workloads.js';
+import { keyOfIndex } from '../../model/workloads.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult } from '../types.js';
 import {
   bankRates,

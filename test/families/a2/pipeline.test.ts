@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildA2 } from '../../../src/families/a2/rtl.js';
 import { deriveA2, flushCycles } from '../../../src/families/a2/config.js';
 import type { A2Derived } from '../../../src/families/a2/types.js';
-import { uniformWorkload } from '../../../sim/verify/workloads.js';
+import { uniformWorkload } from '../../../src/model/workloads.js';
 import { driveConfig } from '../../helpers/families.js';
 
 const cfg = (o: Record<string, unknown>): A2Derived =>

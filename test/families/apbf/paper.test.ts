@@ -17,7 +17,7 @@ import { deriveApbf } from '../../../src/families/apbf/config.js';
 import type { ApbfDerived } from '../../../src/families/apbf/types.js';
 import { ApbfModel } from '../../../src/families/apbf/model.js';
 import { loadPreset } from '../../../src/config/resolve.js';
-import { distinctWorkload } from '../../../sim/verify/workloads.js';
+import { distinctWorkload } from '../../../src/model/workloads.js';
 import { Rng } from '../../../src/util/rng.js';
 
 /** Student t quantile for a two-sided 99% interval (df >= 10 ⇒ at most 3.17). */

@@ -5,7 +5,7 @@ import { CLEAR_DELAY } from '../../../src/stages/clear.js';
 import type { ApbfDerived } from '../../../src/families/apbf/types.js';
 import { ApbfModel } from '../../../src/families/apbf/model.js';
 import { ExactWindow } from '../../../src/model/window.js';
-import { distinctWorkload, uniformWorkload } from '../../../sim/verify/workloads.js';
+import { distinctWorkload, uniformWorkload } from '../../../src/model/workloads.js';
 import { driveConfig, presetConfig } from '../../helpers/families.js';
 import { Rng } from '../../../src/util/rng.js';
 import { pipelineShape } from '../../helpers/presets.js';

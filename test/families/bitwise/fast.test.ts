@@ -7,7 +7,7 @@ import { bitwiseSoftware } from '../../../src/families/bitwise/stream.js';
 import { keyWords } from '../../../src/families/streamKit.js';
 import { loadPreset } from '../../../src/config/resolve.js';
 import { Rng } from '../../../src/util/rng.js';
-import { uniformWorkload, zipfWorkload } from '../../../sim/verify/workloads.js';
+import { uniformWorkload, zipfWorkload } from '../../../src/model/workloads.js';
 
 const configs: [string, Record<string, unknown>][] = [
   ['bitwise_l3_w448 (preset)', loadPreset('bitwise_l3_w448') as Record<string, unknown>],

@@ -9,12 +9,13 @@
  * the throughput of four lanes, and the sharded fp analysis against a measurement.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig, type LaneFilter } from '../../../src/lanes/index.js';
+import { type LaneFilter } from '../../../src/lanes/filter.js';
+import { resolveLaneConfig } from '../../../src/config/lanes.js';
 import { loadPreset } from '../../../src/config/resolve.js';
 import { bitwiseLatency } from '../../../src/families/bitwise/params.js';
 import type { BitwiseAnalysis } from '../../../src/families/bitwise/summary.js';
 import type { BitwiseDerived } from '../../../src/families/bitwise/types.js';
-import { driveLanes, laneCosim, type LaneDriveResult } from '../../../sim/verify/lanes.js';
+import { driveLanes, laneCosim, type LaneDriveResult } from '../../../src/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { answersUnderAnotherShardHash, laneLatencies, laneShapeGrid } from '../../helpers/lanes.js';
 import { lint } from '../../helpers/tools.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveBitwise } from '../../../src/families/bitwise/config.js';
 import { BitwiseModel, countAsPrinted, countOf, maxCount } from '../../../src/families/bitwise/model.js';
 import type { BitwiseDerived } from '../../../src/families/bitwise/types.js';
-import { keyOfIndex } from '../../../sim/verify/workloads.js';
+import { keyOfIndex } from '../../../src/model/workloads.js';
 
 const cfg = (levels: { cells: number; width: number; k: number }[], extra: Record<string, unknown> = {}) =>
   deriveBitwise({ name: 't', filter: 'bitwise', levels, keyBits: 64, seed: 3, ...extra });

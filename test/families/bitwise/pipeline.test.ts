@@ -14,8 +14,8 @@ import type { BitwiseDerived } from '../../../src/families/bitwise/types.js';
 import { FORWARD_PATHS } from '../../../src/stages/laneRmw.js';
 import { CLEAR_DELAY } from '../../../src/stages/clear.js';
 import { CompiledSim } from '../../../sim/compiled.js';
-import { drive } from '../../../sim/verify/stream.js';
-import { keyOfIndex, listWorkload, uniformWorkload } from '../../../sim/verify/workloads.js';
+import { drive } from '../../../src/verify/stream.js';
+import { keyOfIndex, listWorkload, uniformWorkload } from '../../../src/model/workloads.js';
 import type { Filter } from '../../../src/families/filter.js';
 
 // H3 alone (no key mix): the tests pick keys that share words on purpose and ask the model about them.

@@ -22,7 +22,7 @@ import {
 import { deriveBloom } from '../../../src/families/bloom/config.js';
 import { lnGamma } from '../../../src/analysis/stats.js';
 import { BloomModel } from '../../../src/families/bloom/model.js';
-import { keyOfIndex } from '../../../sim/verify/workloads.js';
+import { keyOfIndex } from '../../../src/model/workloads.js';
 
 /**
  * Exact fp by enumeration: every insert (and the query) draws one of `outcomes` equally likely

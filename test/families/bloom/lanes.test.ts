@@ -8,9 +8,9 @@
  * a measurement.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig } from '../../../src/lanes/index.js';
+import { resolveLaneConfig } from '../../../src/config/lanes.js';
 import { loadPreset } from '../../../src/config/resolve.js';
-import { driveLanes, laneCosim } from '../../../sim/verify/lanes.js';
+import { driveLanes, laneCosim } from '../../../src/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { laneQueueDepth } from '../../../src/lanes/rtl.js';
 import type { BloomDerived } from '../../../src/families/bloom/types.js';

@@ -11,7 +11,7 @@ import { latencyOf, OP, sweepCycles } from '../../../src/families/bloom/params.j
 import { buildBloom } from '../../../src/families/bloom/rtl.js';
 import type { BloomDerived } from '../../../src/families/bloom/types.js';
 import { CompiledSim } from '../../../sim/compiled.js';
-import { uniformWorkload } from '../../../sim/verify/workloads.js';
+import { uniformWorkload } from '../../../src/model/workloads.js';
 import { driveConfig, filterOf, presetConfig } from '../../helpers/families.js';
 
 const preset = (n: string): BloomDerived => presetConfig<BloomDerived>(n);

@@ -19,7 +19,7 @@ import { countingBlockRams, planCounting } from '../../../src/families/counting/
 import { analyzeCounting } from '../../../src/families/counting/summary.js';
 import { ConfigError } from '../../../src/util/errors.js';
 import { Rng } from '../../../src/util/rng.js';
-import { distinctWorkload, zipfWorkload } from '../../../sim/verify/workloads.js';
+import { distinctWorkload, zipfWorkload } from '../../../src/model/workloads.js';
 import { presetConfig } from '../../helpers/families.js';
 import type { CountingDerived } from '../../../src/families/counting/types.js';
 

@@ -5,7 +5,7 @@ import { compileCounting, FLAG_OVERFLOW, FLAG_UNDERFLOW } from '../../../src/fam
 import { CountingModel } from '../../../src/families/counting/model.js';
 import { loadPreset } from '../../../src/config/resolve.js';
 import { Rng } from '../../../src/util/rng.js';
-import { zipfWorkload } from '../../../sim/verify/workloads.js';
+import { zipfWorkload } from '../../../src/model/workloads.js';
 
 const configs: [string, Record<string, unknown>][] = [
   ...['counting_k4_w4', 'spectral_mi_k4_w4', 'spectral_rm_k4_w4', 'counting_k8_w8_ecp5'].map(

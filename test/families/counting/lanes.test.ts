@@ -10,11 +10,12 @@
  * against a measurement.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig, type LaneFilter } from '../../../src/lanes/index.js';
+import { type LaneFilter } from '../../../src/lanes/filter.js';
+import { resolveLaneConfig } from '../../../src/config/lanes.js';
 import { loadPreset } from '../../../src/config/resolve.js';
 import { latencyOf } from '../../../src/families/counting/params.js';
 import type { CountingDerived } from '../../../src/families/counting/types.js';
-import { driveLanes, laneCosim, type LaneDriveResult } from '../../../sim/verify/lanes.js';
+import { driveLanes, laneCosim, type LaneDriveResult } from '../../../src/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { answersUnderAnotherShardHash, laneLatencies, laneShapeGrid } from '../../helpers/lanes.js';
 import { lint } from '../../helpers/tools.js';

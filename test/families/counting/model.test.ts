@@ -9,7 +9,7 @@ import { CountingModel, primarySalt, secondarySalt } from '../../../src/families
 import type { CountingDerived } from '../../../src/families/counting/types.js';
 import { h3Matrix, h3Reference } from '../../../src/ir/h3.js';
 import { Rng } from '../../../src/util/rng.js';
-import { keyOfIndex, uniformWorkload, zipfWorkload } from '../../../sim/verify/workloads.js';
+import { keyOfIndex, uniformWorkload, zipfWorkload } from '../../../src/model/workloads.js';
 
 const cfg = (patch: Record<string, unknown>): CountingDerived =>
   deriveCounting({

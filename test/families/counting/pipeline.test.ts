@@ -12,7 +12,7 @@ import { buildCounting } from '../../../src/families/counting/rtl.js';
 import type { CountingDerived } from '../../../src/families/counting/types.js';
 import { CLEAR_DELAY } from '../../../src/stages/clear.js';
 import { CompiledSim } from '../../../sim/compiled.js';
-import { keyOfIndex, uniformWorkload } from '../../../sim/verify/workloads.js';
+import { keyOfIndex, uniformWorkload } from '../../../src/model/workloads.js';
 import { driveConfig, presetConfig } from '../../helpers/families.js';
 import { pipelineShape } from '../../helpers/presets.js';
 

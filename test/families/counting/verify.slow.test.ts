@@ -7,8 +7,8 @@
  * on a universe small enough for removes of present keys, saturation and underflow.
  */
 import { describe, expect, it } from 'vitest';
-import { verifyFilter } from '../../../sim/verify/index.js';
-import { uniformWorkload } from '../../../sim/verify/workloads.js';
+import { verifyFilter } from '../../../src/verify/index.js';
+import { uniformWorkload } from '../../../src/model/workloads.js';
 import { presetFilters } from '../../../src/config/resolve.js';
 
 const RUNS = [

@@ -9,9 +9,9 @@
  * sharded steady-state fp against a measurement on the models.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig } from '../../../src/lanes/index.js';
+import { resolveLaneConfig } from '../../../src/config/lanes.js';
 import { loadPreset } from '../../../src/config/resolve.js';
-import { driveLanes, laneCosim } from '../../../sim/verify/lanes.js';
+import { driveLanes, laneCosim } from '../../../src/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { sharedWriterExcess } from '../../../src/families/gbf/analysis.js';
 import type { GbfDerived } from '../../../src/families/gbf/types.js';

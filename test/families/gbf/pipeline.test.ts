@@ -11,7 +11,7 @@ import { gbfLatency } from '../../../src/families/gbf/params.js';
 import { buildGbf } from '../../../src/families/gbf/rtl.js';
 import type { GbfDerived } from '../../../src/families/gbf/types.js';
 import { CompiledSim } from '../../../sim/compiled.js';
-import type { DriveResult } from '../../../sim/verify/stream.js';
+import type { DriveResult } from '../../../src/verify/stream.js';
 import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js';
 import { pipelineShape } from '../../helpers/presets.js';
 

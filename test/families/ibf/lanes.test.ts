@@ -11,9 +11,10 @@
  * carries, four lanes' throughput, and the sharded fp against measurements on the models.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig, type LaneFilter } from '../../../src/lanes/index.js';
+import { type LaneFilter } from '../../../src/lanes/filter.js';
+import { resolveLaneConfig } from '../../../src/config/lanes.js';
 import { loadPreset } from '../../../src/config/resolve.js';
-import { driveLanes, laneCosim, type LaneDriveResult } from '../../../sim/verify/lanes.js';
+import { driveLanes, laneCosim, type LaneDriveResult } from '../../../src/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { stablePoint } from '../../../src/families/ibf/analysis.js';
 import { ibfLayout, xorshift32 } from '../../../src/families/ibf/model.js';

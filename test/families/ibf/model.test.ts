@@ -6,7 +6,7 @@ import { crossover, generateStream, measure, type Arrival } from '../../../src/f
 import { IbfModel } from '../../../src/families/ibf/model.js';
 import { heuristic, SchemeIbf, type SchemeParams } from '../../../src/families/ibf/schemes.js';
 import { keyWords } from '../../../src/families/streamKit.js';
-import { keyOfIndex } from '../../../sim/verify/workloads.js';
+import { keyOfIndex } from '../../../src/model/workloads.js';
 
 const small = (o: Partial<SchemeParams>): SchemeParams => ({
   n: 64,

@@ -4,7 +4,7 @@ import { LATENCY } from '../../../src/families/ibf/params.js';
 import { buildIbf } from '../../../src/families/ibf/rtl.js';
 import type { IbfStreamModel } from '../../../src/families/ibf/stream.js';
 import type { IbfDerived } from '../../../src/families/ibf/types.js';
-import { uniformWorkload } from '../../../sim/verify/workloads.js';
+import { uniformWorkload } from '../../../src/model/workloads.js';
 import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js';
 import { pipelineShape } from '../../helpers/presets.js';
 

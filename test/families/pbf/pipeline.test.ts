@@ -9,8 +9,8 @@ import { presetFilters } from '../../../src/config/resolve.js';
 import { buildPbf } from '../../../src/families/pbf/rtl.js';
 import type { PbfDerived } from '../../../src/families/pbf/types.js';
 import { CompiledSim } from '../../../sim/compiled.js';
-import { drive } from '../../../sim/verify/stream.js';
-import { uniformWorkload } from '../../../sim/verify/workloads.js';
+import { drive } from '../../../src/verify/stream.js';
+import { uniformWorkload } from '../../../src/model/workloads.js';
 
 const byName = (n: string) => presetFilters().find((f) => f.name === n)!;
 

@@ -10,9 +10,9 @@
  * sharded fp against measurements on the models.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig } from '../../../src/lanes/index.js';
+import { resolveLaneConfig } from '../../../src/config/lanes.js';
 import { loadPreset } from '../../../src/config/resolve.js';
-import { driveLanes, laneCosim, type LaneDriveResult } from '../../../sim/verify/lanes.js';
+import { driveLanes, laneCosim, type LaneDriveResult } from '../../../src/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { binomialExpectation } from '../../../src/analysis/stats.js';
 import { drFalsePositive, stablePoint, zeroCurve } from '../../../src/families/stable/analysis.js';
@@ -330,7 +330,7 @@ describe('stable on lanes: analysis', () => {
   // must be the analysis's at that many inserts: one lane the expected zeros after n inserts
   // (zeroCurve), sharded the mean of a shard's over its Binomial(n, 1/S) inserts. 16 shards of 64
   // cells per bank: at 64 shards of 16 (two words per bank) the sharded rate measured 4.8 % above
-  // the analysis (sim/bench/stableShardedFp.ts: 7 standard errors), an effect it does not model.
+  // the analysis (src/bench/scripts/stableShardedFp.ts: 7 standard errors), an effect it does not model.
   it('lanes analyze measures both rates at the stable point, as the analysis gives them there', () => {
     const lf = resolveLaneConfig({ ...measured, shards: 16 }, 'cfg');
     const one = lf.base.config as StableDerived;

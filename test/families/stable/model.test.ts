@@ -11,7 +11,7 @@ import {
 } from '../../../src/families/stable/model.js';
 import { keyWords } from '../../../src/families/streamKit.js';
 import type { StableDerived } from '../../../src/families/stable/types.js';
-import { keyOfIndex } from '../../../sim/verify/workloads.js';
+import { keyOfIndex } from '../../../src/model/workloads.js';
 import { Rng } from '../../../src/util/rng.js';
 import { presetConfig, presetsOf } from '../../helpers/families.js';
 

@@ -3,7 +3,7 @@ import { deriveStable } from '../../../src/families/stable/config.js';
 import { buildStable } from '../../../src/families/stable/rtl.js';
 import { LATENCY } from '../../../src/families/stable/params.js';
 import type { StableDerived } from '../../../src/families/stable/types.js';
-import { uniformWorkload } from '../../../sim/verify/workloads.js';
+import { uniformWorkload } from '../../../src/model/workloads.js';
 import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js';
 
 const preset = (n: string): StableDerived => presetConfig<StableDerived>(n);

@@ -15,7 +15,7 @@ import {
 } from '../../../src/families/tbf/decision.js';
 import { tbfSimulate } from '../../../src/families/tbf/stream.js';
 import { driveConfig } from '../../helpers/families.js';
-import { uniformWorkload } from '../../../sim/verify/workloads.js';
+import { uniformWorkload } from '../../../src/model/workloads.js';
 
 const cfg = (universe: number, timersPerBank = 256) =>
   deriveTbf({

@@ -9,9 +9,9 @@
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { resolveLaneConfig } from '../../../src/lanes/index.js';
+import { resolveLaneConfig } from '../../../src/config/lanes.js';
 import { loadPreset, resolveConfig } from '../../../src/config/resolve.js';
-import { driveLanes, laneCosim } from '../../../sim/verify/lanes.js';
+import { driveLanes, laneCosim } from '../../../src/verify/lanes.js';
 import { measureShardedFp } from '../../../src/lanes/analysis.js';
 import { tbfShardedFp } from '../../../src/families/tbf/lanes.js';
 import type { TbfDerived } from '../../../src/families/tbf/types.js';

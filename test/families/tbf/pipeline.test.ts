@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { buildTbf } from '../../../src/families/tbf/rtl.js';
 import { deriveTbf } from '../../../src/families/tbf/config.js';
 import type { TbfDerived } from '../../../src/families/tbf/types.js';
-import type { DriveResult } from '../../../sim/verify/stream.js';
+import type { DriveResult } from '../../../src/verify/stream.js';
 import { driveConfig, presetConfig, presetsOf } from '../../helpers/families.js';
 import { pipelineShape } from '../../helpers/presets.js';
 

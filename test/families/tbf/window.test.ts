@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/resolve.js';
-import { driveAsync } from '../../../sim/verify/stream.js';
+import { driveAsync } from '../../../src/verify/stream.js';
 
 const base = { name: 'm_tb3', filter: 'tbf', k: 1, timersPerBank: 2, timerBits: 3, keyBits: 8, seed: 1 };
 

@@ -9,7 +9,8 @@
 import type { FamilyPlanner, PlanConstraints } from '../families/types.js';
 import { ConfigError, UsageError } from '../util/errors.js';
 import { blockRamEstimate } from '../synth/index.js';
-import { LANE_COUNTS, MAX_SHARDS, resolveLaneConfig, type LaneFilter } from './index.js';
+import { LANE_COUNTS, MAX_SHARDS, type LaneFilter } from '../lanes/filter.js';
+import { resolveLaneConfig } from './lanes.js';
 
 export interface LanePlan {
   /** The config to write: the planned sizes with `lanes` and `shards`. */

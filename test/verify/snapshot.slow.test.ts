@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { cosimulate } from '../../sim/cosim/index.js';
 import { loadConfig } from '../../src/config/resolve.js';
-import { roundTrip } from '../../src/control/roundtrip.js';
+import { roundTrip } from '../../src/verify/roundtrip.js';
 import { buildAxis } from '../../src/ip/axis.js';
 import type { Design } from '../../src/ir/types.js';
 import { yosys } from '../../src/synth/index.js';

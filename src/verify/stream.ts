@@ -17,14 +17,14 @@
  * The simulator runs with poisoned read-during-write collisions, so a pipeline that relied on
  * undefined block RAM behaviour fails the comparison with the model.
  */
-import type { Filter } from '../../src/families/filter.js';
-import type { DriveHooks, ResponseFields, StreamModel, StreamRequest } from '../../src/families/types.js';
-import type { Design } from '../../src/ir/types.js';
-import { ExactWindow } from '../../src/model/window.js';
-import { Rng } from '../../src/util/rng.js';
-import { CompiledSim } from '../compiled.js';
-import { fromWords, toWords } from '../words.js';
-import { uniformWorkload, type Workload } from './workloads.js';
+import type { Filter } from '../families/filter.js';
+import type { DriveHooks, ResponseFields, StreamModel, StreamRequest } from '../families/types.js';
+import type { Design } from '../ir/types.js';
+import { ExactWindow } from '../model/window.js';
+import { Rng } from '../util/rng.js';
+import { CompiledSim } from '../../sim/compiled.js';
+import { fromWords, toWords } from '../../sim/words.js';
+import { uniformWorkload, type Workload } from '../model/workloads.js';
 
 export interface DriveOptions {
   ops: number;

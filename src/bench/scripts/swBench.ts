@@ -4,9 +4,9 @@
  * uses for its software column (`softwareOpsPerSec`, src/bench/hw.ts), so rates of two families
  * are compared under the same machine load. One markdown table: min–max over the rounds, M ops/s.
  */
-import { machineInfo, machineLine } from '../../src/bench/machine.js';
-import { softwareOpsPerSec, type SoftwareSpeed } from '../../src/bench/hw.js';
-import { loadConfig } from '../../src/config/resolve.js';
+import { machineInfo, machineLine } from '../machine.js';
+import { softwareOpsPerSec, type SoftwareSpeed } from '../hw.js';
+import { loadConfig } from '../../config/resolve.js';
 
 const args = process.argv.slice(2);
 const ri = args.indexOf('--rounds');

@@ -6,11 +6,11 @@
  * means. A model run: the machine does not matter. The figures in src/families/bitwise/README.md
  * ("On lanes"); test/families/bitwise/lanes.test.ts checks the same runs within 3 %.
  *
- * Usage: npx tsx sim/bench/bitwiseShardedFp.ts
+ * Usage: npx tsx src/bench/scripts/bitwiseShardedFp.ts
  */
-import { loadPreset } from '../../src/config/resolve.js';
-import { resolveLaneConfig } from '../../src/lanes/index.js';
-import { measureShardedFp } from '../../src/lanes/analysis.js';
+import { loadPreset } from '../../config/resolve.js';
+import { resolveLaneConfig } from '../../config/lanes.js';
+import { measureShardedFp } from '../../lanes/analysis.js';
 
 const w448: Record<string, unknown> = { ...(loadPreset('bitwise_l3_w448') as Record<string, unknown>), target: 'ecp5' };
 const k1 = { ...w448, levels: (w448.levels as { cells: number; width: number }[]).map((L) => ({ ...L, k: 1 })) };

@@ -1,18 +1,18 @@
 /**
  * Runs a preset's (one-lane or N-lane) bench stimulus on the TS simulator and prints cycles/s: the workload that
- * sim/bench/profile.sh samples with `perf`.
+ * src/bench/scripts/profile.sh samples with `perf`.
  *
- * Usage: tsx sim/bench/runPreset.ts PRESET [wasm|js] [CYCLES]
+ * Usage: tsx src/bench/scripts/runPreset.ts PRESET [wasm|js] [CYCLES]
  */
-import { benchStimulus, timeRunBatch } from '../../src/bench/sim.js';
-import { loadConfig } from '../../src/config/resolve.js';
-import { lanePresets } from '../../src/lanes/index.js';
-import { CompiledSim } from '../compiled.js';
+import { benchStimulus, timeRunBatch } from '../sim.js';
+import { loadConfig } from '../../config/resolve.js';
+import { lanePresets } from '../../config/lanes.js';
+import { CompiledSim } from '../../../sim/compiled.js';
 
 const [preset, engineArg = 'wasm', cyclesArg = '2000000'] = process.argv.slice(2);
 const cycles = Number(cyclesArg);
 if (!preset || (engineArg !== 'wasm' && engineArg !== 'js') || !Number.isInteger(cycles) || cycles < 1000) {
-  console.error('usage: tsx sim/bench/runPreset.ts PRESET [wasm|js] [CYCLES >= 1000]');
+  console.error('usage: tsx src/bench/scripts/runPreset.ts PRESET [wasm|js] [CYCLES >= 1000]');
   process.exit(2);
 }
 let d;

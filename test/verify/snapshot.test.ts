@@ -1,5 +1,5 @@
 /**
- * The control port (src/control/port.ts) and snapshots through it (src/control/snapshot.ts,
+ * The control port (src/transforms/control.ts) and snapshots through it (src/verify/snapshot.ts,
  * roundtrip.ts): a snapshot taken mid-stream from the simulator and written into a fresh one
  * goes on cycle for cycle like a run that never stopped; the port is transparent while not
  * frozen; a corrupted snapshot is caught; the Verilog is lint-clean; a snapshot file that does
@@ -10,8 +10,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/resolve.js';
-import { modelRoundTrip, roundTrip } from '../../src/control/roundtrip.js';
-import { checkSnapshot, controlMap, readOccupancy, type Snapshot } from '../../src/control/snapshot.js';
+import { modelRoundTrip, roundTrip } from '../../src/verify/roundtrip.js';
+import { checkSnapshot, controlMap, readOccupancy, type Snapshot } from '../../src/verify/snapshot.js';
 import { CompiledSim } from '../../sim/compiled.js';
 import { FAMILIES } from '../../src/families/index.js';
 import { buildAxis } from '../../src/ip/axis.js';

@@ -16,7 +16,7 @@
 import type { Engine } from '../../sim/engine.js';
 import type { Design } from '../ir/types.js';
 import { ConfigError } from '../util/errors.js';
-import { CONTROL_WORD, type ControlMap } from './port.js';
+import { CONTROL_WORD, type ControlMap } from '../transforms/control.js';
 
 export interface Snapshot {
   format: 'bloomforge-snapshot-1';
@@ -51,7 +51,7 @@ function idle(e: Engine): void {
 
 const MASK = (1n << BigInt(CONTROL_WORD)) - 1n;
 
-/** ctl_rsel values (src/control/port.ts). */
+/** ctl_rsel values (src/transforms/control.ts). */
 export const RSEL = { chain: 0, memory: 1, chainWords: 7, occupancy: 9 } as const;
 
 /** A counter's value through ctl_rdata (any time, frozen or not; combinational from ctl_rsel). */

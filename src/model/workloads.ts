@@ -4,8 +4,8 @@
  * number): H3 is linear, so small integers or a constant XOR small integers would land in a
  * low-dimensional subspace of the hash space and collide in structured ways.
  */
-import { UsageError } from '../../src/util/errors.js';
-import type { Rng } from '../../src/util/rng.js';
+import { UsageError } from '../util/errors.js';
+import type { Rng } from '../util/rng.js';
 
 export interface Workload {
   /** Next key to use (a bigint of at most keyBits bits). */

@@ -7,12 +7,12 @@
  * analysis's rate. Prints the mean and its standard error. A model run: the machine does not
  * matter. The table in src/families/ibf/README.md ("On lanes").
  *
- * Usage: npx tsx sim/bench/ibfShardedFp.ts ['{"insert":"max"}' | '{"k":4,"P":16}' | …]
+ * Usage: npx tsx src/bench/scripts/ibfShardedFp.ts ['{"insert":"max"}' | '{"k":4,"P":16}' | …]
  */
-import { resolveLaneConfig } from '../../src/lanes/index.js';
-import type { StreamModel } from '../../src/families/types.js';
-import type { IbfDerived } from '../../src/families/ibf/types.js';
-import { Rng } from '../../src/util/rng.js';
+import { resolveLaneConfig } from '../../config/lanes.js';
+import type { StreamModel } from '../../families/types.js';
+import type { IbfDerived } from '../../families/ibf/types.js';
+import { Rng } from '../../util/rng.js';
 
 const extra = JSON.parse(process.argv[2] ?? '{}') as Record<string, unknown>;
 const cfg: Record<string, unknown> = {

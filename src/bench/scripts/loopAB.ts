@@ -5,7 +5,7 @@
  * of the bench stimulus per design, M cycles/s. `h3` is the probe design h3_banks8; an N-lane
  * preset's name (e.g. btbf_k4_w512_b16_4x4) runs that preset.
  *
- * Usage: npx tsx sim/bench/loopAB.ts ROOT PRESET|h3 ...
+ * Usage: npx tsx src/bench/scripts/loopAB.ts ROOT PRESET|h3 ...
  * Optimised WebAssembly only (V8 --no-liftoff, set here so that older roots get it too; why:
  * `optimisedWasmOnly` in sim/compiled.ts).
  */
@@ -16,7 +16,7 @@ v8.setFlagsFromString('--no-liftoff');
 
 const [rootArg, ...names] = process.argv.slice(2);
 if (rootArg === undefined || names.length === 0) {
-  console.error('loopAB: usage: npx tsx sim/bench/loopAB.ts ROOT PRESET|h3 ...');
+  console.error('loopAB: usage: npx tsx src/bench/scripts/loopAB.ts ROOT PRESET|h3 ...');
   process.exit(2);
 }
 const root = path.resolve(rootArg);
@@ -24,7 +24,7 @@ const { benchStimulus, timeRunBatch } = await import(path.join(root, 'src/bench/
 const { CompiledSim } = await import(path.join(root, 'sim/compiled.ts'));
 const { loadConfig } = await import(path.join(root, 'src/config/resolve.ts'));
 const { h3Banks } = await import(path.join(root, 'src/examples/index.ts'));
-const { lanePresets } = await import(path.join(root, 'src/lanes/index.ts'));
+const { lanePresets } = await import(path.join(root, 'src/lanes/filter.ts'));
 for (const n of names) {
   const lane = (lanePresets() as { design: () => { name: string } }[]).find((l) => l.design().name === n);
   const d = n === 'h3' ? h3Banks() : lane ? lane.design() : loadConfig(n).design();

@@ -11,14 +11,14 @@
  * The WebAssembly loops are timed as optimised code only (V8 flag --no-liftoff, named in the
  * header and as `v8Flags` in --json; why: `optimisedWasmOnly` in sim/compiled.ts).
  */
-import { h3Banks } from '../../src/examples/index.js';
-import { machineInfo, machineLine } from '../../src/bench/machine.js';
-import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
-import { optimisedWasmOnly } from '../../sim/compiled.js';
-import { loadConfig } from '../../src/config/resolve.js';
-import { FAMILIES } from '../../src/families/index.js';
-import { lanePresets } from '../../src/lanes/index.js';
-import { BENCH_VARIANT, variantByName } from '../../src/bench/verilatorFlags.js';
+import { h3Banks } from '../../examples/index.js';
+import { machineInfo, machineLine } from '../machine.js';
+import { simBench, type SimBenchResult } from '../sim.js';
+import { optimisedWasmOnly } from '../../../sim/compiled.js';
+import { loadConfig } from '../../config/resolve.js';
+import { FAMILIES } from '../../families/index.js';
+import { lanePresets } from '../../config/lanes.js';
+import { BENCH_VARIANT, variantByName } from '../verilatorFlags.js';
 
 async function main(): Promise<void> {
   const v8Flags = [optimisedWasmOnly()];

@@ -5,10 +5,10 @@
  * 1024 cells per bank (k = 3, d = 2, 8-cell words, P = 12), beside the analysis's rate. Prints the
  * mean and its standard error. A model run: the machine does not matter.
  *
- * Usage: npx tsx sim/bench/stableShardedFp.ts
+ * Usage: npx tsx src/bench/scripts/stableShardedFp.ts
  */
-import { resolveLaneConfig } from '../../src/lanes/index.js';
-import { measureShardedFp } from '../../src/lanes/analysis.js';
+import { resolveLaneConfig } from '../../config/lanes.js';
+import { measureShardedFp } from '../../lanes/analysis.js';
 
 const cfg = {
   name: 'm_stable',

@@ -15,14 +15,14 @@
  * `v8Flags` in the JSON; why: `optimisedWasmOnly` in sim/compiled.ts).
  */
 import path from 'node:path';
-import { machineInfo, machineLine } from '../../src/bench/machine.js';
-import { BENCH_VARIANT, variantByName } from '../../src/bench/verilatorFlags.js';
-import { simBench, type SimBenchResult } from '../../src/bench/sim.js';
-import { optimisedWasmOnly } from '../../sim/compiled.js';
-import { resolveConfig } from '../../src/config/resolve.js';
-import { toCsv, toSvg } from '../../src/experiments/chart.js';
-import type { ExperimentResult, Series } from '../../src/families/types.js';
-import { writeAll } from '../../src/util/files.js';
+import { machineInfo, machineLine } from '../machine.js';
+import { BENCH_VARIANT, variantByName } from '../verilatorFlags.js';
+import { simBench, type SimBenchResult } from '../sim.js';
+import { optimisedWasmOnly } from '../../../sim/compiled.js';
+import { resolveConfig } from '../../config/resolve.js';
+import { toCsv, toSvg } from '../../experiments/chart.js';
+import type { ExperimentResult, Series } from '../../families/types.js';
+import { writeAll } from '../../util/files.js';
 
 export const MEMORY_POINTS = Array.from({ length: 11 }, (_, i) => 10 + i);
 export const LOGIC_POINTS: [number, number][] = [

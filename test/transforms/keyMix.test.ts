@@ -1,5 +1,5 @@
 /**
- * The key mix in hardware (src/stages/keyMix.ts): its logic equals the reference bit for bit at
+ * The key mix in hardware (src/transforms/keyMix.ts): its logic equals the reference bit for bit at
  * every width; wrapped around a family's core it keeps the core's ports, memories and latency,
  * lints clean, and the mixed filter verifies against the mixed model — with memories that differ
  * from the unmixed filter's on the same stream (the mix is really in the key path).
@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { loadPreset, resolveConfig } from '../../src/config/resolve.js';
 import { ModuleBuilder } from '../../src/dsl/module.js';
 import { mixPlan, spnMix } from '../../src/model/keyMix.js';
-import { spnMixLogic } from '../../src/stages/keyMix.js';
+import { spnMixLogic } from '../../src/transforms/keyMix.js';
 import { CompiledSim } from '../../sim/compiled.js';
-import { drive } from '../../sim/verify/stream.js';
+import { drive } from '../../src/verify/stream.js';
 import { lint } from '../helpers/tools.js';
 
 const mixed = (preset: string, extra: Record<string, unknown> = {}) =>

@@ -8,13 +8,13 @@
  * Usage: npm run bench:verilator-flags -- [--cycles N] [--reps R] [--json] [DESIGN…]
  * DESIGN: a preset name or h3_banks8; default: h3_banks8 and every family's bench preset.
  */
-import { h3Banks } from '../../src/examples/index.js';
-import { machineInfo, machineLine } from '../../src/bench/machine.js';
-import { timeVariants, type FlagsResult } from '../../src/bench/sim.js';
-import { VERILATOR_VARIANTS } from '../../src/bench/verilatorFlags.js';
-import { loadConfig } from '../../src/config/resolve.js';
-import { FAMILIES } from '../../src/families/index.js';
-import type { Design } from '../../src/ir/types.js';
+import { h3Banks } from '../../examples/index.js';
+import { machineInfo, machineLine } from '../machine.js';
+import { timeVariants, type FlagsResult } from '../sim.js';
+import { VERILATOR_VARIANTS } from '../verilatorFlags.js';
+import { loadConfig } from '../../config/resolve.js';
+import { FAMILIES } from '../../families/index.js';
+import type { Design } from '../../ir/types.js';
 
 function usage(msg: string): never {
   console.error(`bench:verilator-flags: ${msg}`);

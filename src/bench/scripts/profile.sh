@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Where the compiled simulator's cycle loop spends its instructions, for one preset and engine:
-# samples `sim/bench/runPreset.ts` with Linux perf (package linux-perf; not installed by
+# samples `src/bench/scripts/runPreset.ts` with Linux perf (package linux-perf; not installed by
 # `make setup`), finds the hottest loop of the generated function and counts its x86
 # instructions by kind, separating loads from and stores to stack slots (spills).
 #
-# Usage: sim/bench/profile.sh PRESET [wasm|js] [CYCLES]
+# Usage: src/bench/scripts/profile.sh PRESET [wasm|js] [CYCLES]
 set -euo pipefail
-preset=${1:?usage: sim/bench/profile.sh PRESET [wasm|js] [CYCLES]}
+preset=${1:?usage: src/bench/scripts/profile.sh PRESET [wasm|js] [CYCLES]}
 engine=${2:-wasm}
 cycles=${3:-2000000}
 command -v perf >/dev/null || { echo "profile.sh: perf not found (install the Debian package linux-perf)" >&2; exit 2; }
@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 perf record -q -k 1 -e cpu-clock -F 4000 -o perf.data \
   node --perf-prof --no-write-protect-code-memory --import "$root/node_modules/tsx/dist/esm/index.mjs" \
-  "$root/sim/bench/runPreset.ts" "$preset" "$engine" "$cycles"
+  "$root/src/bench/scripts/runPreset.ts" "$preset" "$engine" "$cycles"
 perf inject --jit -i perf.data -o jit.data >/dev/null 2>&1
 # The generated function: `run` (JavaScript) or the wasm function (named after its index).
 sym=$(perf report -i jit.data --stdio --sort sym 2>/dev/null | grep -v '^#' | grep -E 'JS:\*run |wasm-function\[' | head -1 | sed 's/.*\] //')

@@ -11,11 +11,11 @@
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SoftwareSpeed } from '../bench/hw.js';
-import { simBench, type SimBenchResult } from '../bench/sim.js';
+import type { SoftwareSpeed } from './hw.js';
+import { simBench, type SimBenchResult } from './sim.js';
 import { DoesNotFitError, synthesize } from '../synth/index.js';
-import { driveLanes } from '../../sim/verify/lanes.js';
-import type { LaneFilter } from './index.js';
+import { driveLanes } from '../verify/lanes.js';
+import type { LaneFilter } from '../lanes/filter.js';
 
 export interface LaneBench {
   config: string;
@@ -38,7 +38,7 @@ export interface LaneBench {
 }
 
 function softwareOnEveryCore(spec: string, lf: LaneFilter, threads: number): Promise<SoftwareSpeed[]> {
-  const url = new URL('./swWorker.mjs', import.meta.url);
+  const url = new URL('./laneSwWorker.mjs', import.meta.url);
   return Promise.all(
     Array.from(
       { length: threads },

@@ -12,7 +12,7 @@
  */
 import { CompiledSim } from '../../sim/compiled.js';
 import type { Engine, Stimulus } from '../../sim/engine.js';
-import { keysOf } from '../../sim/verify/stream.js';
+import { keysOf } from './stream.js';
 import type { Filter } from '../families/filter.js';
 import { AxisCoreView, buildAxis } from '../ip/axis.js';
 import type { MemoryCheck, ResponseFields, SnapshotView, StreamModel, StreamRequest } from '../families/types.js';

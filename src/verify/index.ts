@@ -1,18 +1,18 @@
 /**
  * `verify`: one random request stream checked three ways, for any family.
  * 1. model ≡ simulator: every response of the TS simulator equals the reference model's answer
- *    (sim/verify/stream.ts, with poisoned read-during-write collisions);
+ *    (src/verify/stream.ts, with poisoned read-during-write collisions);
  * 2. simulator ≡ RTL: the same per-cycle stimulus on Verilator (and Icarus) gives the same
  *    outputs on every port, every cycle;
  * 3. memories ≡ model: after the stream has drained, the simulator's memories equal the model's
  *    state.
  * A run that could not finish (a stuck pipeline) fails, whatever it compared.
  */
-import type { Filter } from '../../src/families/filter.js';
-import type { MemoryCheck } from '../../src/families/types.js';
-import { comparePacked, type Comparison } from '../cosim/compare.js';
-import { runIcarusPacked } from '../cosim/icarus.js';
-import { runVerilatorPacked } from '../cosim/verilator.js';
+import type { Filter } from '../families/filter.js';
+import type { MemoryCheck } from '../families/types.js';
+import { comparePacked, type Comparison } from '../../sim/cosim/compare.js';
+import { runIcarusPacked } from '../../sim/cosim/icarus.js';
+import { runVerilatorPacked } from '../../sim/cosim/verilator.js';
 import { driveAsync, type DriveOptions, type DriveResult } from './stream.js';
 
 export interface VerifyOptions extends DriveOptions {

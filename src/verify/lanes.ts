@@ -8,16 +8,16 @@
  *   - the block RAMs equal the model's memories at the end;
  *   - optionally the same input rows on Verilator give the same outputs, every port, every cycle.
  */
-import type { LaneFilter } from '../../src/lanes/index.js';
-import { SEQ_BITS } from '../../src/lanes/rtl.js';
-import type { ResponseFields, StreamRequest } from '../../src/families/types.js';
-import { Rng } from '../../src/util/rng.js';
-import { CompiledSim } from '../compiled.js';
-import { comparePacked, type Comparison } from '../cosim/compare.js';
-import { runVerilatorPacked } from '../cosim/verilator.js';
+import type { LaneFilter } from '../lanes/filter.js';
+import { SEQ_BITS } from '../lanes/rtl.js';
+import type { ResponseFields, StreamRequest } from '../families/types.js';
+import { Rng } from '../util/rng.js';
+import { CompiledSim } from '../../sim/compiled.js';
+import { comparePacked, type Comparison } from '../../sim/cosim/compare.js';
+import { runVerilatorPacked } from '../../sim/cosim/verilator.js';
 import { Grow, pickerOf } from './stream.js';
-import { keyOfIndex, listWorkload, uniformWorkload, zipfWorkload, type Workload } from './workloads.js';
-import { fromWords, toWords } from '../words.js';
+import { keyOfIndex, listWorkload, uniformWorkload, zipfWorkload, type Workload } from '../model/workloads.js';
+import { fromWords, toWords } from '../../sim/words.js';
 
 export type LaneWorkload = 'uniform' | 'hot' | { zipf: number };
 

@@ -12,7 +12,7 @@
  * a response missing, extra or out of order is a mismatch), and the memories are compared with
  * the model's at the end. Requests cut off by a reset are counted, not answered.
  */
-import type { Filter } from '../../src/families/filter.js';
+import type { Filter } from '../families/filter.js';
 import { driveSteps, type DriveResult } from './stream.js';
 
 export interface SoakPart {

@@ -3,10 +3,10 @@
  * presets, one markdown table with the date, the machine (CPU model, cores), node and the command.
  * Usage: npm run bench -- [--seeds N] [--cycles N] [--families id,id]
  */
-import { machineInfo, machineLine } from '../../src/bench/machine.js';
-import { benchFilter, formatBenchTable, type BenchResult } from '../../src/bench/hw.js';
-import { loadConfig } from '../../src/config/resolve.js';
-import { FAMILIES } from '../../src/families/index.js';
+import { machineInfo, machineLine } from '../machine.js';
+import { benchFilter, formatBenchTable, type BenchResult } from '../hw.js';
+import { loadConfig } from '../../config/resolve.js';
+import { FAMILIES } from '../../families/index.js';
 
 const args = process.argv.slice(2);
 const opt = (name: string, dflt: number): number => {
