@@ -22,13 +22,18 @@ import {
   assertNever,
   cellOutput,
   combInputs,
+  type ArithCell,
   type Cell,
+  type CompareCell,
   type ConcatCell,
   type Design,
   type H3Cell,
   type MemoryCell,
+  type MuxCell,
   type NetId,
+  type ReduceCell,
   type RegCell,
+  type ShiftCell,
 } from '../src/ir/types.js';
 
 export const words = (w: number): number => Math.ceil(w / 32);
@@ -148,6 +153,10 @@ class Gen {
   }
   w(n: NetId): number {
     return this.d.nets[n]!.width;
+  }
+  /** Words of net n. */
+  nw(n: NetId): number {
+    return words(this.w(n));
   }
   /** A reference to word i of net n: its local, or its substituted expression. */
   v(n: NetId, i: number): string {
@@ -301,186 +310,198 @@ export function h3Lookups(d: Design, L: Layout, c: H3Cell): { table: number; byt
 
 function genComb(g: Gen, c: Cell): void {
   if (g.lift?.absorbed.has(c)) return;
-  const W = (n: NetId): number => g.w(n);
-  const nw = (n: NetId): number => words(W(n));
-  const v = (n: NetId, i: number): string => g.v(n, i);
   switch (c.kind) {
     case 'const':
-      for (let i = 0; i < nw(c.out); i++) g.alias(c.out, i, hex(Number((c.value >> BigInt(32 * i)) & 0xffffffffn)));
+      for (let i = 0; i < g.nw(c.out); i++) g.alias(c.out, i, hex(Number((c.value >> BigInt(32 * i)) & 0xffffffffn)));
       return;
     case 'not':
-      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `~${v(c.a, i)} & ${hex(wordMask(W(c.out), i))}`);
+      for (let i = 0; i < g.nw(c.out); i++) g.def(c.out, i, `~${g.v(c.a, i)} & ${hex(wordMask(g.w(c.out), i))}`);
       return;
     case 'bitwise': {
       const op = { and: '&', or: '|', xor: '^' }[c.op];
-      for (let i = 0; i < nw(c.out); i++) g.def(c.out, i, `${v(c.a, i)} ${op} ${v(c.b, i)}`);
+      for (let i = 0; i < g.nw(c.out); i++) g.def(c.out, i, `${g.v(c.a, i)} ${op} ${g.v(c.b, i)}`);
       return;
     }
-    case 'arith': {
-      const k = nw(c.out);
-      const w = W(c.out);
-      const op = c.op === 'add' ? '+' : '-';
-      if (k === 1) {
-        g.def(
-          c.out,
-          0,
-          w === 32
-            ? `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) | 0`
-            : `(${v(c.a, 0)} ${op} ${v(c.b, 0)}) & ${hex(wordMask(w, 0))}`,
-        );
-        return;
-      }
-      const carry = g.fresh();
-      g.emit(`let ${carry} = 0;`);
-      for (let i = 0; i < k; i++) {
-        const t = g.fresh();
-        if (c.op === 'add') {
-          g.emit(`const ${t} = (${v(c.a, i)} >>> 0) + (${v(c.b, i)} >>> 0) + ${carry};`);
-          if (i < k - 1) g.emit(`${carry} = +(${t} > 0xffffffff);`);
-        } else {
-          g.emit(`const ${t} = (${v(c.a, i)} >>> 0) - (${v(c.b, i)} >>> 0) - ${carry};`);
-          if (i < k - 1) g.emit(`${carry} = +(${t} < 0);`);
-        }
-        g.def(c.out, i, `${t} & ${hex(wordMask(w, i))}`);
-      }
-      return;
-    }
-    case 'compare': {
-      const k = nw(c.a);
-      // Word-wise, without short-circuits (see Gen.eager).
-      const eq = (): string =>
-        k === 1
-          ? `${v(c.a, 0)} === ${v(c.b, 0)}`
-          : `(${Array.from({ length: k }, (_, i) => `(${v(c.a, i)} ^ ${v(c.b, i)})`).join(' | ')}) === 0`;
-      // Lexicographic from the top word: lt = lt[k-1] | eq[k-1] & (lt[k-2] | eq[k-2] & ...).
-      // Words of all 32 bits are compared as unsigned (`>>> 0`: V8 compares two such values as
-      // unsigned 32-bit integers).
-      const u = (x: string, i: number): string => (fullWord(W(c.a), i) ? `(${x} >>> 0)` : x);
-      const order = (op: string): string => {
-        if (k === 1) return `${u(v(c.a, 0), 0)} ${op} ${u(v(c.b, 0), 0)}`;
-        const a = Array.from({ length: k }, (_, i) => u(g.eager(v(c.a, i)), i));
-        const b = Array.from({ length: k }, (_, i) => u(g.eager(v(c.b, i)), i));
-        let e = `+(${a[0]} ${op} ${b[0]})`;
-        for (let i = 1; i < k; i++) e = `+(${a[i]} ${op[0]} ${b[i]}) | (+(${a[i]} === ${b[i]}) & ${e})`;
-        return `(${e}) === 1`;
-      };
-      const op = c.op;
-      const expr = (): string => {
-        switch (op) {
-          case 'eq':
-            return eq();
-          case 'ne':
-            return `!(${eq()})`;
-          case 'ult':
-            return order('<');
-          case 'ule':
-            return order('<=');
-          case 'ugt':
-            return order('>');
-          case 'uge':
-            return order('>=');
-          default:
-            return assertNever(op);
-        }
-      };
-      // `+(boolean)`, not `cond ? 1 : 0`: V8 compiles a conditional expression to a branch, and a
-      // compare on data (a hash, a timestamp, a block RAM word) is mispredicted about half the
-      // time; the boolean's number is a flag register read, no branch.
-      g.def(c.out, 0, `+(${expr()})`);
-      return;
-    }
-    case 'shift': {
-      const w = W(c.out);
-      const ka = nw(c.amount);
-      const amt = g.fresh();
-      const high = Array.from({ length: ka - 1 }, (_, i) => v(c.amount, i + 1)).join(' | ');
-      g.emit(
-        `const ${amt} = ${ka > 1 ? `(${high}) !== 0 ? 0xffffffff : ${g.eager(`${v(c.amount, 0)} >>> 0`)}` : `${v(c.amount, 0)} >>> 0`};`,
-      );
-      const k = nw(c.out);
-      if (k === 1) {
-        let e: string;
-        if (c.op === 'shr') e = w === 32 ? `(${v(c.a, 0)} >>> ${amt}) | 0` : `${v(c.a, 0)} >>> ${amt}`;
-        else if (w === 32) e = `${v(c.a, 0)} << ${amt}`;
-        else e = `(${v(c.a, 0)} << ${amt}) & ${hex(wordMask(w, 0))}`;
-        g.def(c.out, 0, `${amt} >= ${w} ? 0 : ${g.eager(e)}`);
-        return;
-      }
-      // Multi-word: go through a scratch array (rare in hot paths).
-      const src = g.fresh();
-      g.emit(`const ${src} = [${Array.from({ length: k }, (_, i) => v(c.a, i)).join(', ')}];`);
-      const q = g.fresh();
-      const r = g.fresh();
-      g.emit(`const ${q} = ${amt} >>> 5, ${r} = ${amt} & 31;`);
-      const get = (idx: string): string => `((${idx}) >= 0 && (${idx}) < ${k} ? ${src}[${idx}] : 0)`;
-      for (let i = 0; i < k; i++) {
-        let e: string;
-        if (c.op === 'shl') {
-          e = `(${get(`${i} - ${q}`)} << ${r}) | (${r} === 0 ? 0 : ${get(`${i} - ${q} - 1`)} >>> (32 - ${r}))`;
-        } else {
-          e = `(${get(`${i} + ${q}`)} >>> ${r}) | (${r} === 0 ? 0 : ${get(`${i} + ${q} + 1`)} << (32 - ${r}))`;
-        }
-        g.def(c.out, i, `${amt} >= ${w} ? 0 : ${g.eager(`(${e}) & ${hex(wordMask(w, i))}`)}`);
-      }
-      return;
-    }
-    case 'mux': {
-      const sel = g.eager(v(c.sel, 0));
-      for (let i = 0; i < nw(c.out); i++) {
-        const t = g.eager(v(c.whenTrue, i));
-        g.def(c.out, i, `${sel} ? ${t} : ${g.eager(v(c.whenFalse, i))}`);
-      }
-      return;
-    }
-    case 'concat': {
-      const lifted = g.lift?.words.get(c);
-      for (let i = 0; i < words(W(c.out)); i++) {
-        const plan = lifted?.[i];
-        const terms: string[] = plan ? [liftExpr(g, plan)] : [];
-        for (const x of concatSlices(g.d, c, i, plan !== undefined && plan !== null)) {
-          const b = g.bits(x.net, x.lo, x.len);
-          terms.push(x.at === 0 ? b : `(${b} << ${x.at})`);
-        }
-        g.def(c.out, i, terms.length === 1 ? terms[0]! : terms.join(' | '));
-      }
-      return;
-    }
+    case 'arith':
+      return genArith(g, c);
+    case 'compare':
+      return genCompare(g, c);
+    case 'shift':
+      return genShift(g, c);
+    case 'mux':
+      return genMux(g, c);
+    case 'concat':
+      return genConcat(g, c);
     case 'slice': {
-      const w = W(c.out);
+      const w = g.w(c.out);
       for (let i = 0; i < words(w); i++) g.def(c.out, i, g.bits(c.a, c.lo + 32 * i, Math.min(32, w - 32 * i)));
       return;
     }
-    case 'reduce': {
-      const k = nw(c.a);
-      const w = W(c.a);
-      const ws = Array.from({ length: k }, (_, i) => v(c.a, i));
-      if (c.op === 'and') g.def(c.out, 0, ws.map((x, i) => `+(${x} === ${hex(wordMask(w, i))})`).join(' & '));
-      else if (c.op === 'or') g.def(c.out, 0, `+((${ws.join(' | ')}) !== 0)`);
-      else {
-        const x = g.fresh();
-        g.emit(`let ${x} = ${ws.join(' ^ ')};`);
-        g.emit(`${x} ^= ${x} >>> 16; ${x} ^= ${x} >>> 8; ${x} ^= ${x} >>> 4; ${x} ^= ${x} >>> 2; ${x} ^= ${x} >>> 1;`);
-        g.def(c.out, 0, `${x} & 1`);
-      }
-      return;
-    }
-    case 'h3': {
-      const { table, bytes } = h3Lookups(g.d, g.L, c);
-      const terms = bytes.map((b) => {
-        const word = v(c.key, b >>> 2);
-        const sh = (b & 3) * 8;
-        const byte = sh === 0 ? `(${word} & 255)` : `((${word} >>> ${sh}) & 255)`;
-        return `T${table}[${b * 256} + ${byte}]`;
-      });
-      g.def(c.out, 0, terms.length ? terms.join(' ^ ') : '0');
-      return;
-    }
+    case 'reduce':
+      return genReduce(g, c);
+    case 'h3':
+      return genH3(g, c);
     case 'reg':
     case 'memory':
       return;
     default:
       assertNever(c);
   }
+}
+
+/** Add or subtract: one word masked, or word by word with a carry (or borrow) local. */
+function genArith(g: Gen, c: ArithCell): void {
+  const k = g.nw(c.out);
+  const w = g.w(c.out);
+  const op = c.op === 'add' ? '+' : '-';
+  if (k === 1) {
+    g.def(
+      c.out,
+      0,
+      w === 32
+        ? `(${g.v(c.a, 0)} ${op} ${g.v(c.b, 0)}) | 0`
+        : `(${g.v(c.a, 0)} ${op} ${g.v(c.b, 0)}) & ${hex(wordMask(w, 0))}`,
+    );
+    return;
+  }
+  const carry = g.fresh();
+  g.emit(`let ${carry} = 0;`);
+  for (let i = 0; i < k; i++) {
+    const t = g.fresh();
+    if (c.op === 'add') {
+      g.emit(`const ${t} = (${g.v(c.a, i)} >>> 0) + (${g.v(c.b, i)} >>> 0) + ${carry};`);
+      if (i < k - 1) g.emit(`${carry} = +(${t} > 0xffffffff);`);
+    } else {
+      g.emit(`const ${t} = (${g.v(c.a, i)} >>> 0) - (${g.v(c.b, i)} >>> 0) - ${carry};`);
+      if (i < k - 1) g.emit(`${carry} = +(${t} < 0);`);
+    }
+    g.def(c.out, i, `${t} & ${hex(wordMask(w, i))}`);
+  }
+}
+
+function genCompare(g: Gen, c: CompareCell): void {
+  const k = g.nw(c.a);
+  // Word-wise, without short-circuits (see Gen.eager).
+  const eq = (): string =>
+    k === 1
+      ? `${g.v(c.a, 0)} === ${g.v(c.b, 0)}`
+      : `(${Array.from({ length: k }, (_, i) => `(${g.v(c.a, i)} ^ ${g.v(c.b, i)})`).join(' | ')}) === 0`;
+  // Lexicographic from the top word: lt = lt[k-1] | eq[k-1] & (lt[k-2] | eq[k-2] & ...).
+  // Words of all 32 bits are compared as unsigned (`>>> 0`: V8 compares two such values as
+  // unsigned 32-bit integers).
+  const u = (x: string, i: number): string => (fullWord(g.w(c.a), i) ? `(${x} >>> 0)` : x);
+  const order = (op: string): string => {
+    if (k === 1) return `${u(g.v(c.a, 0), 0)} ${op} ${u(g.v(c.b, 0), 0)}`;
+    const a = Array.from({ length: k }, (_, i) => u(g.eager(g.v(c.a, i)), i));
+    const b = Array.from({ length: k }, (_, i) => u(g.eager(g.v(c.b, i)), i));
+    let e = `+(${a[0]} ${op} ${b[0]})`;
+    for (let i = 1; i < k; i++) e = `+(${a[i]} ${op[0]} ${b[i]}) | (+(${a[i]} === ${b[i]}) & ${e})`;
+    return `(${e}) === 1`;
+  };
+  const op = c.op;
+  const expr = (): string => {
+    switch (op) {
+      case 'eq':
+        return eq();
+      case 'ne':
+        return `!(${eq()})`;
+      case 'ult':
+        return order('<');
+      case 'ule':
+        return order('<=');
+      case 'ugt':
+        return order('>');
+      case 'uge':
+        return order('>=');
+      default:
+        return assertNever(op);
+    }
+  };
+  // `+(boolean)`, not `cond ? 1 : 0`: V8 compiles a conditional expression to a branch, and a
+  // compare on data (a hash, a timestamp, a block RAM word) is mispredicted about half the
+  // time; the boolean's number is a flag register read, no branch.
+  g.def(c.out, 0, `+(${expr()})`);
+}
+
+function genShift(g: Gen, c: ShiftCell): void {
+  const w = g.w(c.out);
+  const ka = g.nw(c.amount);
+  const amt = g.fresh();
+  const high = Array.from({ length: ka - 1 }, (_, i) => g.v(c.amount, i + 1)).join(' | ');
+  g.emit(
+    `const ${amt} = ${ka > 1 ? `(${high}) !== 0 ? 0xffffffff : ${g.eager(`${g.v(c.amount, 0)} >>> 0`)}` : `${g.v(c.amount, 0)} >>> 0`};`,
+  );
+  const k = g.nw(c.out);
+  if (k === 1) {
+    let e: string;
+    if (c.op === 'shr') e = w === 32 ? `(${g.v(c.a, 0)} >>> ${amt}) | 0` : `${g.v(c.a, 0)} >>> ${amt}`;
+    else if (w === 32) e = `${g.v(c.a, 0)} << ${amt}`;
+    else e = `(${g.v(c.a, 0)} << ${amt}) & ${hex(wordMask(w, 0))}`;
+    g.def(c.out, 0, `${amt} >= ${w} ? 0 : ${g.eager(e)}`);
+    return;
+  }
+  // Multi-word: go through a scratch array (rare in hot paths).
+  const src = g.fresh();
+  g.emit(`const ${src} = [${Array.from({ length: k }, (_, i) => g.v(c.a, i)).join(', ')}];`);
+  const q = g.fresh();
+  const r = g.fresh();
+  g.emit(`const ${q} = ${amt} >>> 5, ${r} = ${amt} & 31;`);
+  const get = (idx: string): string => `((${idx}) >= 0 && (${idx}) < ${k} ? ${src}[${idx}] : 0)`;
+  for (let i = 0; i < k; i++) {
+    let e: string;
+    if (c.op === 'shl') {
+      e = `(${get(`${i} - ${q}`)} << ${r}) | (${r} === 0 ? 0 : ${get(`${i} - ${q} - 1`)} >>> (32 - ${r}))`;
+    } else {
+      e = `(${get(`${i} + ${q}`)} >>> ${r}) | (${r} === 0 ? 0 : ${get(`${i} + ${q} + 1`)} << (32 - ${r}))`;
+    }
+    g.def(c.out, i, `${amt} >= ${w} ? 0 : ${g.eager(`(${e}) & ${hex(wordMask(w, i))}`)}`);
+  }
+}
+
+function genMux(g: Gen, c: MuxCell): void {
+  const sel = g.eager(g.v(c.sel, 0));
+  for (let i = 0; i < g.nw(c.out); i++) {
+    const t = g.eager(g.v(c.whenTrue, i));
+    g.def(c.out, i, `${sel} ? ${t} : ${g.eager(g.v(c.whenFalse, i))}`);
+  }
+}
+
+function genConcat(g: Gen, c: ConcatCell): void {
+  const lifted = g.lift?.words.get(c);
+  for (let i = 0; i < words(g.w(c.out)); i++) {
+    const plan = lifted?.[i];
+    const terms: string[] = plan ? [liftExpr(g, plan)] : [];
+    for (const x of concatSlices(g.d, c, i, plan !== undefined && plan !== null)) {
+      const b = g.bits(x.net, x.lo, x.len);
+      terms.push(x.at === 0 ? b : `(${b} << ${x.at})`);
+    }
+    g.def(c.out, i, terms.length === 1 ? terms[0]! : terms.join(' | '));
+  }
+}
+
+function genReduce(g: Gen, c: ReduceCell): void {
+  const k = g.nw(c.a);
+  const w = g.w(c.a);
+  const ws = Array.from({ length: k }, (_, i) => g.v(c.a, i));
+  if (c.op === 'and') g.def(c.out, 0, ws.map((x, i) => `+(${x} === ${hex(wordMask(w, i))})`).join(' & '));
+  else if (c.op === 'or') g.def(c.out, 0, `+((${ws.join(' | ')}) !== 0)`);
+  else {
+    const x = g.fresh();
+    g.emit(`let ${x} = ${ws.join(' ^ ')};`);
+    g.emit(`${x} ^= ${x} >>> 16; ${x} ^= ${x} >>> 8; ${x} ^= ${x} >>> 4; ${x} ^= ${x} >>> 2; ${x} ^= ${x} >>> 1;`);
+    g.def(c.out, 0, `${x} & 1`);
+  }
+}
+
+function genH3(g: Gen, c: H3Cell): void {
+  const { table, bytes } = h3Lookups(g.d, g.L, c);
+  const terms = bytes.map((b) => {
+    const word = g.v(c.key, b >>> 2);
+    const sh = (b & 3) * 8;
+    const byte = sh === 0 ? `(${word} & 255)` : `((${word} >>> ${sh}) & 255)`;
+    return `T${table}[${b * 256} + ${byte}]`;
+  });
+  g.def(c.out, 0, terms.length ? terms.join(' ^ ') : '0');
 }
 
 /** Nets that hold state across clock edges: register outputs and memory read data. */
@@ -779,6 +800,58 @@ export function outputCone(d: Design): Set<NetId> {
   );
 }
 
+/** A register's word: the register and the word's index. */
+type RegWord = readonly [RegCell, number];
+
+/**
+ * Where chunk mode computes each register word's next value: in the combinational chunk right
+ * after the last cell driving its data, enable or reset (`after`, by cell index in the order), so
+ * those values need not pass through V; registers fed only by state and inputs (`alone`) get
+ * functions of their own.
+ */
+interface RegPlacement {
+  regWords: RegWord[];
+  after: Map<number, RegWord[]>;
+  alone: RegWord[];
+}
+
+function placeRegisters(d: Design, order: readonly Cell[]): RegPlacement {
+  const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
+  const regWords = regs.flatMap((r) =>
+    Array.from({ length: words(d.nets[r.out]!.width) }, (_, i): RegWord => [r, i] as const),
+  );
+  const position = new Map<NetId, number>(order.map((c, idx) => [cellOutput(c), idx]));
+  const after = new Map<number, RegWord[]>();
+  const alone: RegWord[] = [];
+  for (const rw of regWords) {
+    const [r] = rw;
+    const at = Math.max(...[r.d, r.en, r.rst].map((n) => (n === null ? -1 : (position.get(n) ?? -1))));
+    if (at < 0) alone.push(rw);
+    else if (after.has(at)) after.get(at)!.push(rw);
+    else after.set(at, [rw]);
+  }
+  return { regWords, after, alone };
+}
+
+/** What one pass of chunk mode works from. */
+interface ChunkPass {
+  d: Design;
+  L: Layout;
+  order: readonly Cell[];
+  chunkChars: number;
+  regs: RegPlacement;
+  /** Null in the first pass, which fixes `starts`; the second pass's inlining and live-outs. */
+  plan: ChunkPlan | null;
+  /** Where each chunk starts (cell index in `order`): filled by the first pass. */
+  starts: number[];
+}
+
+/** The generated functions of a pass and the count of those a cycle calls. */
+interface ChunkedFns {
+  fns: string[];
+  chunks: number;
+}
+
 /**
  * `run` split into functions, for designs too large for one optimised function. Every value
  * lives in V between functions: each clock cycle runs the combinational chunks in order (each
@@ -794,121 +867,128 @@ function generateChunked(
   chunkChars: number,
   lift: LiftPlan,
 ): { run: string; chunks: number } {
-  const regs = d.cells.filter((c): c is RegCell => c.kind === 'reg');
-  const regWords = regs.flatMap((r) => Array.from({ length: words(d.nets[r.out]!.width) }, (_, i) => [r, i] as const));
-  // A register's next value is computed in the combinational chunk right after the last cell
-  // driving its data, enable or reset, so those values need not pass through V; registers fed
-  // only by state and inputs get functions of their own.
-  const position = new Map<NetId, number>(order.map((c, idx) => [cellOutput(c), idx]));
-  const regsAfter = new Map<number, (typeof regWords)[number][]>();
-  const regsAlone: typeof regWords = [];
-  for (const rw of regWords) {
-    const [r] = rw;
-    const at = Math.max(...[r.d, r.en, r.rst].map((n) => (n === null ? -1 : (position.get(n) ?? -1))));
-    if (at < 0) regsAlone.push(rw);
-    else if (regsAfter.has(at)) regsAfter.get(at)!.push(rw);
-    else regsAfter.set(at, [rw]);
-  }
-  // The first pass fixes where each chunk starts (cell index in `order`).
-  let starts: number[] = [];
-  const fns: string[] = [];
-  const build = (plan: ChunkPlan | null): Gen => {
-    const g = new Gen(d, L, plan?.inline, poison, plan?.liveOut, lift);
-    fns.length = 0;
-    const finish = (name: string, params: string, pre: string[] = [], post: string[] = []): void => {
-      fns.push(`function ${name}(${params}) {\n${[...g.header, ...pre, ...g.out, ...post].join('\n')}\n}`);
-    };
-    let k = 0;
-    g.startChunk(0);
-    order.forEach((c, idx) => {
-      const split = plan === null ? g.chars > chunkChars : starts.includes(idx);
-      if (idx > 0 && split) {
-        finish(`c${k}`, PARAMS);
-        g.startChunk(++k);
-        if (plan === null) starts.push(idx);
-      }
-      genComb(g, c);
-      for (const [r, i] of regsAfter.get(idx) ?? []) g.emit(`W[${L.offset[r.out]! + i}] = ${nextValue(g, r, i)};`);
-    });
-    finish(`c${k}`, PARAMS);
-    const combChunks = k + 1;
-    // Outputs: read like any other chunk, inside the `out !== null` test of the loop.
-    g.startChunk(1_000_000);
-    const outs: string[] = [];
-    d.outputs.forEach((p, q) => {
-      for (let i = 0; i < words(d.nets[p.net]!.width); i++)
-        outs.push(`out[ob + ${L.outputOffsets[q]! + i}] = ${g.v(p.net, i)};`);
-    });
-    const outputCode = [...g.header, ...outs];
-    // Next values of registers with no combinational input, REGS_PER_CHUNK words a function.
-    const regFns: string[] = [];
-    for (let at = 0; at < regsAlone.length; at += REGS_PER_CHUNK) {
-      g.startChunk(1_000_001 + at);
-      regsAlone
-        .slice(at, at + REGS_PER_CHUNK)
-        .forEach(([r, i]) => g.emit(`W[${L.offset[r.out]! + i}] = ${nextValue(g, r, i)};`));
-      finish(`r${at}`, PARAMS);
-      regFns.push(`r${at}(${PARAMS});`);
-    }
-    // Memories: read every memory's old word first, then store them (a port may read another
-    // memory's read data).
-    g.startChunk(2_000_000);
-    const rdLocal = (k: number, i: number): string => `rd${k}_${i}`;
-    const pre: string[] = [];
-    const post: string[] = [];
-    L.memories.forEach((m, k) => {
-      for (let i = 0; i < words(m.width); i++) {
-        pre.push(`let ${rdLocal(k, i)} = V[${L.offset[m.rdData]! + i}];`);
-        post.push(`W[${L.offset[m.rdData]! + i}] = ${rdLocal(k, i)};`);
-      }
-    });
-    genMemories(g, rdLocal);
-    finish('mem', PARAMS, pre, post);
-    const calls = Array.from({ length: combChunks }, (_, j) => `c${j}(${PARAMS});`);
-    // Every cycle writes every state word into W and every other word it reads into V before
-    // reading it, so neither array needs copying per call; when the state ends in W0 (n odd) its
-    // state words are copied to the caller's V (only those: `step` runs one cycle per call).
-    const stateWords = [
-      ...regWords.map(([r, i]) => L.offset[r.out]! + i),
-      ...L.memories.flatMap((m) => Array.from({ length: words(m.width) }, (_, i) => L.offset[m.rdData]! + i)),
-    ];
-    const loop = [
-      'return function run(V0, stim, stimBase, out, outBase, n, stats) {',
-      'let V = V0;',
-      'let W = W0;',
-      'for (let cyc = 0; cyc < n; cyc++) {',
-      `const ib = stimBase + cyc * ${L.inputWords};`,
-      ...calls,
-      'if (out !== null) {',
-      `const ob = outBase + cyc * ${L.outputWords};`,
-      ...outputCode,
-      '}',
-      ...regFns,
-      `mem(${PARAMS});`,
-      'const t = V;',
-      'V = W;',
-      'W = t;',
-      '}',
-      'if (V !== V0) for (let k = 0; k < SW.length; k++) V0[SW[k]] = V[SW[k]];',
-      '};',
-    ];
-    fns.push(loop.join('\n'));
-    fns.unshift(`const SW = new Uint32Array([${stateWords.join(', ')}]);`);
-    fns.unshift(`const W0 = new Int32Array(${Math.max(1, L.size)});`);
-    const pro = new Gen(d, L);
-    prologue(pro);
-    fns.unshift(...pro.out);
-    chunksOut = combChunks + regFns.length + 1;
-    return g;
-  };
-  let chunksOut = 0;
-  starts = [];
-  const first = build(null);
+  const pass = { d, L, order, chunkChars, regs: placeRegisters(d, order), starts: [] as number[] };
+  const first = new Gen(d, L, undefined, poison, undefined, lift);
+  chunkedPass(first, { ...pass, plan: null });
   const liveOut = new Set(
     [...first.useChunks]
       .filter(([k, users]) => first.defChunk.has(k) && [...users].some((u) => u !== first.defChunk.get(k)))
       .map(([k]) => k),
   );
-  build({ inline: singleUse(first, true), liveOut });
-  return { run: fns.join('\n'), chunks: chunksOut };
+  const plan = { inline: singleUse(first, true), liveOut };
+  const second = chunkedPass(new Gen(d, L, plan.inline, poison, plan.liveOut, lift), { ...pass, plan });
+  return { run: second.fns.join('\n'), chunks: second.chunks };
+}
+
+/** One pass of chunk mode with `g`: every function of `run` and the loop calling them. */
+function chunkedPass(g: Gen, p: ChunkPass): ChunkedFns {
+  const fns: string[] = [];
+  const combChunks = genCombChunks(g, p, fns);
+  const outputCode = genChunkOutputs(g, p);
+  const regFns = genLoneRegisters(g, p, fns);
+  genMemoryChunk(g, p, fns);
+  fns.push(chunkLoop(p, combChunks, outputCode, regFns));
+  // Every cycle writes every state word into W and every other word it reads into V before
+  // reading it, so neither array needs copying per call; when the state ends in W0 (n odd) its
+  // state words are copied to the caller's V (only those: `step` runs one cycle per call).
+  const stateWords = [
+    ...p.regs.regWords.map(([r, i]) => p.L.offset[r.out]! + i),
+    ...p.L.memories.flatMap((m) => Array.from({ length: words(m.width) }, (_, i) => p.L.offset[m.rdData]! + i)),
+  ];
+  fns.unshift(`const SW = new Uint32Array([${stateWords.join(', ')}]);`);
+  fns.unshift(`const W0 = new Int32Array(${Math.max(1, p.L.size)});`);
+  const pro = new Gen(p.d, p.L);
+  prologue(pro);
+  fns.unshift(...pro.out);
+  return { fns, chunks: combChunks + regFns.length + 1 };
+}
+
+/** The chunk being generated in `g` as function `name`. */
+function chunkFn(g: Gen, name: string, pre: string[] = [], post: string[] = []): string {
+  return `function ${name}(${PARAMS}) {\n${[...g.header, ...pre, ...g.out, ...post].join('\n')}\n}`;
+}
+
+/** The combinational chunks c0, c1, … (with the next values placed after their cells); their count. */
+function genCombChunks(g: Gen, p: ChunkPass, fns: string[]): number {
+  let k = 0;
+  g.startChunk(0);
+  p.order.forEach((c, idx) => {
+    const split = p.plan === null ? g.chars > p.chunkChars : p.starts.includes(idx);
+    if (idx > 0 && split) {
+      fns.push(chunkFn(g, `c${k}`));
+      g.startChunk(++k);
+      if (p.plan === null) p.starts.push(idx);
+    }
+    genComb(g, c);
+    for (const [r, i] of p.regs.after.get(idx) ?? []) g.emit(`W[${p.L.offset[r.out]! + i}] = ${nextValue(g, r, i)};`);
+  });
+  fns.push(chunkFn(g, `c${k}`));
+  return k + 1;
+}
+
+/** The outputs: read like any other chunk, inside the `out !== null` test of the loop. */
+function genChunkOutputs(g: Gen, p: ChunkPass): string[] {
+  g.startChunk(1_000_000);
+  const outs: string[] = [];
+  p.d.outputs.forEach((port, q) => {
+    for (let i = 0; i < words(p.d.nets[port.net]!.width); i++)
+      outs.push(`out[ob + ${p.L.outputOffsets[q]! + i}] = ${g.v(port.net, i)};`);
+  });
+  return [...g.header, ...outs];
+}
+
+/** Next values of registers with no combinational input, REGS_PER_CHUNK words a function; their calls. */
+function genLoneRegisters(g: Gen, p: ChunkPass, fns: string[]): string[] {
+  const calls: string[] = [];
+  const { alone } = p.regs;
+  for (let at = 0; at < alone.length; at += REGS_PER_CHUNK) {
+    g.startChunk(1_000_001 + at);
+    alone
+      .slice(at, at + REGS_PER_CHUNK)
+      .forEach(([r, i]) => g.emit(`W[${p.L.offset[r.out]! + i}] = ${nextValue(g, r, i)};`));
+    fns.push(chunkFn(g, `r${at}`));
+    calls.push(`r${at}(${PARAMS});`);
+  }
+  return calls;
+}
+
+/** The memories: read every memory's old word first, then store them (a port may read another memory's read data). */
+function genMemoryChunk(g: Gen, p: ChunkPass, fns: string[]): void {
+  g.startChunk(2_000_000);
+  const rdLocal = (k: number, i: number): string => `rd${k}_${i}`;
+  const pre: string[] = [];
+  const post: string[] = [];
+  p.L.memories.forEach((m, k) => {
+    for (let i = 0; i < words(m.width); i++) {
+      pre.push(`let ${rdLocal(k, i)} = V[${p.L.offset[m.rdData]! + i}];`);
+      post.push(`W[${p.L.offset[m.rdData]! + i}] = ${rdLocal(k, i)};`);
+    }
+  });
+  genMemories(g, rdLocal);
+  fns.push(chunkFn(g, 'mem', pre, post));
+}
+
+/** The factory's result: `run`, calling the chunks each cycle and swapping V and W. */
+function chunkLoop(p: ChunkPass, combChunks: number, outputCode: string[], regFns: string[]): string {
+  const calls = Array.from({ length: combChunks }, (_, j) => `c${j}(${PARAMS});`);
+  return [
+    'return function run(V0, stim, stimBase, out, outBase, n, stats) {',
+    'let V = V0;',
+    'let W = W0;',
+    'for (let cyc = 0; cyc < n; cyc++) {',
+    `const ib = stimBase + cyc * ${p.L.inputWords};`,
+    ...calls,
+    'if (out !== null) {',
+    `const ob = outBase + cyc * ${p.L.outputWords};`,
+    ...outputCode,
+    '}',
+    ...regFns,
+    `mem(${PARAMS});`,
+    'const t = V;',
+    'V = W;',
+    'W = t;',
+    '}',
+    'if (V !== V0) for (let k = 0; k < SW.length; k++) V0[SW[k]] = V[SW[k]];',
+    '};',
+  ].join('\n');
 }

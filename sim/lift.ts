@@ -60,128 +60,161 @@ interface Item {
   readonly net: NetId;
 }
 
-export function planLifts(d: Design): LiftPlan {
-  const driver = driverMap(d);
-  const fanout = new Map<NetId, number>();
-  const read = (n: NetId): void => void fanout.set(n, (fanout.get(n) ?? 0) + 1);
-  for (const c of d.cells) cellInputs(c).forEach(read);
-  for (const p of d.outputs) read(p.net);
-  const width = (n: NetId): number => d.nets[n]!.width;
-  const absorbed = new Set<Cell>();
-  const mask = (items: readonly Item[]): number => items.reduce((m, x) => (m | (1 << x.pos)) >>> 0, 0);
+/** 1-bit cells of one kind (and select) and the items they drive. */
+type Group = { cell: Cell; item: Item }[];
 
-  // A 1-bit net as bit `bit` of net `src`: of the sliced net when a slice drives it (generators
-  // select the same bit again and again, one slice cell per use), else bit 0 of itself.
-  const bitOf = (n: NetId): { src: NetId; bit: number; slice: Cell | null } => {
-    const c = driver.get(n);
+export function planLifts(d: Design): LiftPlan {
+  const lifter = new Lifter(d);
+  const words = new Map<ConcatCell, (Lift[] | null)[]>();
+  for (const c of d.cells) {
+    if (c.kind !== 'concat') continue;
+    const perWord = Array.from({ length: Math.ceil(d.nets[c.out]!.width / 32) }, (_, i) => lifter.concatWord(c, i));
+    if (perWord.some((w) => w !== null)) words.set(c, perWord);
+  }
+  return { words, absorbed: lifter.absorbed };
+}
+
+const mask = (items: readonly Item[]): number => items.reduce((m, x) => (m | (1 << x.pos)) >>> 0, 0);
+
+/** The 1-bit cells behind a concat's words grouped into word-wide parts, recording what they absorb. */
+class Lifter {
+  readonly absorbed = new Set<Cell>();
+  private readonly driver: ReadonlyMap<NetId, Cell>;
+  /** Readers of each net (cell inputs and output ports). */
+  private readonly fanout = new Map<NetId, number>();
+
+  constructor(private readonly d: Design) {
+    this.driver = driverMap(d);
+    const read = (n: NetId): void => void this.fanout.set(n, (this.fanout.get(n) ?? 0) + 1);
+    for (const c of d.cells) cellInputs(c).forEach(read);
+    for (const p of d.outputs) read(p.net);
+  }
+
+  /** Word i of concat c lifted, or null when it has fewer than two 1-bit parts or none read only here. */
+  concatWord(c: ConcatCell, i: number): Lift[] | null {
+    // 1-bit parts landing in word i (the last part is the least significant).
+    const items: Item[] = [];
+    let at = 0;
+    for (let p = c.parts.length - 1; p >= 0; p--) {
+      const pw = this.d.nets[c.parts[p]!]!.width;
+      if (pw === 1 && at >= 32 * i && at < 32 * i + 32) items.push({ pos: at - 32 * i, net: c.parts[p]! });
+      at += pw;
+    }
+    const worth = items.length >= 2 && items.some((x) => this.fanout.get(x.net) === 1);
+    return worth ? this.lift(items, 0) : null;
+  }
+
+  /**
+   * A 1-bit net as bit `bit` of net `src`: of the sliced net when a slice drives it (generators
+   * select the same bit again and again, one slice cell per use), else bit 0 of itself.
+   */
+  private bitOf(n: NetId): { src: NetId; bit: number; slice: Cell | null } {
+    const c = this.driver.get(n);
     return c?.kind === 'slice' ? { src: c.a, bit: c.lo, slice: c } : { src: n, bit: 0, slice: null };
-  };
-  const lift = (items: readonly Item[], depth: number): Lift[] => {
-    const groups = new Map<string, { cell: Cell; item: Item }[]>();
+  }
+
+  private lift(items: readonly Item[], depth: number): Lift[] {
+    const { groups, leaves, ones } = this.sort(items, depth);
+    const parts: Lift[] = [];
+    for (const g of groups.values()) {
+      if (g.length < 2) leaves.push(g[0]!.item);
+      else parts.push(this.groupPart(g, depth));
+    }
+    parts.push(...this.leafParts(leaves));
+    if (ones !== 0) parts.push({ k: 'ones', value: ones });
+    return parts;
+  }
+
+  /**
+   * The items by the cell driving them when it is read only here (a mux by its select, a gate by
+   * its operator), the rest as leaves, and the constant ones.
+   */
+  private sort(items: readonly Item[], depth: number): { groups: Map<string, Group>; leaves: Item[]; ones: number } {
+    const groups = new Map<string, Group>();
     const leaves: Item[] = [];
     let ones = 0;
     for (const item of items) {
-      const c = driver.get(item.net);
-      const single = fanout.get(item.net) === 1;
+      const c = this.driver.get(item.net);
+      const single = this.fanout.get(item.net) === 1;
       let key: string | null = null;
       if (c && single && depth < MAX_DEPTH) {
         if (c.kind === 'mux') {
-          const s = bitOf(c.sel);
+          const s = this.bitOf(c.sel);
           key = `mux ${s.src}[${s.bit}]`;
         } else if (c.kind === 'bitwise') key = `bitwise ${c.op}`;
         else if (c.kind === 'not') key = 'not';
       }
       if (c?.kind === 'const') {
         if (c.value & 1n) ones = (ones | (1 << item.pos)) >>> 0;
-        if (single) absorbed.add(c);
+        if (single) this.absorbed.add(c);
       } else if (key !== null) {
         const g = groups.get(key) ?? [];
         g.push({ cell: c!, item });
         groups.set(key, g);
       } else leaves.push(item);
     }
-    const parts: Lift[] = [];
-    for (const g of groups.values()) {
-      if (g.length < 2) {
-        leaves.push(g[0]!.item);
-        continue;
+    return { groups, leaves, ones };
+  }
+
+  /** A group of at least two cells of one kind as one word-wide operation on lifted operands. */
+  private groupPart(g: Group, depth: number): Lift {
+    for (const { cell } of g) this.absorbed.add(cell);
+    const operand = (pick: (c: Cell) => NetId): Lift[] =>
+      this.lift(
+        g.map(({ cell, item }) => ({ pos: item.pos, net: pick(cell) })),
+        depth + 1,
+      );
+    const c0 = g[0]!.cell;
+    if (c0.kind === 'mux') {
+      // The select as a bit of its source; the 1-bit slices that selected it are not needed.
+      const s = this.bitOf(c0.sel);
+      for (const { cell } of g) {
+        const sel = (cell as typeof c0).sel;
+        const sc = this.bitOf(sel).slice;
+        if (sc && this.fanout.get(sel) === 1) this.absorbed.add(sc);
       }
-      for (const { cell } of g) absorbed.add(cell);
-      const operand = (pick: (c: Cell) => NetId): Lift[] =>
-        lift(
-          g.map(({ cell, item }) => ({ pos: item.pos, net: pick(cell) })),
-          depth + 1,
-        );
-      const c0 = g[0]!.cell;
-      if (c0.kind === 'mux') {
-        // The select as a bit of its source; the 1-bit slices that selected it are not needed.
-        const s = bitOf(c0.sel);
-        for (const { cell } of g) {
-          const sel = (cell as typeof c0).sel;
-          const sc = bitOf(sel).slice;
-          if (sc && fanout.get(sel) === 1) absorbed.add(sc);
-        }
-        parts.push({
-          k: 'mux',
-          sel: s.src,
-          selBit: s.bit,
-          t: operand((c) => (c as typeof c0).whenTrue),
-          f: operand((c) => (c as typeof c0).whenFalse),
-        });
-      } else if (c0.kind === 'bitwise')
-        parts.push({
-          k: 'bitwise',
-          op: c0.op,
-          a: operand((c) => (c as typeof c0).a),
-          b: operand((c) => (c as typeof c0).b),
-        });
-      else if (c0.kind === 'not')
-        parts.push({
-          k: 'not',
-          a: operand((c) => (c as typeof c0).a),
-          mask: mask(g.map((x) => x.item)),
-        });
+      return {
+        k: 'mux',
+        sel: s.src,
+        selBit: s.bit,
+        t: operand((c) => (c as typeof c0).whenTrue),
+        f: operand((c) => (c as typeof c0).whenFalse),
+      };
     }
-    // Leaves: bit `lo` of `src` at `pos` (a 1-bit slice, or a 1-bit net as its own bit 0), grouped
-    // by source and displacement pos - lo: one shifted, masked word per group.
+    if (c0.kind === 'bitwise')
+      return {
+        k: 'bitwise',
+        op: c0.op,
+        a: operand((c) => (c as typeof c0).a),
+        b: operand((c) => (c as typeof c0).b),
+      };
+    if (c0.kind === 'not')
+      return {
+        k: 'not',
+        a: operand((c) => (c as typeof c0).a),
+        mask: mask(g.map((x) => x.item)),
+      };
+    throw new Error(`lift: no group of '${c0.kind}' cells`);
+  }
+
+  /**
+   * Leaves: bit `lo` of `src` at `pos` (a 1-bit slice, or a 1-bit net as its own bit 0), grouped
+   * by source and displacement pos - lo: one shifted, masked word per group.
+   */
+  private leafParts(leaves: readonly Item[]): Lift[] {
     const bySource = new Map<string, { src: NetId; shift: number; items: Item[] }>();
     for (const item of leaves) {
-      const { src, bit, slice } = bitOf(item.net);
-      if (slice && fanout.get(item.net) === 1) absorbed.add(slice);
+      const { src, bit, slice } = this.bitOf(item.net);
+      if (slice && this.fanout.get(item.net) === 1) this.absorbed.add(slice);
       const key = `${src} ${item.pos - bit}`;
       const g = bySource.get(key) ?? { src, shift: item.pos - bit, items: [] };
       g.items.push(item);
       bySource.set(key, g);
     }
-    for (const { src, shift, items: its } of bySource.values()) {
+    return [...bySource.values()].map(({ src, shift, items: its }): Lift => {
       const at = Math.min(...its.map((x) => x.pos));
       const top = Math.max(...its.map((x) => x.pos));
-      parts.push({ k: 'bits', src, lo: at - shift, len: top - at + 1, mask: mask(its) >>> at, at });
-    }
-    if (ones !== 0) parts.push({ k: 'ones', value: ones });
-    return parts;
-  };
-
-  const words = new Map<ConcatCell, (Lift[] | null)[]>();
-  for (const c of d.cells) {
-    if (c.kind !== 'concat') continue;
-    const w = width(c.out);
-    const perWord: (Lift[] | null)[] = [];
-    let any = false;
-    for (let i = 0; i < Math.ceil(w / 32); i++) {
-      // 1-bit parts landing in word i (the last part is the least significant).
-      const items: Item[] = [];
-      let at = 0;
-      for (let p = c.parts.length - 1; p >= 0; p--) {
-        const pw = width(c.parts[p]!);
-        if (pw === 1 && at >= 32 * i && at < 32 * i + 32) items.push({ pos: at - 32 * i, net: c.parts[p]! });
-        at += pw;
-      }
-      const worth = items.length >= 2 && items.some((x) => fanout.get(x.net) === 1);
-      perWord.push(worth ? lift(items, 0) : null);
-      any ||= worth;
-    }
-    if (any) words.set(c, perWord);
+      return { k: 'bits', src, lo: at - shift, len: top - at + 1, mask: mask(its) >>> at, at };
+    });
   }
-  return { words, absorbed };
 }
