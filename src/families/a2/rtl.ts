@@ -84,22 +84,27 @@ export interface BuildOptions {
 
 const CONTROL = [...CONTROL_FIELDS, 'clear'] as const;
 
-export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
-  const m = new ModuleBuilder(c.name);
-  Object.assign(m.meta, a2Meta(c));
-  const fwdOn = opts.forwarding ?? true;
-  const ib = indexBits(c);
-  const wBits = Math.log2(c.wordBits);
-  const aBits = Math.log2(c.depth);
-  const io = {
+/** The request ports. */
+interface A2Ports {
+  valid: Sig;
+  op: Sig;
+  key: Sig;
+  tag: Sig;
+  outReady: Sig;
+}
+
+function a2Ports(m: ModuleBuilder, c: A2Derived): A2Ports {
+  return {
     valid: m.input('in_valid', 1, 'request valid'),
     op: m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 test-and-insert, 3 clear'),
     key: m.input('in_key', c.keyBits, 'key'),
     tag: m.input('in_tag', c.tagBits, 'tag, returned with the response'),
     outReady: m.input('out_ready', 1, 'response consumer ready'),
   };
+}
 
-  // ---- A: input registers; A+1: the sweep, the occupancy, in_ready ---------------------------
+/** A: input registers; A+1: the sweep, the occupancy, in_ready. */
+function inputStage(m: ModuleBuilder, c: A2Derived, io: A2Ports) {
   const input = registeredInput(m, {
     valid: io.valid,
     op: io.op,
@@ -111,17 +116,28 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
     data: { key: io.key, tag: io.tag },
     name: 'in',
   });
-  const sweep = clearSweep(m, { addrBits: aBits, depth: c.depth });
+  const sweep = clearSweep(m, { addrBits: Math.log2(c.depth), depth: c.depth });
   const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
   const { active: sweepActive } = sweep.connectLookahead(input.flags.clear);
   // A clear on the wire or in the input register holds in_ready low until sweep_busy takes over.
   const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
   input.setReady(occ.fullAfter(input.fire).or(sweep.busy).or(input.flags.clear).or(clearOnWire));
+  return { input, occ, sweepPort: { active: sweepActive, addr: sweep.addr } };
+}
 
-  // ---- A+1, A+2: hashes (one per bank index u, shared by the three sets) --------------------
+/** A+1, A+2: hashes (one per bank index u, shared by the three sets); the op's fields to D. */
+function hashStage(m: ModuleBuilder, c: A2Derived, input: ReturnType<typeof inputStage>['input']) {
   const key = input.data.key;
   const idx3 = Array.from({ length: c.k }, (_, u) =>
-    wideH3(m, { key, bits: ib, unitBits: 32, seed: c.seed, salt: () => hashSalt(u), chunkBits: 16, name: `hash${u}` }),
+    wideH3(m, {
+      key,
+      bits: indexBits(c),
+      unitBits: 32,
+      seed: c.seed,
+      salt: () => hashSalt(u),
+      chunkBits: 16,
+      name: `hash${u}`,
+    }),
   );
   const s1 = {
     valid: input.valid,
@@ -136,8 +152,17 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
   const s5 = pipeStage(m, 's5', s4, { control: CONTROL });
   const s6 = pipeStage(m, 's6', s5, { control: CONTROL });
   const s7 = pipeStage(m, 's7', s6, { control: CONTROL }); // D: decision and writes
+  return { idx3, s3, s6, s7 };
+}
 
-  // Indexes along the pipeline (R .. D), addresses, bit one-hots.
+type OpStages = ReturnType<typeof hashStage>;
+
+/**
+ * The indexes along the pipeline (R .. D), the bit one-hots, and the bit-wise hazards of each
+ * hash (`off` where forwarding is off).
+ */
+function indexTaps(m: ModuleBuilder, c: A2Derived, { idx3, s6 }: OpStages, fwdOn: boolean) {
+  const wBits = Math.log2(c.wordBits);
   const idx = idx3.map((i3, u) => {
     const i4 = m.pipe(i3, 1, `idx${u}_s4`, { reset: null });
     const i5 = m.pipe(i4, 1, `idx${u}_s5`, { reset: null });
@@ -145,7 +170,6 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
     const i7 = m.pipe(i6, 1, `idx${u}_s7`, { reset: null });
     return [i3, i4, i5, i6, i7] as const;
   });
-  const addrOf = (x: Sig): Sig => x.slice(ib - 1, wBits);
   const onehotOf = (x: Sig): Sig => (wBits === 0 ? m.const(1, 1) : m.const(1, c.wordBits).shl(x.slice(wBits - 1, 0)));
   const onehot5 = idx.map(([i3], u) => m.pipe(onehotOf(i3), 2, `onehot${u}_s5`, { reset: null }));
   const onehot7 = onehot5.map((o, u) => m.pipe(o, 2, `onehot${u}_s7`, { reset: null }));
@@ -160,11 +184,16 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
   const c1 = idx.map(([, , i5, i6], u) =>
     fwdOn ? registeredMatch(m, `c1_${u}`, { write: writerIns6, writeAddr: i6, readAddr: i5 }) : off,
   );
+  return { idx, onehot5, onehot7, off, same2, c1 };
+}
 
-  // ---- roles, count and the flush channel -----------------------------------------------------
+type IndexTaps = ReturnType<typeof indexTaps>;
+
+const roleBit = (mask: Sig, s: number): Sig => mask.bit(((s % SETS) + SETS) % SETS);
+
+/** The roles (`act`), each set's write enable at D, and the flush channel started by a swap. */
+function rolesAndFlush(m: ModuleBuilder, c: A2Derived, { s6, s7 }: OpStages) {
   const act = m.reg('act', SETS, { reset: 1 }); // one-hot: the active set
-  const roleBit = (mask: Sig, s: number): Sig => mask.bit(((s % SETS) + SETS) % SETS);
-  const stbOf = (s: number): Sig => roleBit(act, s + 1); // standby = act − 1
   const flushedOf = (a: Sig, s: number): Sig => roleBit(a, s + 2); // flushed = act + 1
   const insD = s7.valid.and(s7.ins);
   const clearD = s7.clear;
@@ -183,7 +212,7 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
     ),
   );
   const w1 = we.map((w, s) => m.pipe(w, 1, `set${s}_wrote`));
-  const channels = clearChannels(m, { count: 1, addrBits: aBits, banks: SETS });
+  const channels = clearChannels(m, { count: 1, addrBits: Math.log2(c.depth), banks: SETS });
   channels.connect({
     start: swapQ,
     select: null,
@@ -192,40 +221,93 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
     // Latched the cycle after the start: act is already the new one, its flushed set the old standby.
     target: () => m.cat(...[2, 1, 0].map((s) => flushedOf(act, s))),
   });
-  const sweepPort = { active: sweepActive, addr: sweep.addr };
+  return { act, actNext, insD, clearD, swapQ, we, w1, channels };
+}
 
-  // ---- the banks ------------------------------------------------------------------------------
-  const XY = Array.from({ length: SETS }, (_, s) =>
+type Roles = ReturnType<typeof rolesAndFlush>;
+
+/** What bank u of set s is built from. */
+interface BankWiring {
+  c: A2Derived;
+  fwdOn: boolean;
+  /** The set's write enable at D. */
+  we: Sig;
+  /** The set's clear port (the flush channel or the sweep). */
+  clr: { write: Sig; addr: Sig };
+  /** The op's index at R .. D. */
+  idx: readonly [Sig, Sig, Sig, Sig, Sig];
+  onehot5: Sig;
+  onehot7: Sig;
+  same2: Sig;
+  off: Sig;
+  readValid: Sig;
+}
+
+/**
+ * One bank: read at R, the word forwarded from the writes at edges R .. R+3 (hit_a .. hit_d), the
+ * op's bit at R+2, and D's write (the corrected word with the op's bit set, or the clear's zero).
+ */
+function bankBit(m: ModuleBuilder, b: BankWiring): Sig {
+  const { c } = b;
+  const ib = indexBits(c);
+  const wBits = Math.log2(c.wordBits);
+  const addrOf = (x: Sig): Sig => x.slice(ib - 1, wBits);
+  const [i3, i4, i5, i6, i7] = b.idx;
+  const a3 = addrOf(i3);
+  const a7 = addrOf(i7);
+  const hit = (name: string, at: Sig): Sig =>
+    b.fwdOn ? registeredMatch(m, name, { write: b.we, writeAddr: a7, readAddr: at }) : b.off;
+  const mem = m.memory('ram', { width: c.wordBits, depth: c.depth, readDuringWrite: 'undefined' });
+  const rd = mem.read(a3, b.readValid); // every set: the op's roles are known only at D
+  const fwd = m.reg('fwd_data', c.wordBits, { reset: null });
+  const hitA = hit('hit_a', a3); // the write at the read's edge
+  const rdq = m.pipe(m.mux(hitA, fwd, rd), 1, 'rdq', { reset: null });
+  const hitB = hit('hit_b', addrOf(i4));
+  const w2 = m.mux(hitB, fwd, rdq);
+  // The bit at R+2, with the write landing at the end of R+2 (same index) applied.
+  const bit = m.pipe(w2.and(b.onehot5).any().or(b.we.and(b.same2)), 1, 'm', { reset: null });
+  const w2q = m.pipe(w2, 1, 'w2q', { reset: null });
+  const hitC = hit('hit_c', addrOf(i5));
+  const w3q = m.pipe(m.mux(hitC, fwd, w2q), 1, 'w3q', { reset: null });
+  const hitD = hit('hit_d', addrOf(i6));
+  const newWord = m.mux(hitD, fwd, w3q).or(b.onehot7);
+  fwd.next(newWord);
+  mem.write(
+    m.mux(b.clr.write, b.clr.addr, a7),
+    m.mux(b.clr.write, m.const(0, c.wordBits), newWord),
+    b.we.or(b.clr.write),
+  );
+  return bit;
+}
+
+/** Every set's banks; per set Z(s) at D: all k bits set (X), or (Y) assuming the op one ahead set its bits there. */
+function setMatches(
+  m: ModuleBuilder,
+  c: A2Derived,
+  t: IndexTaps,
+  roles: Roles,
+  sweepPort: { active: Sig; addr: Sig },
+  readValid: Sig,
+  fwdOn: boolean,
+): Sig[] {
+  return Array.from({ length: SETS }, (_, s) =>
     m.scope(`set${s}`, () => {
-      const clr = channels.bankPort(s, sweepPort);
-      const bits = idx.map(([i3, i4, i5, i6, i7], u) =>
-        m.scope(`bank${u}`, () => {
-          const a3 = addrOf(i3);
-          const a7 = addrOf(i7);
-          const hit = (name: string, at: Sig): Sig =>
-            fwdOn ? registeredMatch(m, name, { write: we[s]!, writeAddr: a7, readAddr: at }) : off;
-          const mem = m.memory('ram', { width: c.wordBits, depth: c.depth, readDuringWrite: 'undefined' });
-          const rd = mem.read(a3, s3.valid); // every set: the op's roles are known only at D
-          const fwd = m.reg('fwd_data', c.wordBits, { reset: null });
-          const hitA = hit('hit_a', a3); // the write at the read's edge
-          const rdq = m.pipe(m.mux(hitA, fwd, rd), 1, 'rdq', { reset: null });
-          const hitB = hit('hit_b', addrOf(i4));
-          const w2 = m.mux(hitB, fwd, rdq);
-          // The bit at R+2, with the write landing at the end of R+2 (same index) applied.
-          const bit = m.pipe(w2.and(onehot5[u]!).any().or(we[s]!.and(same2[u]!)), 1, 'm', { reset: null });
-          const w2q = m.pipe(w2, 1, 'w2q', { reset: null });
-          const hitC = hit('hit_c', addrOf(i5));
-          const w3q = m.pipe(m.mux(hitC, fwd, w2q), 1, 'w3q', { reset: null });
-          const hitD = hit('hit_d', addrOf(i6));
-          const newWord = m.mux(hitD, fwd, w3q).or(onehot7[u]!);
-          fwd.next(newWord);
-          mem.write(
-            m.mux(clr.write, clr.addr, a7),
-            m.mux(clr.write, m.const(0, c.wordBits), newWord),
-            we[s]!.or(clr.write),
-          );
-          return bit;
-        }),
+      const clr = roles.channels.bankPort(s, sweepPort);
+      const bits = t.idx.map((idx, u) =>
+        m.scope(`bank${u}`, () =>
+          bankBit(m, {
+            c,
+            fwdOn,
+            we: roles.we[s]!,
+            clr,
+            idx,
+            onehot5: t.onehot5[u]!,
+            onehot7: t.onehot7[u]!,
+            same2: t.same2[u]!,
+            off: t.off,
+            readValid,
+          }),
+        ),
       );
       // R+3: all k bits set (X), and the same if the op one ahead set its bits here (Y).
       const x = m.pipe(
@@ -235,16 +317,23 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
         { reset: null },
       );
       const y = m.pipe(
-        bits.map((b, u) => b.or(c1[u]!)).reduce((p, q) => p.and(q)),
+        bits.map((b, u) => b.or(t.c1[u]!)).reduce((p, q) => p.and(q)),
         1,
         'all_c1',
         { reset: null },
       );
-      return m.mux(w1[s]!, y, x); // Z(s) at D
+      return m.mux(roles.w1[s]!, y, x); // Z(s) at D
     }),
   );
+}
 
-  // ---- D: decision ------------------------------------------------------------------------------
+/**
+ * D: active and standby hits by the roles; a real insert (not in the active half) counts, and
+ * the κ-th swaps. The answer registered into s8.
+ */
+function decision(m: ModuleBuilder, c: A2Derived, roles: Roles, XY: Sig[], s7: OpStages['s7']) {
+  const { act, actNext, insD, clearD, swapQ } = roles;
+  const stbOf = (s: number): Sig => roleBit(act, s + 1); // standby = act − 1
   const activeHit = XY.map((z, s) => act.bit(s).and(z)).reduce((p, q) => p.or(q));
   const standbyHit = XY.map((z, s) => stbOf(s).and(z)).reduce((p, q) => p.or(q));
   const real = insD.and(activeHit.not());
@@ -258,6 +347,20 @@ export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
   act.next(m.mux(clearD, 1, m.mux(swap, actNext, act)));
   const hitOut = m.pipe(activeHit.or(standbyHit).and(s7.query), 1, 's8_hit', { reset: null });
   const s8 = pipeStage(m, 's8', { valid: s7.valid, tag: s7.tag });
+  return { hitOut, s8 };
+}
+
+export function buildA2(c: A2Derived, opts: BuildOptions = {}): Design {
+  const m = new ModuleBuilder(c.name);
+  Object.assign(m.meta, a2Meta(c));
+  const fwdOn = opts.forwarding ?? true;
+  const io = a2Ports(m, c);
+  const { input, occ, sweepPort } = inputStage(m, c, io);
+  const st = hashStage(m, c, input);
+  const taps = indexTaps(m, c, st, fwdOn);
+  const roles = rolesAndFlush(m, c, st);
+  const XY = setMatches(m, c, taps, roles, sweepPort, st.s3.valid, fwdOn);
+  const { hitOut, s8 } = decision(m, c, roles, XY, st.s7);
 
   // ---- response queue -------------------------------------------------------------------------
   const rq = responseQueue(m, RESPONSE_QUEUE, s8.valid, [s8.tag, hitOut], io.outReady);

@@ -52,11 +52,11 @@
 import { ModuleBuilder, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { clearSweep } from '../../stages/clear.js';
-import { counterBank, saturatingAdd, saturatingStep } from '../../stages/counters.js';
+import { type CounterBank, counterBank, saturatingAdd, saturatingStep } from '../../stages/counters.js';
 import { wideH3 } from '../../stages/hash.js';
 import { decodeOp, registeredInput } from '../../stages/input.js';
 import { pipeStage } from '../../stages/pipeline.js';
-import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { type Occupancy, occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { primarySalt, secondarySalt } from './model.js';
 import { countingMeta, MODIFY_CYCLE, OP, queueDepthOf, READ_CYCLE, SECONDARY_MODIFY_CYCLE } from './params.js';
 import type { CountingDerived } from './types.js';
@@ -108,13 +108,48 @@ function minNetwork(m: ModuleBuilder, values: Sig[], prefix: string): MinNetwork
   return { min, single: below.reduce((x, y) => x.or(y)), nonZero: nz.reduce((x, y) => x.and(y)) };
 }
 
-export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {}): Design {
-  const m = new ModuleBuilder(c.name);
-  Object.assign(m.meta, countingMeta(c));
-  const forwarding = opts.forwarding ?? true;
-  const w = c.counterBits;
-  const rm = c.algorithm === 'rm';
-  const io = {
+/** The request's fields as they travel down the pipeline (control fields reset). */
+// A type, not an interface: pipeStage takes a record of signals by index signature.
+type OpRecord = {
+  valid: Sig;
+  ins: Sig;
+  rem: Sig;
+  query: Sig;
+  clear: Sig;
+  tag: Sig;
+  mod: Sig;
+};
+
+/** The ports a request arrives on (and out_ready, unless the design is a lane shard). */
+interface RequestPorts {
+  valid: Sig;
+  op: Sig;
+  key: Sig;
+  tag: Sig;
+  outReady: Sig | null;
+}
+
+/** What a response carries, as it enters the queue (or leaves a lane shard). */
+interface ResponseFields {
+  valid: Sig;
+  tag: Sig;
+  hit: Sig;
+  count: Sig;
+  ovf: Sig;
+  udf: Sig;
+}
+
+/** The design-wide signals a counter bank is built with. */
+interface BankContext {
+  m: ModuleBuilder;
+  c: CountingDerived;
+  forwarding: boolean;
+  sweepActive: Sig;
+  sweepAddr: Sig;
+}
+
+function requestPorts(m: ModuleBuilder, c: CountingDerived): RequestPorts {
+  return {
     valid: m.input('in_valid', 1, 'request valid'),
     op: m.input(
       'in_op',
@@ -126,8 +161,10 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
     // A lane design's shard answers as the response is formed (no queue, no out_ready).
     outReady: c.direct ? null : m.input('out_ready', 1, 'response consumer ready'),
   };
+}
 
-  // ---- 0: input registers ----------------------------------------------------------------------
+/** Cycle 0: the input registers, the op decoded into flags (absent flags are constant 0). */
+function inputStage(m: ModuleBuilder, c: CountingDerived, io: RequestPorts) {
   // Without remove there is no `rem` flag: op 3 sets no flag and is answered with zeros.
   const flags: Record<string, { codes: readonly number[]; qualified: boolean }> = {
     ins: { codes: [OP.insert, OP.testAndInsert], qualified: true },
@@ -144,13 +181,21 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
   });
   const flag = (name: string): Sig => input.flags[name] ?? m.const(0, 1);
   const f = { ins: flag('ins'), rem: flag('rem'), query: flag('query'), clear: flag('clear') };
-  const sweep = clearSweep(m, { addrBits: Math.log2(c.depth), depth: c.depth });
-  const occ = c.direct ? null : occupancy(m, { capacity: queueDepthOf(c.algorithm) });
-  const pending = m.reg('clear_pending', 1);
-  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
+  return { input, f };
+}
 
-  // ---- 1, 2: hashes; the request's fields travel with it --------------------------------------
-  const s1 = {
+type CountingInput = ReturnType<typeof inputStage>;
+
+/**
+ * Cycles 1, 2: the H3 hash of every primary (and, for RM, secondary) bank; the request's fields
+ * travel beside it to the read cycle.
+ */
+function hashStage(
+  m: ModuleBuilder,
+  c: CountingDerived,
+  { input, f }: CountingInput,
+): { at: OpRecord; primary: Sig[]; secondary: Sig[] } {
+  const s1: OpRecord = {
     valid: input.valid,
     ins: f.ins,
     rem: f.rem,
@@ -173,159 +218,199 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
         }),
       ),
     );
-  const h1 = hashes(false);
-  const h2 = rm ? hashes(true) : [];
-  let s: typeof s1 = s1;
-  for (let t = 2; t <= READ_CYCLE; t++) s = pipeStage(m, `s${t}`, s, CONTROL);
-  // The sweep: started by the clear when it reaches the last write stage (connected below).
-  const sweepStart = m.wire('sweep_start', 1);
-  const { active: sweepActive } = sweep.connectLookahead(sweepStart);
+  const primary = hashes(false);
+  const secondary = c.algorithm === 'rm' ? hashes(true) : [];
+  return { at: stagesThrough(m, s1, 2, READ_CYCLE), primary, secondary };
+}
 
-  // ---- 3..7: the primary banks -----------------------------------------------------------------
+/** The record registered through stages `from`..`to` (named s<t>). */
+function stagesThrough(m: ModuleBuilder, r: OpRecord, from: number, to: number): OpRecord {
+  let s = r;
+  for (let t = from; t <= to; t++) s = pipeStage(m, `s${t}`, s, CONTROL);
+  return s;
+}
+
+/** Primary (or secondary) bank i: read at `at` by the hash's word address and lane. */
+function bankAt(b: BankContext, secondary: boolean, i: number, hash: Sig, at: OpRecord): CounterBank {
+  const { m, c } = b;
   const laneBits = Math.log2(c.lanes);
-  const bankOf = (secondary: boolean, i: number, hash: Sig, at: typeof s1) =>
-    m.scope(`${secondary ? 'sec' : 'bank'}${i}`, () => {
-      const hb = hash.width;
-      const depth = secondary ? c.secondaryDepth : c.depth;
-      return counterBank(m, {
-        counterBits: w,
-        lanes: c.lanes,
-        depth,
-        addr: hash.slice(hb - 1, laneBits),
-        lane: laneBits === 0 ? null : hash.slice(laneBits - 1, 0),
-        read: at.valid,
-        modify: at.mod,
-        sweep: { active: sweepActive, addr: sweep.addr.trunc(Math.log2(depth)) },
-        forwarding,
-      });
+  return m.scope(`${secondary ? 'sec' : 'bank'}${i}`, () => {
+    const hb = hash.width;
+    const depth = secondary ? c.secondaryDepth : c.depth;
+    return counterBank(m, {
+      counterBits: c.counterBits,
+      lanes: c.lanes,
+      depth,
+      addr: hash.slice(hb - 1, laneBits),
+      lane: laneBits === 0 ? null : hash.slice(laneBits - 1, 0),
+      read: at.valid,
+      modify: at.mod,
+      sweep: { active: b.sweepActive, addr: b.sweepAddr.trunc(Math.log2(depth)) },
+      forwarding: b.forwarding,
     });
-  const banks1 = h1.map((h, i) => bankOf(false, i, h, s));
-  let sm = s;
-  for (let t = READ_CYCLE + 1; t <= MODIFY_CYCLE; t++) sm = pipeStage(m, `s${t}`, sm, CONTROL);
-  const values = banks1.map((b) => b.value);
-  const one = m.const(1, 1);
-  let ovf1: Sig;
-  let udf1: Sig;
-  const next1: Sig[] = [];
+  });
+}
+
+/** The primary counters' new values (M), and whether an increment saturated or a decrement was at 0. */
+interface PrimaryUpdate {
+  next: Sig[];
+  ovf: Sig;
+  udf: Sig;
+}
+
+/** M: MS steps every counter (+1 / −1, saturating); MI increments only the counters holding the minimum. */
+function primaryUpdate(m: ModuleBuilder, c: CountingDerived, values: Sig[], sm: OpRecord, one: Sig): PrimaryUpdate {
+  const next: Sig[] = [];
   if (c.algorithm === 'mi') {
     // Minimum increase: +1 on the counters no other is below (pairwise compares, this cycle).
     const ovfs: Sig[] = [];
     values.forEach((v, i) => {
       const isMin = values.reduce<Sig>((acc, u, j) => (i === j ? acc : acc.and(v.le(u))), one);
       const st = saturatingStep(m, v, sm.ins.and(isMin), m.const(0, 1));
-      next1.push(st.next);
+      next.push(st.next);
       ovfs.push(st.overflow);
     });
-    ovf1 = ovfs.reduce((x, y) => x.or(y));
-    udf1 = m.const(0, 1);
-  } else {
-    const steps = values.map((v) => saturatingStep(m, v, sm.ins, sm.rem));
-    steps.forEach((st) => next1.push(st.next));
-    ovf1 = steps.map((st) => st.overflow).reduce((x, y) => x.or(y));
-    udf1 = steps.map((st) => st.underflow).reduce((x, y) => x.or(y));
+    return { next, ovf: ovfs.reduce((x, y) => x.or(y)), udf: m.const(0, 1) };
   }
-  banks1.forEach((b, i) => b.update(next1[i]!));
+  const steps = values.map((v) => saturatingStep(m, v, sm.ins, sm.rem));
+  steps.forEach((st) => next.push(st.next));
+  return {
+    next,
+    ovf: steps.map((st) => st.overflow).reduce((x, y) => x.or(y)),
+    udf: steps.map((st) => st.underflow).reduce((x, y) => x.or(y)),
+  };
+}
 
-  // ---- 7, 8: the response (MS, MI), or the primary's minima (RM) -----------------------------
-  const t7 = MODIFY_CYCLE + 1;
-  const cur1 = values.map((v, i) => m.pipe(v, 1, `s${t7}_cur${i}`, { reset: null }));
-  const r = pipeStage(
-    m,
-    `s${t7}`,
-    { ...sm, ovf: ovf1, udf: udf1 },
-    {
-      control: ['valid', 'ins', 'rem', 'clear', 'mod'],
-    },
-  );
-  const old1 = minNetwork(m, cur1, `s${t7}_old`);
-  let push: { valid: Sig; tag: Sig; hit: Sig; count: Sig; ovf: Sig; udf: Sig };
-  let lastWrite: Sig;
-  if (!rm) {
-    lastWrite = r.clear;
-    const r8 = pipeStage(m, `s${t7 + 1}`, r, CONTROL);
-    push = {
+/** The response and the stage whose `clear` starts the sweep (every op ahead of it has written). */
+interface Answer {
+  push: ResponseFields;
+  lastWrite: Sig;
+}
+
+type WithFlags = OpRecord & { ovf: Sig; udf: Sig };
+
+/** 8 (MS, MI): the minimum of the key's old counters and whether it is non-zero. */
+function minimumAnswer(m: ModuleBuilder, r: WithFlags, old1: MinNetwork): Answer {
+  const r8 = pipeStage(m, `s${MODIFY_CYCLE + 2}`, r, CONTROL);
+  return {
+    lastWrite: r.clear,
+    push: {
       valid: r8.valid,
       tag: r8.tag,
       hit: old1.nonZero.and(r8.query),
       count: m.mux(r8.query, old1.min, 0),
       ovf: r8.ovf,
       udf: r8.udf,
-    };
-  } else {
-    const nv1 = next1.map((v, i) => m.pipe(v, 1, `s${t7}_nv${i}`, { reset: null }));
-    const new1 = minNetwork(m, nv1, `s${t7}_new`);
-    const r8 = pipeStage(m, `s${t7 + 1}`, r, CONTROL);
-    // 8 → 9: the primary's minima registered.
-    const t9 = SECONDARY_MODIFY_CYCLE;
-    const reg9 = (x: Sig, name: string): Sig => m.pipe(x, 1, `s${t9}_${name}`, { reset: null });
-    const minNew = reg9(new1.min, 'min_new');
-    // Insert / remove with a single primary minimum, registered (the secondary's update selects
-    // with `found` last).
-    const doIns = reg9(r8.ins.and(new1.single), 'do_ins');
-    const doRemIfFound = reg9(r8.rem.and(new1.single), 'do_rem');
-    const minOld = reg9(old1.min, 'min_old');
-    const singleOld = reg9(old1.single, 'single_old');
-    const nzOld = reg9(old1.nonZero, 'nz_old');
-    const r9 = pipeStage(m, `s${t9}`, r8, CONTROL);
-    // The secondary banks read in cycle 6 (their hash delayed from cycle 3).
-    const at6 = { ...sm };
-    const banks2 = h2.map((h, i) =>
-      bankOf(true, i, m.pipe(h, MODIFY_CYCLE - READ_CYCLE, `sec${i}_hash_d`, { reset: null }), at6),
-    );
-    const v2 = banks2.map((b) => b.value);
-    const found = v2.map((v) => v.ne(0)).reduce((x, y) => x.and(y));
-    const ovf2: Sig[] = [];
-    banks2.forEach((b, i) => {
-      const v = v2[i]!;
-      // Both additions side by side (+1 when found, + the primary's minimum when not), selected
-      // after the adders: `found` (an AND over the banks) does not wait for them, nor they for it.
-      const inc = saturatingStep(m, v, one, m.const(0, 1));
-      const add = saturatingAdd(m, v, minNew);
-      ovf2.push(doIns.and(m.mux(found, inc.overflow, add.overflow)));
-      const ifFound = m.mux(doIns, inc.next, m.mux(doRemIfFound, v.sub(1), v));
-      b.update(m.mux(found, ifFound, m.mux(doIns, add.sum, v)));
-    });
-    // 10: written back; secondary counters compared; 11: their minimum; 12: the answer.
-    const t10 = t9 + 1;
-    const cur2 = v2.map((v, i) => m.pipe(v, 1, `s${t10}_cur${i}`, { reset: null }));
-    const r10 = pipeStage(
-      m,
-      `s${t10}`,
-      { ...r9, ovf: r9.ovf.or(ovf2.reduce((x, y) => x.or(y))), minOld, singleOld, nzOld },
-      CONTROL,
-    );
-    lastWrite = r10.clear;
-    const sec = minNetwork(m, cur2, `s${t10}_sec`);
-    const r11 = pipeStage(m, `s${t10 + 1}`, r10, CONTROL);
-    const r12 = pipeStage(m, `s${t10 + 2}`, { ...r11, min2: sec.min, found2: sec.nonZero }, CONTROL);
-    const useSecondary = r12.singleOld.and(r12.found2);
-    push = {
+    },
+  };
+}
+
+/** RM, 8 → 9: the primary's minima registered, and whether the secondary is to be updated. */
+function primaryMinima(m: ModuleBuilder, r: WithFlags, next1: Sig[], old1: MinNetwork) {
+  const t7 = MODIFY_CYCLE + 1;
+  const nv1 = next1.map((v, i) => m.pipe(v, 1, `s${t7}_nv${i}`, { reset: null }));
+  const new1 = minNetwork(m, nv1, `s${t7}_new`);
+  const r8 = pipeStage(m, `s${t7 + 1}`, r, CONTROL);
+  const t9 = SECONDARY_MODIFY_CYCLE;
+  const reg9 = (x: Sig, name: string): Sig => m.pipe(x, 1, `s${t9}_${name}`, { reset: null });
+  const minNew = reg9(new1.min, 'min_new');
+  // Insert / remove with a single primary minimum, registered (the secondary's update selects
+  // with `found` last).
+  const doIns = reg9(r8.ins.and(new1.single), 'do_ins');
+  const doRemIfFound = reg9(r8.rem.and(new1.single), 'do_rem');
+  const minOld = reg9(old1.min, 'min_old');
+  const singleOld = reg9(old1.single, 'single_old');
+  const nzOld = reg9(old1.nonZero, 'nz_old');
+  const r9 = pipeStage(m, `s${t9}`, r8, CONTROL);
+  return { r9, minNew, doIns, doRemIfFound, minOld, singleOld, nzOld };
+}
+
+/**
+ * RM, 9: the secondary's read-modify-write. found = every secondary counter > 0; an insert with a
+ * single primary minimum adds 1 if found, else the primary's minimum (saturating); a remove with a
+ * single minimum subtracts 1 if found. Returns the counters read and the overflows.
+ */
+function secondaryUpdate(
+  b: BankContext,
+  hashes: Sig[],
+  at6: OpRecord,
+  p: ReturnType<typeof primaryMinima>,
+  one: Sig,
+): { v2: Sig[]; ovf2: Sig[] } {
+  const { m } = b;
+  // The secondary banks read in cycle 6 (their hash delayed from cycle 3).
+  const banks2 = hashes.map((h, i) =>
+    bankAt(b, true, i, m.pipe(h, MODIFY_CYCLE - READ_CYCLE, `sec${i}_hash_d`, { reset: null }), at6),
+  );
+  const v2 = banks2.map((bk) => bk.value);
+  const found = v2.map((v) => v.ne(0)).reduce((x, y) => x.and(y));
+  const ovf2: Sig[] = [];
+  banks2.forEach((bk, i) => {
+    const v = v2[i]!;
+    // Both additions side by side (+1 when found, + the primary's minimum when not), selected
+    // after the adders: `found` (an AND over the banks) does not wait for them, nor they for it.
+    const inc = saturatingStep(m, v, one, m.const(0, 1));
+    const add = saturatingAdd(m, v, p.minNew);
+    ovf2.push(p.doIns.and(m.mux(found, inc.overflow, add.overflow)));
+    const ifFound = m.mux(p.doIns, inc.next, m.mux(p.doRemIfFound, v.sub(1), v));
+    bk.update(m.mux(found, ifFound, m.mux(p.doIns, add.sum, v)));
+  });
+  return { v2, ovf2 };
+}
+
+/** RM, 10..12: the secondary counters' minimum, and the recurring-minimum rule's answer. */
+function recurringMinimumAnswer(
+  m: ModuleBuilder,
+  p: ReturnType<typeof primaryMinima>,
+  { v2, ovf2 }: { v2: Sig[]; ovf2: Sig[] },
+): Answer {
+  const { r9, minOld, singleOld, nzOld } = p;
+  // 10: written back; secondary counters compared; 11: their minimum; 12: the answer.
+  const t10 = SECONDARY_MODIFY_CYCLE + 1;
+  const cur2 = v2.map((v, i) => m.pipe(v, 1, `s${t10}_cur${i}`, { reset: null }));
+  const r10 = pipeStage(
+    m,
+    `s${t10}`,
+    { ...r9, ovf: r9.ovf.or(ovf2.reduce((x, y) => x.or(y))), minOld, singleOld, nzOld },
+    CONTROL,
+  );
+  const sec = minNetwork(m, cur2, `s${t10}_sec`);
+  const r11 = pipeStage(m, `s${t10 + 1}`, r10, CONTROL);
+  const r12 = pipeStage(m, `s${t10 + 2}`, { ...r11, min2: sec.min, found2: sec.nonZero }, CONTROL);
+  const useSecondary = r12.singleOld.and(r12.found2);
+  return {
+    lastWrite: r10.clear,
+    push: {
       valid: r12.valid,
       tag: r12.tag,
       hit: useSecondary.or(r12.nzOld).and(r12.query),
       count: m.mux(r12.query, m.mux(useSecondary, r12.min2, r12.minOld), 0),
       ovf: r12.ovf,
       udf: r12.udf,
-    };
-  }
-  m.assignWire(sweepStart, lastWrite);
-  // A clear holds in_ready low from its accept until the sweep it starts is running.
-  pending.next(m.mux(sweepStart, 0, m.mux(clearOnWire, 1, pending)));
-  // (A direct shard keeps no room in a queue: the dispatcher takes every response as it comes.)
-  input.setReady((occ ? occ.fullAfter(input.fire).or(sweep.busy) : sweep.busy).or(pending).or(clearOnWire));
+    },
+  };
+}
 
+/** The outputs: straight from `push` on a lane shard, else through the response queue. */
+function responsePorts(
+  m: ModuleBuilder,
+  c: CountingDerived,
+  io: RequestPorts,
+  ready: Sig,
+  fire: Sig,
+  occ: Occupancy | null,
+  push: ResponseFields,
+): void {
   if (!io.outReady || !occ) {
-    m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+    m.output('in_ready', ready, 'request accepted when in_valid and in_ready');
     m.output('out_valid', push.valid, 'response valid (taken as it comes: no out_ready)');
     m.output('out_tag', push.tag, 'tag of the request');
     m.output('out_hit', push.hit, 'estimate > 0 (query, test-and-insert: as of before its own insert)');
     m.output('out_count', push.count, "the estimate of the key's count (0 for insert, remove, clear)");
     m.output('out_overflow', push.ovf, 'a counter the op incremented was saturated at 2^w - 1');
     m.output('out_underflow', push.udf, 'a counter the op decremented was at 0');
-    return m.build();
+    return;
   }
-
-  // ---- the response queue ----------------------------------------------------------------------
   const rq = responseQueue(
     m,
     queueDepthOf(c.algorithm),
@@ -334,13 +419,56 @@ export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {
     io.outReady,
     { oneHotWrite: true },
   );
-  occ.step(input.fire, rq.pop);
-  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
+  occ.step(fire, rq.pop);
+  m.output('in_ready', ready, 'request accepted when in_valid and in_ready');
   m.output('out_valid', rq.outValid, 'response available');
   m.output('out_tag', rq.head[0]!, 'tag of the request');
   m.output('out_hit', rq.head[1]!, 'estimate > 0 (query, test-and-insert: as of before its own insert)');
   m.output('out_count', rq.head[2]!, "the estimate of the key's count (0 for insert, remove, clear)");
   m.output('out_overflow', rq.head[3]!, 'a counter the op incremented was saturated at 2^w - 1');
   m.output('out_underflow', rq.head[4]!, 'a counter the op decremented was at 0');
+}
+
+export function buildCounting(c: CountingDerived, opts: CountingBuildOptions = {}): Design {
+  const m = new ModuleBuilder(c.name);
+  Object.assign(m.meta, countingMeta(c));
+  const io = requestPorts(m, c);
+  const inp = inputStage(m, c, io);
+  const { input } = inp;
+  const sweep = clearSweep(m, { addrBits: Math.log2(c.depth), depth: c.depth });
+  const occ = c.direct ? null : occupancy(m, { capacity: queueDepthOf(c.algorithm) });
+  const pending = m.reg('clear_pending', 1);
+  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
+  const h = hashStage(m, c, inp);
+  // The sweep: started by the clear when it reaches the last write stage (connected below).
+  const sweepStart = m.wire('sweep_start', 1);
+  const { active: sweepActive } = sweep.connectLookahead(sweepStart);
+  const bc: BankContext = { m, c, forwarding: opts.forwarding ?? true, sweepActive, sweepAddr: sweep.addr };
+
+  // ---- 3..7: the primary banks' read-modify-write ----------------------------------------------
+  const banks1 = h.primary.map((hash, i) => bankAt(bc, false, i, hash, h.at));
+  const sm = stagesThrough(m, h.at, READ_CYCLE + 1, MODIFY_CYCLE);
+  const values = banks1.map((b) => b.value);
+  const one = m.const(1, 1);
+  const p1 = primaryUpdate(m, c, values, sm, one);
+  banks1.forEach((b, i) => b.update(p1.next[i]!));
+
+  // ---- 7, 8: the response (MS, MI), or the primary's minima (RM) -----------------------------
+  const t7 = MODIFY_CYCLE + 1;
+  const cur1 = values.map((v, i) => m.pipe(v, 1, `s${t7}_cur${i}`, { reset: null }));
+  const r = pipeStage(m, `s${t7}`, { ...sm, ovf: p1.ovf, udf: p1.udf }, CONTROL);
+  const old1 = minNetwork(m, cur1, `s${t7}_old`);
+  let answer: Answer;
+  if (c.algorithm !== 'rm') answer = minimumAnswer(m, r, old1);
+  else {
+    const pm = primaryMinima(m, r, p1.next, old1);
+    answer = recurringMinimumAnswer(m, pm, secondaryUpdate(bc, h.secondary, { ...sm }, pm, one));
+  }
+  m.assignWire(sweepStart, answer.lastWrite);
+  // A clear holds in_ready low from its accept until the sweep it starts is running.
+  pending.next(m.mux(sweepStart, 0, m.mux(clearOnWire, 1, pending)));
+  // (A direct shard keeps no room in a queue: the dispatcher takes every response as it comes.)
+  input.setReady((occ ? occ.fullAfter(input.fire).or(sweep.busy) : sweep.busy).or(pending).or(clearOnWire));
+  responsePorts(m, c, io, input.ready, input.fire, occ, answer.push);
   return m.build();
 }

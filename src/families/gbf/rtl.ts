@@ -84,20 +84,16 @@ export interface GbfBuildOptions {
   forwarding?: boolean;
 }
 
-export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
-  const K = banksOf(c);
-  const m = new ModuleBuilder(c.name);
-  Object.assign(m.meta, gbfMeta(c));
-  const dl = c.decision ? gbfDecisionLayout(c) : null;
-  const io = gbfPorts(m, c, dl);
-  const aBits = Math.log2(c.wordsPerBank);
-  const wBits = Math.log2(c.wordBits);
-  const hBits = Math.log2(c.cellsPerBank);
+type GbfPorts = ReturnType<typeof gbfPorts>;
 
-  // ---- P1: input registers; in_ready is a register ------------------------------------------
-  // Room for one more request (judged without this cycle's pop, so out_ready does not reach
-  // in_ready; a `direct` shard has no queue), no sweep, and no clear accepted this cycle or the
-  // last (its sweep is not yet visible in sweep_busy).
+/**
+ * P1: input registers; in_ready is a register. Room for one more request (judged without this
+ * cycle's pop, so out_ready does not reach in_ready; a `direct` shard has no queue), no sweep,
+ * and no clear accepted this cycle or the last (its sweep is not yet visible in sweep_busy).
+ * Returns the banks' clear ports (the sweep only: no clear channel) beside the input.
+ */
+function gbfInput(m: ModuleBuilder, c: GbfDerived, io: GbfPorts) {
+  const aBits = Math.log2(c.wordsPerBank);
   const input = registeredInput(m, {
     valid: io.valid,
     op: io.op,
@@ -109,7 +105,7 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
     data: { key: io.key, tag: io.tag, class: io.cls ?? undefined, ratio: io.ratio ?? undefined },
     name: 'in',
   });
-  const { ins, query, clear } = input.flags;
+  const { clear } = input.flags;
   const sweep = clearSweep(m, { addrBits: aBits, depth: c.wordsPerBank });
   // A lane shard (`direct`) has no response queue to keep room in.
   const occ = io.outReady ? occupancy(m, { capacity: GBF_RESPONSE_QUEUE }) : null;
@@ -117,9 +113,15 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
   const clearOnWire = input.fire.and(decodeOp(io.op, [GBF_OP.clear]));
   const blocked = occ ? occ.fullAfter(input.fire).or(sweep.busy) : sweep.busy;
   input.setReady(blocked.or(clear).or(clearOnWire));
-  const ports = clearChannels(m, { count: 0, addrBits: aBits, banks: K });
+  const ports = clearChannels(m, { count: 0, addrBits: aBits, banks: banksOf(c) });
+  return { input, occ, ports, sweepPort: { active: sweepActive, addr: sweep.addr } };
+}
 
-  // ---- P2, P3: hashes (pieces registered, then the whole hash) -------------------------------
+type GbfInput = ReturnType<typeof gbfInput>;
+
+/** P2, P3: the cell hashes and the role hash (pieces registered, then the whole hash); P4, P5: the role of each bank. */
+function hashAndRoles(m: ModuleBuilder, c: GbfDerived, input: GbfInput['input']) {
+  const { ins, query } = input.flags;
   const hash = (salt: number, bits: number, name: string): Sig =>
     m.pipe(
       chunkedH3(m, { key: input.data.key, bits, seed: c.seed, salt, chunkBits: HASH_CHUNK, name }),
@@ -138,22 +140,31 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
     ratio: input.data.ratio,
   });
   const s3 = pipeStage(m, 's3', s2);
-  const cellHash = Array.from({ length: K }, (_, j) => m.scope(`bank${j}`, () => hash(gbfSalt(j), hBits, 'hash')));
+  const hBits = Math.log2(c.cellsPerBank);
+  const cellHash = Array.from({ length: banksOf(c) }, (_, j) =>
+    m.scope(`bank${j}`, () => hash(gbfSalt(j), hBits, 'hash')),
+  );
   const v = hash(GBF_ROLE_SALT, ROLE_HASH_BITS, 'role_hash');
-
-  // ---- P4, P5: the role of each bank --------------------------------------------------------
   const resets = roleMask(m, c, v);
   const s4 = pipeStage(m, 's4', s3);
   const s5 = pipeStage(m, 's5', s4);
+  return { s3, s4, s5, cellHash, resets };
+}
 
-  // ---- P3..P5: the banks -------------------------------------------------------------------
+/**
+ * P3..P5: the banks, each a bit column read in P3 at the cell's word; an insert writes its cell
+ * with its role's value (1 set, 0 reset) in P5. Returns each bank's cell as read.
+ */
+function cellBanks(m: ModuleBuilder, c: GbfDerived, st: ReturnType<typeof hashAndRoles>, inp: GbfInput, fwd: boolean) {
+  const { s3, s4, cellHash, resets } = st;
+  const wBits = Math.log2(c.wordBits);
+  const hBits = Math.log2(c.cellsPerBank);
   // Valid inserts in P4 (their writes are decided in P5, from this register).
   const ins5 = m.pipe(s4.valid.and(s4.ins), 1, 'ins5');
   const insNext = s4.valid.and(s4.ins);
-  const sweepPort = { active: sweepActive, addr: sweep.addr };
-  const cells = Array.from({ length: K }, (_, j) =>
+  return Array.from({ length: banksOf(c) }, (_, j) =>
     m.scope(`bank${j}`, () => {
-      const clr = ports.bankPort(j, sweepPort);
+      const clr = inp.ports.bankPort(j, inp.sweepPort);
       const writeEn = m.pipe(insNext.or(clr.issue), 1, 'write_en');
       const h = cellHash[j]!;
       return writeBitColumn(m, {
@@ -166,14 +177,55 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
         writing: ins5,
         writeEn,
         clear: clr,
-        forwarding: opts.forwarding ?? true,
+        forwarding: fwd,
         cellName: 's6_cell',
       }).cell;
     }),
   );
+}
+
+/** The outputs: through the response queue, or (a lane shard, `direct`) as the response is formed. */
+function gbfResponse(
+  m: ModuleBuilder,
+  io: GbfPorts,
+  inp: GbfInput,
+  out: { valid: Sig; tag: Sig; hit: Sig; c0: Sig; c1: Sig },
+  decision: Sig | null,
+): void {
+  const fieldsOut = [out.tag, out.hit, out.c0, out.c1, ...(decision ? [decision] : [])];
+  let outValid = out.valid;
+  let head = fieldsOut;
+  if (io.outReady && inp.occ) {
+    const rq = responseQueue(m, GBF_RESPONSE_QUEUE, out.valid, fieldsOut, io.outReady, { oneHotWrite: true });
+    inp.occ.step(inp.input.fire, rq.pop);
+    outValid = rq.outValid;
+    head = rq.head;
+  }
+
+  m.output('in_ready', inp.input.ready, 'request accepted when in_valid and in_ready');
+  m.output(
+    'out_valid',
+    outValid,
+    io.outReady ? 'response available' : 'response valid (taken as it comes: no out_ready)',
+  );
+  m.output('out_tag', head[0]!, 'tag of the request');
+  m.output('out_hit', head[1]!, 'standard answer: every reset cell 0, every set cell 1 (0 for insert, clear)');
+  m.output('out_c0', head[2]!, 'c0: reset cells of the key that read 0');
+  m.output('out_c1', head[3]!, 'c1: set cells of the key that read 1');
+  if (decision) m.output('out_decision', head[4]!, 'penalty-optimal answer of the decision unit');
+}
+
+export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
+  const m = new ModuleBuilder(c.name);
+  Object.assign(m.meta, gbfMeta(c));
+  const dl = c.decision ? gbfDecisionLayout(c) : null;
+  const io = gbfPorts(m, c, dl);
+  const inp = gbfInput(m, c, io);
+  const st = hashAndRoles(m, c, inp.input);
+  const cells = cellBanks(m, c, st, inp, opts.forwarding ?? true);
 
   // ---- P6..: hit and the counts -------------------------------------------------------------
-  const s6 = pipeStage(m, 's6', { ...s5, resets });
+  const s6 = pipeStage(m, 's6', { ...st.s5, resets: st.resets });
   const { hit, c0, c1, last } = countMatches(m, c, cells, s6);
 
   // ---- decision unit -------------------------------------------------------------------------
@@ -186,31 +238,8 @@ export function buildGbf(c: GbfDerived, opts: GbfBuildOptions = {}): Design {
     c1: m.mux(q, c1, 0),
   };
   const decision = dl ? decisionUnit(m, c, dl, { ...fields, query: q, cls: last.cls, ratio: last.ratio }) : null;
-  const out = decision ? decision.out : fields;
-
-  // ---- response queue ------------------------------------------------------------------------
   // A lane design's shard (`direct`) answers as the response is formed: no queue, no out_ready.
-  const fieldsOut = [out.tag, out.hit, out.c0, out.c1, ...(decision ? [decision.decision] : [])];
-  let outValid = out.valid;
-  let head = fieldsOut;
-  if (io.outReady && occ) {
-    const rq = responseQueue(m, GBF_RESPONSE_QUEUE, out.valid, fieldsOut, io.outReady, { oneHotWrite: true });
-    occ.step(input.fire, rq.pop);
-    outValid = rq.outValid;
-    head = rq.head;
-  }
-
-  m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
-  m.output(
-    'out_valid',
-    outValid,
-    io.outReady ? 'response available' : 'response valid (taken as it comes: no out_ready)',
-  );
-  m.output('out_tag', head[0]!, 'tag of the request');
-  m.output('out_hit', head[1]!, 'standard answer: every reset cell 0, every set cell 1 (0 for insert, clear)');
-  m.output('out_c0', head[2]!, 'c0: reset cells of the key that read 0');
-  m.output('out_c1', head[3]!, 'c1: set cells of the key that read 1');
-  if (decision) m.output('out_decision', head[4]!, 'penalty-optimal answer of the decision unit');
+  gbfResponse(m, io, inp, decision ? decision.out : fields, decision ? decision.decision : null);
   return m.build();
 }
 

@@ -51,7 +51,7 @@ import { ModuleBuilder, type Reg, type Sig } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { clearSweep } from '../../stages/clear.js';
 import { wideH3 } from '../../stages/hash.js';
-import { skidInput } from '../../stages/input.js';
+import { type SkidInput, skidInput } from '../../stages/input.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
 import { occupancy, responseQueue } from '../../stages/responseQueue.js';
 import { testAndSetColumn } from '../../stages/rmw.js';
@@ -71,11 +71,25 @@ export interface BuildOptions {
   forwarding?: boolean;
 }
 
-export function buildPbf(c: PbfDerived, opts: BuildOptions = {}): Design {
-  const m = new ModuleBuilder(c.name);
-  Object.assign(m.meta, pbfMeta(c));
+/** The request ports. */
+interface PbfPorts {
+  valid: Sig;
+  op: Sig;
+  key: Sig;
+  tag: Sig;
+  time: Sig;
+  from: Sig;
+  outReady: Sig;
+}
+
+type PbfInput = SkidInput<'ins' | 'query' | 'clear', 'tag' | 'key' | 'time' | 'from'>;
+
+/** The control fields the pipeline records reset. */
+const CONTROL = { control: ['valid', 'wr', 'query'] };
+
+function pbfPorts(m: ModuleBuilder, c: PbfDerived): PbfPorts {
   const D = c.timeBits;
-  const io = {
+  return {
     valid: m.input('in_valid', 1, 'request valid'),
     op: m.input('in_op', 2, 'operation: 0 query, 1 insert, 2 clear'),
     key: m.input('in_key', c.keyBits, 'key'),
@@ -84,20 +98,14 @@ export function buildPbf(c: PbfDerived, opts: BuildOptions = {}): Design {
     from: m.input('in_from', D, 'query: range start s'),
     outReady: m.input('out_ready', 1, 'response consumer ready'),
   };
-  const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
-  const input = skidInput(m, {
-    valid: io.valid,
-    op: io.op,
-    flags: { ins: [OP.insert], query: [OP.query], clear: [OP.clear] },
-    data: { tag: io.tag, key: io.key, time: io.time, from: io.from },
-    name: 'in',
-  });
-  const depth = maxDepth(c);
-  const sweep = clearSweep(m, { addrBits: Math.log2(depth), depth, busy: sweepBusy });
-  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
-  const headGo = m.reg('head_go', 1);
+}
 
-  // ---- accept and the micro-op sequencer (s1) ----
+/**
+ * s1: accept (the head request, unless a query's micro-ops are still issuing) and the micro-op
+ * sequencer; the insert's time checked against `now`, the last accepted insert's.
+ */
+function microOpSequencer(m: ModuleBuilder, c: PbfDerived, input: PbfInput, headGo: Sig) {
+  const D = c.timeBits;
   const s1Valid = m.reg('s1_valid', 1);
   const s1Last = m.reg('s1_last', 1);
   const continuing = s1Valid.and(s1Last.not());
@@ -144,37 +152,47 @@ export function buildPbf(c: PbfDerived, opts: BuildOptions = {}): Design {
   const ierr = s1Valid.and(s1.ins).and(s1.time.lt(now));
   const wr = s1Valid.and(s1.ins).and(ierr.not());
   now.next(m.mux(s1Valid.and(s1.clear), 0, m.mux(wr, s1.time, now)));
+  return { accept, headValidNext, clearNow, s1, s1Valid, s1First, s1Last, s1Cell, s1Phase, ierr, wr };
+}
 
-  const sweepRun = sweep.connectNextState(clearNow);
-  input.setReady(sweepRun.busyNext);
-  sweepRun.finish();
+type MicroOp = ReturnType<typeof microOpSequencer>;
 
-  // ---- s2: per level a_h / l_h and r_h ----
+/** s2: per level a_h = ⌊t/2^h⌋ (insert) or l_h = ⌈s/2^h⌉, and r_h = ⌊(e+1)/2^h⌋. */
+function levelBounds(m: ModuleBuilder, c: PbfDerived, u: MicroOp) {
+  const D = c.timeBits;
+  const { s1 } = u;
   const ctl = {
-    valid: s1Valid,
-    wr,
-    query: s1Valid.and(s1.query).and(s1.qerr.not()),
-    first: s1First,
-    last: s1Last,
-    err: ierr.or(s1.qerr),
+    valid: u.s1Valid,
+    wr: u.wr,
+    query: u.s1Valid.and(s1.query).and(s1.qerr.not()),
+    first: u.s1First,
+    last: u.s1Last,
+    err: u.ierr.or(s1.qerr),
     tag: s1.tag,
     key: s1.key,
   };
   const heights = c.levels.map((l) => l.height);
   const e1 = s1.time.zext(D + 1).add(1);
-  const s2Levels = heights.map((h) => {
-    if (c.filter === 'sbf') return { a: m.pipe(s1Cell!, 1, `s2_a${h}`, { reset: null }), r: null };
+  const levels = heights.map((h) => {
+    if (c.filter === 'sbf') return { a: m.pipe(u.s1Cell!, 1, `s2_a${h}`, { reset: null }), r: null };
     const t = s1.time.zext(D + 1);
     const f = s1.from.zext(D + 1);
     const up = h === 0 ? f : f.add((1 << h) - 1);
     const a = m.mux(s1.ins, t.slice(D, h), up.slice(D, h));
     return { a: m.pipe(a, 1, `s2_a${h}`, { reset: null }), r: m.pipe(e1.slice(D, h), 1, `s2_r${h}`, { reset: null }) };
   });
-  const s2 = pipeStage(m, 's2', { ...ctl, phase: s1Phase ?? undefined }, { control: ['valid', 'wr', 'query'] });
+  const s2 = pipeStage(m, 's2', { ...ctl, phase: u.s1Phase ?? undefined }, CONTROL);
+  return { levels, s2 };
+}
 
-  // ---- s3: the cell and enable of every level ----
-  const s3Cells = heights.map((h, i) => {
-    const { a, r } = s2Levels[i]!;
+/**
+ * s3: per level the probed cell (insert a_h; left l_h; right r_h − 1) and its enable (query:
+ * l_h < r_h and l_h odd / r_h odd: model.ts `coverAtLevel`), registered.
+ */
+function probedCells(m: ModuleBuilder, c: PbfDerived, { levels, s2 }: ReturnType<typeof levelBounds>) {
+  const D = c.timeBits;
+  const cells = c.levels.map(({ height: h }, i) => {
+    const { a, r } = levels[i]!;
     let cell: Sig;
     let en: Sig;
     if (r === null) {
@@ -205,22 +223,32 @@ export function buildPbf(c: PbfDerived, opts: BuildOptions = {}): Design {
       tag: s2.tag,
       key: s2.key,
     },
-    { control: ['valid', 'wr', 'query'] },
+    CONTROL,
   );
+  return { cells, s3 };
+}
 
-  // ---- hashes (s4 pieces, s5 = R), the slices ----
-  const C = { control: ['valid', 'wr', 'query'] };
-  const s4 = pipeStage(m, 's4', omit(s3, 'key'), C);
-  const s5 = pipeStage(m, 's5', s4, C); // R
-  const s6 = pipeStage(m, 's6', s5, C); // R+1: the insert's write is decided here
-  const s7 = pipeStage(m, 's7', omit(s6, 'wr'), C); // R+2
-  const s8 = pipeStage(m, 's8', s7, C); // R+3: matches
-  const forwarding = opts.forwarding ?? true;
+/**
+ * s4..s8: every slice's H3 index of cell ‖ key (s4 pieces, s5 = R), its test-and-set column; a
+ * level's hit = AND of its slices and its enable.
+ */
+function levelProbes(
+  m: ModuleBuilder,
+  c: PbfDerived,
+  { cells, s3 }: ReturnType<typeof probedCells>,
+  sweep: { active: Sig; addr: Sig },
+  forwarding: boolean,
+) {
+  const s4 = pipeStage(m, 's4', omit(s3, 'key'), CONTROL);
+  const s5 = pipeStage(m, 's5', s4, CONTROL); // R
+  const s6 = pipeStage(m, 's6', s5, CONTROL); // R+1: the insert's write is decided here
+  const s7 = pipeStage(m, 's7', omit(s6, 'wr'), CONTROL); // R+2
+  const s8 = pipeStage(m, 's8', s7, CONTROL); // R+3: matches
   const insWriteNext = s6.valid.and(s6.wr);
   const levelHits = c.levels.map((lv, i) =>
     m.scope(`lv${lv.height}`, () => {
       const h = lv.height;
-      const hashKey = m.cat(s3Cells[i]!.cell, s3.key);
+      const hashKey = m.cat(cells[i]!.cell, s3.key);
       const bits = Math.log2(lv.sliceBits);
       const matches = Array.from({ length: lv.k }, (_, j) =>
         m.scope(`sl${j}`, () => {
@@ -233,39 +261,62 @@ export function buildPbf(c: PbfDerived, opts: BuildOptions = {}): Design {
             chunkBits: HASH_CHUNK,
             name: 'hash',
           });
-          return column(
-            m,
-            c,
-            lv.sliceBits,
-            index,
-            s5.valid,
-            insWriteNext,
-            { active: sweepRun.active, addr: sweep.addr },
-            forwarding,
-          );
+          return column(m, c, lv.sliceBits, index, s5.valid, insWriteNext, sweep, forwarding);
         }),
       );
-      const en = m.pipe(s3Cells[i]!.en, 5, 'en'); // s3 -> s8
+      const en = m.pipe(cells[i]!.en, 5, 'en'); // s3 -> s8
       return matches.reduce((x, y) => x.and(y)).and(en);
     }),
   );
-  // ---- s9: the micro-op's hit; s10: the op's, pushed with its last micro-op ----
+  return { s8, levelHits };
+}
+
+/** s9: the micro-op's hit; s10: the op's (OR of its micro-ops), pushed with its last micro-op. */
+function opResponse(m: ModuleBuilder, { s8, levelHits }: ReturnType<typeof levelProbes>) {
   const uhit = m.pipe(
     levelHits.reduce((x, y) => x.or(y)),
     1,
     's9_uhit',
   );
-  const s9 = pipeStage(m, 's9', s8, { control: ['valid', 'wr', 'query'] });
+  const s9 = pipeStage(m, 's9', s8, CONTROL);
   const acc = m.reg('acc', 1);
   const hitNow = uhit.or(s9.first.not().and(acc));
   acc.next(m.mux(s9.valid, hitNow, acc));
-  const push = m.pipe(s9.valid.and(s9.last), 1, 's10_push');
-  const hit = m.pipe(hitNow.and(s9.query), 1, 's10_hit', { reset: null });
-  const err = m.pipe(s9.err, 1, 's10_err', { reset: null });
-  const tag = m.pipe(s9.tag, 1, 's10_tag', { reset: null });
-  const rq = responseQueue(m, RESPONSE_QUEUE, push, [tag, hit, err], io.outReady);
-  occ.step(accept, rq.pop);
-  headGo.next(headValidNext.and(occ.fullAfter(accept).or(sweepRun.busyNext).not()));
+  return {
+    push: m.pipe(s9.valid.and(s9.last), 1, 's10_push'),
+    hit: m.pipe(hitNow.and(s9.query), 1, 's10_hit', { reset: null }),
+    err: m.pipe(s9.err, 1, 's10_err', { reset: null }),
+    tag: m.pipe(s9.tag, 1, 's10_tag', { reset: null }),
+  };
+}
+
+export function buildPbf(c: PbfDerived, opts: BuildOptions = {}): Design {
+  const m = new ModuleBuilder(c.name);
+  Object.assign(m.meta, pbfMeta(c));
+  const io = pbfPorts(m, c);
+  const sweepBusy = m.reg('sweep_busy', 1, { reset: 1 });
+  const input = skidInput(m, {
+    valid: io.valid,
+    op: io.op,
+    flags: { ins: [OP.insert], query: [OP.query], clear: [OP.clear] },
+    data: { tag: io.tag, key: io.key, time: io.time, from: io.from },
+    name: 'in',
+  });
+  const depth = maxDepth(c);
+  const sweep = clearSweep(m, { addrBits: Math.log2(depth), depth, busy: sweepBusy });
+  const occ = occupancy(m, { capacity: RESPONSE_QUEUE });
+  const headGo = m.reg('head_go', 1);
+  const u = microOpSequencer(m, c, input, headGo);
+  const sweepRun = sweep.connectNextState(u.clearNow);
+  input.setReady(sweepRun.busyNext);
+  sweepRun.finish();
+
+  const cells = probedCells(m, c, levelBounds(m, c, u));
+  const probes = levelProbes(m, c, cells, { active: sweepRun.active, addr: sweep.addr }, opts.forwarding ?? true);
+  const r = opResponse(m, probes);
+  const rq = responseQueue(m, RESPONSE_QUEUE, r.push, [r.tag, r.hit, r.err], io.outReady);
+  occ.step(u.accept, rq.pop);
+  headGo.next(u.headValidNext.and(occ.fullAfter(u.accept).or(sweepRun.busyNext).not()));
 
   m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
   m.output('out_valid', rq.outValid, 'response available');

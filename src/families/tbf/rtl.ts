@@ -170,20 +170,15 @@ function dims(c: TbfDerived): Dims {
   };
 }
 
-export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
-  const d = dims(c);
-  const m = new ModuleBuilder(c.name);
-  Object.assign(m.meta, tbfMeta(c));
-  const dl = c.decision ? decisionLayout(c) : null;
-  const io = tbfPorts(m, c, dl);
+type TbfPorts = ReturnType<typeof tbfPorts>;
 
-  // ---- A: accept into the input registers (every input goes straight into a register) -------
-  // in_ready is a register: room for one more request in the response queue (judged without
-  // this cycle's pop, so out_ready does not reach it), no sweep running, and no clear accepted
-  // in this cycle or the last (the sweep it starts is not yet visible in sweep_busy).
-  // Insert and clear flags are registered already qualified by the accept, so the counters'
-  // enables are registers.
-  const input = registeredInput(m, {
+/**
+ * A: accept into the input registers (every input goes straight into a register). Insert and
+ * clear flags are registered already qualified by the accept, so the counters' enables are
+ * registers.
+ */
+function tbfInput(m: ModuleBuilder, io: TbfPorts) {
+  return registeredInput(m, {
     valid: io.valid,
     op: io.op,
     flags: {
@@ -200,10 +195,19 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     },
     name: 'in',
   });
-  const { ins, query, clear } = input.flags;
+}
 
-  // ---- A+1: T+, b, scan pointer, the sweep ---------------------------------------------------
-  // On lanes the time of the op and of the scan come with the request (laneTimes).
+type TbfInput = ReturnType<typeof tbfInput>;
+
+/**
+ * A+1: T+, b and the scan pointer (on lanes the time of the op and of the scan come with the
+ * request: laneTimes), the sweep, and in_ready — a register: room for one more request in the
+ * response queue (judged without this cycle's pop, so out_ready does not reach it), no sweep
+ * running, and no clear accepted in this cycle or the last (the sweep it starts is not yet
+ * visible in sweep_busy).
+ */
+function timeAndSweep(m: ModuleBuilder, c: TbfDerived, d: Dims, io: TbfPorts, input: TbfInput) {
+  const { ins, clear } = input.flags;
   const lanes = io.time ? laneTimes(m, c, d, input.valid, input.data, clear) : null;
   const own = lanes ? null : timeCounters(m, c, d);
   const counters = lanes ?? own!;
@@ -215,30 +219,48 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const fullAfter = occ ? occ.fullAfter(input.fire) : null;
   const clearOnWire = input.fire.and(decodeOp(io.op, [TBF_OP.clear]));
   input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
+  return { lanes, counters, tplusAfter, occ, sweepActive, sweepAddr: sweep.addr };
+}
 
-  // ---- A+1..A+5: request pipeline registers, the stale windows -------------------------------
+type TimeAndSweep = ReturnType<typeof timeAndSweep>;
+
+/** A+1..A+5: the request pipeline registers, with the stale windows formed in A+2. */
+function requestStages(m: ModuleBuilder, c: TbfDerived, input: TbfInput, t: TimeAndSweep) {
+  const { ins, query } = input.flags;
   const s1 = pipeStage(m, 's1', {
     valid: input.valid,
     ins,
     query,
     tag: input.data.tag,
     key: input.data.key,
-    tplus: counters.tplus,
-    tlast: lanes?.tlast,
-    tscan: tplusAfter,
-    scanAddr: counters.scanPtr,
-    b: counters.bcnt ?? undefined,
+    tplus: t.counters.tplus,
+    tlast: t.lanes?.tlast,
+    tscan: t.tplusAfter,
+    scanAddr: t.counters.scanPtr,
+    b: t.counters.bcnt ?? undefined,
     cls: input.data.class,
     ratio: input.data.ratio,
-    scan: lanes?.scan,
+    scan: t.lanes?.scan,
   });
   const tm = timerMath(m, c);
   const s2 = windowStage(m, c, tm, s1);
   const s3 = pipeStage(m, 's3', s2);
   const s4 = pipeStage(m, 's4', omit(s3, 'scanNlo', 'scanNhi', 'scanWrap'));
   const s5 = pipeStage(m, 's5', omit(s4, 'scanAddr', 'scan', 'tlast'));
+  return { tm, s1, s2, s3, s4, s5 };
+}
 
-  // ---- A+2..A+6: timer banks -----------------------------------------------------------------
+/** A+2..A+6: the write enables shared by the banks, then the k timer banks. */
+function timerBanks(
+  m: ModuleBuilder,
+  c: TbfDerived,
+  d: Dims,
+  opts: TbfBuildOptions,
+  st: ReturnType<typeof requestStages>,
+  t: TimeAndSweep,
+) {
+  const { s4 } = st;
+  const { sweepActive } = t;
   // Valid inserts in stages A+4 (op modifying) and A+5 (its writes in the write registers).
   const ins4 = s4.valid.and(s4.ins);
   const ins5 = m.pipe(ins4, 1, 'ins5');
@@ -252,34 +274,42 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   const x: BankContext = {
     c,
     d,
-    tm,
+    tm: st.tm,
     forwarding: opts.forwarding ?? true,
     scanner: opts.scanner ?? true,
-    key: s1.key,
-    s2,
-    s3,
+    key: st.s1.key,
+    s2: st.s2,
+    s3: st.s3,
     s4,
     ins4,
     ins5,
     scan4,
     scan5,
-    sweep: { active: sweepActive, addr: sweep.addr, write: sweepW },
+    sweep: { active: sweepActive, addr: t.sweepAddr, write: sweepW },
     wEn,
     wEnMarks,
   };
-  const banks = Array.from({ length: c.k }, (_, j) => m.scope(`bank${j}`, () => timerBank(m, x, j)));
+  return Array.from({ length: c.k }, (_, j) => m.scope(`bank${j}`, () => timerBank(m, x, j)));
+}
 
-  // ---- A+5: ages and expiry ------------------------------------------------------------------
-  const { age6, exp6 } = agesAndExpiry(m, c, d, tm, s5, banks);
-  const s6 = pipeStage(m, 's6', omit(s5, 'tplus', 'tplusW', 'expNlo', 'expNhi', 'expWrap'));
-
-  // ---- A+6: every ordered pair of ages compared; expired timers counted ----------------------
-  // ---- A+7: λ = the age of the timers no other exceeds, c = how many there are ---------------
+/**
+ * A+5: ages and expiry; A+6: every ordered pair of ages compared, expired timers counted; A+7:
+ * λ = the age of the timers no other exceeds, c = how many there are, registered into s8.
+ */
+function oldestTimers(
+  m: ModuleBuilder,
+  c: TbfDerived,
+  d: Dims,
+  st: ReturnType<typeof requestStages>,
+  banks: ReturnType<typeof timerBank>[],
+) {
+  const { age6, exp6 } = agesAndExpiry(m, c, d, st.tm, st.s5, banks);
+  const s6 = pipeStage(m, 's6', omit(st.s5, 'tplus', 'tplusW', 'expNlo', 'expNhi', 'expWrap'));
   const pairs = compareAges(m, { ages: age6, expired: exp6, countBits: d.cBits, prefix: 's7' });
   const s7 = pipeStage(m, 's7', s6);
   const { lambda, count, anyExpired } = oldestAge(m, pairs);
   const q7 = s7.query;
-  const s8 = pipeStage(m, 's8', {
+  return pipeStage(m, 's8', {
     valid: s7.valid,
     query: q7,
     tag: s7.tag,
@@ -290,11 +320,17 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     cls: s7.cls,
     ratio: s7.ratio,
   });
+}
 
-  // ---- A+8, A+9: decision unit ------------------------------------------------------------
-  const { last, decision } = dl ? decisionUnit(m, c, d, dl, s8) : { last: s8, decision: null };
-
-  // ---- response queue (a lanes shard answers straight from the last stage) -------------------
+/** The outputs: a lanes shard answers straight from the last stage, else the response queue. */
+function tbfResponse(
+  m: ModuleBuilder,
+  io: TbfPorts,
+  input: TbfInput,
+  occ: TimeAndSweep['occ'],
+  last: { valid: Sig; tag: Sig; hit: Sig; lambda: Sig; c: Sig },
+  decision: Sig | null,
+): void {
   if (!occ) {
     m.output('in_ready', input.ready, 'request accepted when in_valid and in_ready');
     m.output('out_valid', last.valid, 'response valid (taken as it comes: no out_ready)');
@@ -302,7 +338,7 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
     m.output('out_hit', last.hit, 'standard answer: no timer of R_x expired (0 for insert, clear)');
     m.output('out_lambda', last.lambda, 'λx: age of the oldest timestamp in R_x; all ones = expired');
     m.output('out_c', last.c, 'cx: timers of R_x at age λx (expired: timers expired)');
-    return m.build();
+    return;
   }
   const fields = [last.tag, last.hit, last.lambda, last.c, ...(decision ? [decision] : [])];
   const rq = responseQueue(m, TBF_RESPONSE_QUEUE, last.valid, fields, io.outReady!, { oneHotWrite: true });
@@ -315,6 +351,22 @@ export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
   m.output('out_lambda', rq.head[2]!, 'λx: age of the oldest timestamp in R_x; all ones = expired');
   m.output('out_c', rq.head[3]!, 'cx: timers of R_x at age λx (expired: timers expired)');
   if (decision) m.output('out_decision', rq.head[4]!, 'penalty-optimal answer of the decision unit');
+}
+
+export function buildTbf(c: TbfDerived, opts: TbfBuildOptions = {}): Design {
+  const d = dims(c);
+  const m = new ModuleBuilder(c.name);
+  Object.assign(m.meta, tbfMeta(c));
+  const dl = c.decision ? decisionLayout(c) : null;
+  const io = tbfPorts(m, c, dl);
+  const input = tbfInput(m, io);
+  const t = timeAndSweep(m, c, d, io, input);
+  const st = requestStages(m, c, input, t);
+  const banks = timerBanks(m, c, d, opts, st, t);
+  const s8 = oldestTimers(m, c, d, st, banks);
+  // A+8, A+9: the decision unit.
+  const { last, decision } = dl ? decisionUnit(m, c, d, dl, s8) : { last: s8, decision: null };
+  tbfResponse(m, io, input, t.occ, last, decision);
   return m.build();
 }
 
