@@ -970,7 +970,7 @@ type IssueTime = ReturnType<typeof issueTime>;
 function shardRequest(sh: Shape, ci: CoreIn, s: number, issue: Issue, tm: IssueTime): void {
   const { m, o, N, opW, mg, time, laneBits } = sh;
   const { iss, toQ, tickQ, kindQ, bcastNowQ } = issue;
-  const { clock, beforeLane, lastLane, scanAt } = tm;
+  const { clock } = tm;
   // Lanes issued to this shard (with merging, the group's leader and members): registers of
   // the grant to it (a broadcast's grant is to every shard).
   const to = toQ.map((t) => t[s]!);
@@ -1009,17 +1009,7 @@ function shardRequest(sh: Shape, ci: CoreIn, s: number, issue: Issue, tm: IssueT
   // A broadcast answers once (from shard 0), the tick and a lone scan step not at all.
   const dropBcast = s === 0 ? m.const(0, 1) : bcastNowQ;
   const drop = clock ? selAny.not().or(dropBcast) : tickQ.or(dropBcast);
-  if (clock) {
-    const fields = [
-      clock.tplus,
-      ...(clock.bcnt ? [clock.bcnt] : []),
-      oneHotSelect(m, sel, beforeLane, clock.countBits),
-      clock.scanNow,
-      scanAt!,
-      ...(lastLane ? [oneHotSelect(m, sel, lastLane, clock.countBits)] : []),
-    ];
-    fields.forEach((f, j) => m.assignWire(ci.time[j]!, f));
-  }
+  if (tm.clock) shardTime(m, ci, sel, tm.clock, tm);
   if (mg) m.assignWire(ci.tag, m.cat(drop, ...[...to].reverse()));
   else
     m.assignWire(
@@ -1045,6 +1035,25 @@ function shardRequest(sh: Shape, ci: CoreIn, s: number, issue: Issue, tm: IssueT
       ),
     ),
   );
+}
+
+/** Global time: the shard's time ports, the selected lane's times among the cycle's. */
+function shardTime(
+  m: ModuleBuilder,
+  ci: CoreIn,
+  sel: Sig[],
+  clock: NonNullable<IssueTime['clock']>,
+  tm: IssueTime,
+): void {
+  const fields = [
+    clock.tplus,
+    ...(clock.bcnt ? [clock.bcnt] : []),
+    oneHotSelect(m, sel, tm.beforeLane, clock.countBits),
+    clock.scanNow,
+    tm.scanAt!,
+    ...(tm.lastLane ? [oneHotSelect(m, sel, tm.lastLane, clock.countBits)] : []),
+  ];
+  fields.forEach((f, j) => m.assignWire(ci.time[j]!, f));
 }
 
 // ---- responses: from the shards into each lane's response queue ---------------------------
