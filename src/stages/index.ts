@@ -16,12 +16,18 @@
  *   pipeline.ts       pipeStage (a record of fields through one register stage), omit
  *   responseQueue.ts  responseQueue, occupancy (in-flight count, no overflow)
  *   primitives.ts     bitsFor, muxTree, thermometer
+ *   arbiter.ts        rotatingPriority (a rotating priority order, a register per pair)
+ *   oneHot.ts         anyOf, oneHotSelect (the lanes' router: selects by one-hot flags)
+ *   bitCount.ts       countOnes, truthTable (counts and functions of a few bits as LUT-sized gates)
+ *   slotQueue.ts      slotQueue, inFlightCount (response queue with meta reserved per slot at issue)
  *
  * Call order matters: cells and nets are numbered in creation order and the Verilog names and
  * declares them in that order, so the same stages called in another order give a different (if
  * equivalent) netlist.
  */
 export * from './ages.js';
+export * from './arbiter.js';
+export * from './bitCount.js';
 export * from './bitColumn.js';
 export * from './cellWord.js';
 export * from './clear.js';
@@ -29,8 +35,10 @@ export * from './counters.js';
 export * from './hash.js';
 export * from './input.js';
 export * from './laneRmw.js';
+export * from './oneHot.js';
 export * from './pipeline.js';
 export * from './primitives.js';
 export * from './responseQueue.js';
 export * from './rmw.js';
+export * from './slotQueue.js';
 export * from './windows.js';
