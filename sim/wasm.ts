@@ -4,7 +4,7 @@
  * sim/codegen.ts turns a design into JavaScript; V8 compiles that with TurboFan, which keeps
  * every JavaScript value live at a possible deoptimisation point recoverable and turns each
  * `c ? a : b` into a branch. On the BTBF preset about half of the optimised loop's x86
- * instructions were moves to and from stack slots (sim/bench/profile.sh). The same cycle as a
+ * instructions were moves to and from stack slots (src/bench/scripts/profile.sh). The same cycle as a
  * WebAssembly function has no deoptimisation points, a select is a conditional move, memory
  * accesses need no bounds checks (V8 guards a 32-bit memory with unmapped pages on 64-bit
  * hosts), and every value is an i32.
@@ -21,15 +21,13 @@
  * the next V there), so those nets need not stay live to the end of the cycle. Loop-carried
  * locals for the state, as this loop first had, live across the whole loop, and the register
  * allocator kept most of them in stack slots and moved them every cycle (on APBF (4, 3) 1166 of
- * the loop's 2313 x86 instructions were moves to or from the stack, sim/bench/profile.sh); with
+ * the loop's 2313 x86 instructions were moves to or from the stack, src/bench/scripts/profile.sh); with
  * the state in memory the same design runs about twice as fast, with the early edges and late
  * loads about 1.3-2x faster again (bench:sim, README "Benchmark"). A state word read far apart
  * in the cycle is loaded again where it is next read (RELOAD_DISTANCE).
- * A bank of registers written at decoded indices (`indexedWrites`: the lane response queues'
- * answers until 9b72a7a, each with the enable bit of its index and its writers' data, a priority
- * chain where there are several: the former reorder queues had one writer per shard; since then
- * their write slot is one-hot row and column registers, a form this does not take — `lanes bench`
- * at 3e4842a measured the simulator on the HX8K lane presets no slower than at 356b498) has
+ * A bank of registers written at decoded indices (`indexedWrites`: each writer with the enable
+ * bit of its index and its data, a priority chain where there are several; the lane response
+ * queues' one-hot row and column slot registers are not this form) has
  * no per-entry edge: each writer stores its data at its slot, once every read of the bank in the
  * cycle is generated, into both copies of V, so an entry not written keeps its value in both.
  * Only the cells whose values the loop reads are generated (`liveCells`): not the inner muxes of
