@@ -492,9 +492,9 @@ export function laneSupport<C extends FilterConfig>(f: { lanes: FamilyLanes<C> }
  */
 export interface FilterFamily<C extends FilterConfig = FilterConfig> {
   // -- identity and configs
-  /** The folder name under src/families/; `fuzz --family`, experiment owners and errors name it. */
+  /** The folder name under src/families/; `fuzz --families`, experiment owners and errors name it. */
   id: string;
-  /** One line naming the filter and its paper; the IP packager's description and `presets` show it. */
+  /** One line naming the filter and its paper: the description of its IP package (src/ip/package.ts). */
   title: string;
   /** The config `filter` values the family accepts; `familyOf` finds the family of a config by them. */
   filters: readonly string[];
@@ -546,7 +546,7 @@ export interface FilterFamily<C extends FilterConfig = FilterConfig> {
    * no such promise.
    */
   window(c: C): number | null;
-  /** Keys the filter is sized for (a set filter's n): how many distinct keys the verification streams draw from. */
+  /** Keys the filter is sized for (a set filter's n): the key range of the verification streams when it has no finite window. */
   capacity?(c: C): number;
   /** Keys inserted between window and window + slack inserts ago may still be found (the scoreboard's slack). */
   slack(c: C): number;

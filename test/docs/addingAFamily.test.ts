@@ -5,9 +5,11 @@
  * family object meets FilterFamily as the page shows it), and imported: the family's preset is
  * derived, its design built and run against its model on the compiled simulator through the
  * project's verifier (0 mismatches, memories equal), a snapshot through the control port loads
- * into its model (fromSnapshot), and the page names every member of FilterFamily.
+ * into its model (fromSnapshot), its in-folder imports obey the dependency check's family ranks,
+ * and the page names every member of FilterFamily.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +90,29 @@ describe('docs/adding-a-family.md', () => {
     const members = [...body.slice(0, body.indexOf('\n}\n')).matchAll(/^ {2}(\w+)\??[(:]/gm)].map((m) => m[1]!);
     expect(members.length).toBeGreaterThan(20);
     for (const m of members) expect(md, `the page names \`${m}\``).toContain(`\`${m}\``);
+  });
+
+  it("its imports inside the folder obey the dependency check's ranks (.dependency-cruiser.cjs)", () => {
+    interface PathSpec {
+      path: string;
+      pathNot?: string;
+    }
+    const cruiser = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as {
+      forbidden: { name: string; from: PathSpec; to: PathSpec }[];
+    };
+    const rules = cruiser.forbidden.filter((r) => r.name.startsWith('family-rank-'));
+    expect(rules.length).toBeGreaterThan(0);
+    const hit = (spec: PathSpec, p: string): boolean =>
+      new RegExp(spec.path.replace('$1', 'mini')).test(p) &&
+      !(spec.pathNot !== undefined && new RegExp(spec.pathNot).test(p));
+    const edges = [...files].flatMap(([file, text]) =>
+      [...text.matchAll(/from\s+'\.\/([^']+)\.js'/g)].map((m) => [file, `${FOLDER}${m[1]!}.ts`] as const),
+    );
+    expect(edges.length).toBeGreaterThan(10);
+    const broken = edges.flatMap(([from, to]) =>
+      rules.filter((r) => hit(r.from, from) && hit(r.to, to)).map((r) => `${from} -> ${to}: ${r.name}`),
+    );
+    expect(broken).toEqual([]);
   });
 
   it("its code typechecks with the project's compiler options: the family object meets FilterFamily", () => {
