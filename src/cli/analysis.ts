@@ -116,10 +116,11 @@ export function registerPlanCommand(p: Command): void {
     };
     if (o.shards !== undefined && o.lanes === undefined) throw new UsageError('plan: --shards needs --lanes');
     if (o.lanes !== undefined) {
-      if (!family.lanes) {
+      if (family.lanes.kind === 'one-lane') {
         const supported = laneFilterNames();
-        const why = family.oneLaneWhy ? `: ${family.oneLaneWhy}` : '';
-        throw new UsageError(`plan: --lanes: ${o.filter} has one lane only${why} (lanes: ${supported.join(', ')})`);
+        throw new UsageError(
+          `plan: --lanes: ${o.filter} has one lane only: ${family.lanes.why} (lanes: ${supported.join(', ')})`,
+        );
       }
       printLanePlan(planLanes(planner, constraints, { lanes: o.lanes, shards: o.shards }), o);
       return;

@@ -5,7 +5,7 @@
 import { FAMILIES, familyOf } from '../families/index.js';
 import { Filter } from '../families/filter.js';
 import { failer } from '../families/schema.js';
-import type { FilterConfig } from '../families/types.js';
+import { laneSupport, type FilterConfig } from '../families/types.js';
 import { bramBlocks, device, type Target } from '../device/index.js';
 import { blockRamEstimate } from '../synth/index.js';
 import { ConfigError } from '../util/errors.js';
@@ -15,7 +15,7 @@ import { lanePresetNames, readConfig, resolveConfig } from './resolve.js';
 
 /** The `filter` names whose family runs on lanes (the registry's `lanes` hooks). */
 export function laneFilterNames(): string[] {
-  return FAMILIES.filter((f) => f.lanes).flatMap((f) => f.filters);
+  return FAMILIES.filter((f) => f.lanes.kind === 'sharded').flatMap((f) => f.filters);
 }
 
 /** A written config with `lanes` and `shards` -> a LaneFilter (ConfigError naming the field). */
@@ -36,21 +36,23 @@ export function resolveLaneConfig(raw: unknown, source = 'config'): LaneFilter {
   if (S > MAX_SHARDS) fail('shards', `must be at most ${MAX_SHARDS}`);
   const name = (rest as { filter?: unknown }).filter;
   const family = typeof name === 'string' ? familyOf(name) : undefined;
-  if (family && !family.lanes) {
+  if (family?.lanes.kind === 'one-lane') {
     const supported = laneFilterNames();
-    const why = family.oneLaneWhy ? `: ${family.oneLaneWhy}` : '';
-    fail('lanes', `filter '${String(name)}' has one lane only${why} (lanes and shards: ${supported.join(', ')})`);
+    fail(
+      'lanes',
+      `filter '${String(name)}' has one lane only: ${family.lanes.why} (lanes and shards: ${supported.join(', ')})`,
+    );
   }
   const merge = mergeRaw ?? false;
   if (typeof merge !== 'boolean') fail('merge', 'must be true or false');
   if (merge && N < 2) fail('merge', 'merging identical keys needs lanes >= 2');
-  if (merge && family && !family.lanes?.merge)
+  if (merge && family && !laneSupport(family)?.merge)
     fail(
       'merge',
       `filter '${String(name)}' does not merge identical keys (its family names no query/insert ops for it)`,
     );
   const base = resolveConfig(rest, source);
-  const sup = base.family.lanes!;
+  const sup = laneSupport(base.family)!;
   const shardCfg = sup.shard(base.config, { lanes: N, shards: S, merge: merge as boolean }, fail);
   const c: FilterConfig = { ...shardCfg, tagBits: coreTagBits(N, merge as boolean) };
   const shard = new Filter(base.family, c);

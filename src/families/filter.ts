@@ -57,7 +57,7 @@ export class Filter<C extends FilterConfig = FilterConfig> {
       insertOps: codes('inserts'),
       removeOps: codes('removes'),
       clearOps: codes('clears'),
-      ...this.family.control?.(this.config),
+      ...this.family.control(this.config),
     }));
   }
 
@@ -84,11 +84,9 @@ export class Filter<C extends FilterConfig = FilterConfig> {
   }
 
   /**
-   * The reference model loaded from a control-port snapshot (null when the family has no loader),
-   * keys mixed as `model()` mixes them.
+   * The reference model loaded from a control-port snapshot, keys mixed as `model()` mixes them.
    */
-  modelFromSnapshot(view: SnapshotView): StreamModel | null {
-    if (!this.family.fromSnapshot) return null;
+  modelFromSnapshot(view: SnapshotView): StreamModel {
     const inner = this.family.fromSnapshot(this.config, view);
     const mix = this.mixer();
     if (!mix) return inner;

@@ -471,73 +471,112 @@ export interface LaneTime {
 
 // ---- the family --------------------------------------------------------------------------
 
+/**
+ * A family's place on lanes (FilterFamily.lanes): the hooks that run it on N lanes over S shards
+ * (`kind: 'sharded'`), or why it has one lane only (`kind: 'one-lane'`), the clause `lanes` and
+ * `plan --lanes` print when they refuse it.
+ */
+export type FamilyLanes<C extends FilterConfig = FilterConfig> =
+  ({ kind: 'sharded' } & LaneSupport<C>) | { kind: 'one-lane'; why: string };
+
+/** The lane hooks of a family that has them, else null. */
+export function laneSupport<C extends FilterConfig>(f: { lanes: FamilyLanes<C> }): LaneSupport<C> | null {
+  return f.lanes.kind === 'sharded' ? f.lanes : null;
+}
+
+/**
+ * One filter family (docs/adding-a-family.md builds one from scratch). The registry
+ * (./index.ts) lists one object per family; the `Filter` façade (./filter.ts) holds a family with
+ * one of its derived configs and is what the CLI, the verifier, the bench, the experiments and the
+ * conformance tests call.
+ */
 export interface FilterFamily<C extends FilterConfig = FilterConfig> {
-  /** The folder name. */
+  // -- identity and configs
+  /** The folder name under src/families/; `fuzz --families`, experiment owners and errors name it. */
   id: string;
+  /** One line naming the filter and its paper: the description of its IP package (src/ip/package.ts). */
   title: string;
-  /** Values of the config's `filter` field this family accepts. */
+  /** The config `filter` values the family accepts; `familyOf` finds the family of a config by them. */
   filters: readonly string[];
-  /** The config as written: sizes and, where the family plans, intent fields (zod, strict). */
+  /** The config as written (zod, strict): config resolution validates every config file and preset with it. */
   schema: z.ZodType<Record<string, unknown>>;
-  /** Explicit sizes -> the derived config; every invalid field through `fail`, naming it. */
+  /** Explicit sizes -> the derived config; config resolution calls it, every invalid field through `fail`, naming it. */
   derive(cfg: Readonly<Record<string, unknown>>, fail: Fail): C;
+  /** Intent (window or items, fp) -> sizes: `plan`, and config resolution for a config without sizes; absent: sizes only. */
   planner?: FamilyPlanner<C>;
-  /** The manifest's parameters; the generator writes the same object as the design's metadata. */
+  /** The manifest's parameters (`generate`); the generator writes the same object as the design's metadata. */
   parameters(c: C): Record<string, unknown>;
-  /** One line of sizes for `presets`. */
+  /** One line of sizes: `presets` prints it after the preset's name. */
   describe(c: C): string;
-  /** The pipeline. */
+
+  // -- hardware and its reference
+  /** The pipeline: `generate` emits it as Verilog, the verifier compiles it into the simulator. */
   build(c: C): Design;
+  /** Op codes, request/response fields, latency, queue depth, longest stall: the verifier's driver speaks it. */
   protocol(c: C): StreamProtocol;
+  /** A fresh reference model: the verifier checks every response and the memories against it. */
   model(c: C): StreamModel;
   /**
-   * The reference model in the state a control-port snapshot holds (src/verify/snapshot.ts): registers by
-   * chain name, block RAM words by memory and address. Taken with the pipeline drained (no request
-   * in flight) and its background work done; families without one cannot load snapshots into the
-   * model yet (the hardware can always be restored).
+   * The reference model in the state a control-port snapshot holds (src/verify/snapshot.ts):
+   * registers by chain name, block RAM words by memory and address, taken with the pipeline
+   * drained (no request in flight) and its background work done; the snapshot round trips
+   * (src/verify/roundtrip.ts) load it and stream on.
    */
-  fromSnapshot?(c: C, s: SnapshotView): StreamModel;
+  fromSnapshot(c: C, s: SnapshotView): StreamModel;
   /**
-   * What the control port shows of this family (src/transforms/control.ts): its aging events (a 1-bit
-   * register pulsing once per event, a register's transition from one value to another, or every
-   * rise of a register) and an occupancy estimate (a register, registers concatenated — the first
-   * in the top bits — or the port's own count of inserts − removes since the last clear). The
-   * model's `agingEvents` and `occupancy` give the same numbers.
+   * What the control port shows (src/transforms/control.ts; `generate --control regs`): its aging
+   * events (a 1-bit register pulsing once per event, a register's transition from one value to
+   * another, or every rise of a register) and an occupancy estimate (a register, registers
+   * concatenated — the first in the top bits — or the port's own count of inserts − removes since
+   * the last clear); `{}`: neither. The model's `agingEvents` and `occupancy` give the same numbers.
    */
-  control?(c: C): {
+  control(c: C): {
     events?: string | { reg: string; from: number; to: number } | { reg: string; rises: true };
     occupancy?: string | readonly string[] | { count: 'inserts' };
   };
-  /** Op weights of `verify`'s random stream. */
+
+  // -- verification
+  /** Op weights of the random stream of `verify`, the conformance runs and the soaks. */
   verifyMix: Readonly<Record<string, number>>;
-  /** Random values of the request fields for a verification stream. */
+  /** Random values of the protocol's request fields for a verification stream; absent: none. */
   requestFields?(c: C, rng: Rng): Record<string, bigint>;
   /**
-   * The last `window(c)` inserted keys are always found; Infinity: every key inserted since the
-   * last clear (a set filter); null: no such promise.
+   * The last `window(c)` inserted keys are always found — the verifier's scoreboard counts false
+   * negatives against it; Infinity: every key inserted since the last clear (a set filter); null:
+   * no such promise.
    */
   window(c: C): number | null;
-  /** Keys the filter is sized for (a set filter's n): how long the conformance runs stream keys. */
+  /** Keys the filter is sized for (a set filter's n): the key range of the verification streams when it has no finite window. */
   capacity?(c: C): number;
-  /** Keys inserted between window and window + slack inserts ago may still be found. */
+  /** Keys inserted between window and window + slack inserts ago may still be found (the scoreboard's slack). */
   slack(c: C): number;
-  /** What the aging events are called, and a run crossing enough of them; null if none. */
+  /** What the aging events are called (`simulate` counts them) and a run crossing enough of them (the zero-stall check, the bench); null if none. */
   aging: { name: string; run(c: C): AgingRun } | null;
+
+  // -- analytics, software, fuzzing
+  /** The paper's analytics of a config: `analyze` prints them, `plan` and `lanes analyze` compare with them. */
   analyze(c: C): Analysis;
+  /** The software filter `bench` times against the hardware. */
   software(c: C): SoftwareFilter;
-  /** A random config (as written) for fuzzing: sizes from the whole range the schema accepts. */
+  /** A random config (as written) over the schema's whole range: `bloomforge fuzz` derives, builds and verifies it. */
   sample(rng: Rng): Record<string, unknown>;
-  /** Folder of the preset JSON files. */
+
+  // -- presets, experiments, extensions
+  /** The folder of the preset JSON files: the registry's `presets()` reads it; `make generate` writes their goldens. */
   presetsDir: string;
-  /** Presets `bench` and `bench:sim` measure. */
+  /** Presets `bench` and `bench:sim` measure (the registry test checks they exist). */
   benchPresets: readonly string[];
-  /** The preset `bloomforge demo` (make demo) shows for this family, if any. */
+  /** The preset `bloomforge demo` (make demo) shows for this family; absent: none. */
   demoPreset?: string;
+  /** The paper's experiments: `experiment <name>` runs them, `report` charts them; absent: none. */
   experiments?: readonly ExperimentDef[];
+  /** The paper's tables: `table <name>` computes them; absent: none. */
   tables?: readonly TableDef[];
+  /** Options the family adds to `simulate`, and the hooks they install in the run; absent: none. */
   simulate?: SimulateExtension<C>;
-  /** Multi-lane, sharded pipelines (src/lanes/); absent: the family has one lane only. */
-  lanes?: LaneSupport<C>;
-  /** Without `lanes`: why the family has one lane only, a clause the refusal of `lanes` prints. */
-  oneLaneWhy?: string;
+  /**
+   * Multi-lane, sharded pipelines (src/lanes/, `bloomforge lanes`, lane presets), or why the family
+   * has one lane only: the lane config resolution and `plan --lanes` read it.
+   */
+  lanes: FamilyLanes<C>;
 }

@@ -279,7 +279,7 @@ export function caseFile(c: FuzzCase): { name: string; text: string } {
 /** The campaign. */
 export async function fuzz(o: FuzzOptions): Promise<FuzzResult> {
   // With lanes, the families that have them (a family without is refused naming lanes).
-  const ids = o.families ?? FAMILIES.filter((f) => !o.lanes || f.lanes).map((f) => f.id);
+  const ids = o.families ?? FAMILIES.filter((f) => !o.lanes || f.lanes.kind === 'sharded').map((f) => f.id);
   const families = ids.map((id) => {
     const fam = FAMILIES.find((f) => f.id === id);
     if (!fam) throw new Error(`fuzz: unknown family '${id}'`);

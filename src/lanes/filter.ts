@@ -6,7 +6,7 @@
  * filter and the lane shape; src/config/lanes.ts resolves a config into one.
  */
 import { Filter } from '../families/filter.js';
-import { SHARD_FILL_WHY, type AnalysisValues, type StreamModel } from '../families/types.js';
+import { laneSupport, SHARD_FILL_WHY, type AnalysisValues, type StreamModel } from '../families/types.js';
 import { emitVerilog } from '../emit/verilog.js';
 import { manifestOf } from '../emit/manifest.js';
 import type { Design } from '../ir/types.js';
@@ -48,7 +48,7 @@ export class LaneFilter {
   }
 
   private support() {
-    return this.base.family.lanes!;
+    return laneSupport(this.base.family)!;
   }
 
   /**

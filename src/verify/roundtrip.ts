@@ -355,7 +355,6 @@ export function modelRoundTrip(
   o.tamper?.(snap);
   const view = snapshotView(snap);
   const fromSnap = f.modelFromSnapshot(view);
-  if (!fromSnap) throw new Error(`${f.family.id}: no model loader for snapshots (fromSnapshot)`);
   const memory = fromSnap.compareMemories((m, a) => view.read(m, a));
   const loadedAtSnapshot = fromSnap.occupancy?.() ?? null;
   model = fromSnap;

@@ -339,7 +339,9 @@ describe('lanes: verified against the sharded model', () => {
   });
 
   // Each lane family's first bench preset (the APBF's generation ticks, the TBF's global time).
-  const laneBench = FAMILIES.flatMap((f) => (f.lanes ? [f.lanes.benchPreset ?? f.benchPresets[0]!] : []));
+  const laneBench = FAMILIES.flatMap((f) =>
+    f.lanes.kind === 'sharded' ? [f.lanes.benchPreset ?? f.benchPresets[0]!] : [],
+  );
   it.each(laneBench)('%s: four lanes on uniform keys execute more than 2.5 ops per cycle with 8 shards', (preset) => {
     const lf = loadLaneConfig(preset, { lanes: 4, shards: 8, target: 'ecp5' });
     const r = driveLanes(lf, { opsPerLane: 4000, seed: 2, mix: { query: 1, insert: 1 }, throughputOnly: true });

@@ -184,7 +184,7 @@ describe('snapshot into the reference model (every family)', () => {
       expect(r.memoryAtEnd.count, r.memoryAtEnd.mismatches.join('\n')).toBe(0);
       expect(r.memoryAtEnd.checked).toBe(r.memory.checked);
       expect(r.modelDivergences).toBe(0);
-      const ctl = f.family.control?.(f.config) ?? {};
+      const ctl = f.family.control(f.config);
       if (ctl.events !== undefined) {
         // The stream crossed aging events (shifts, wraps, swaps, decrement rounds, time steps)
         // before and after: the state that steers them (base index, T+, act, lanes, now) matters.

@@ -60,6 +60,8 @@ function family(design: Design, answer: (key: bigint) => bigint): FilterFamily {
       maxStallCycles: 10,
     }),
     model,
+    fromSnapshot: model,
+    control: () => ({}),
     verifyMix: { query: 1 },
     window: () => null,
     slack: () => 0,
@@ -69,6 +71,7 @@ function family(design: Design, answer: (key: bigint) => bigint): FilterFamily {
     sample: () => ({}),
     presetsDir: '',
     benchPresets: [],
+    lanes: { kind: 'one-lane', why: 'a toy' },
   };
 }
 

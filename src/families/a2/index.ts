@@ -53,8 +53,11 @@ export const a2Family: FilterFamily<A2Derived> = {
   // Sharding would split the count that ages the filter: only the key's shard knows, deep in its
   // pipeline, whether an insert is a real one (its key not in the active half), and the swap must
   // fall at one place in the linear order of every lane's ops.
-  oneLaneWhy:
-    "its halves swap after kappa inserts of keys not already in the active half, and only the key's shard " +
-    'knows, cycles later, whether an insert counts; a count over every shard could not place the swap among ' +
-    "the lanes' ops without stalling every lane on each insert",
+  lanes: {
+    kind: 'one-lane',
+    why:
+      "its halves swap after kappa inserts of keys not already in the active half, and only the key's shard " +
+      'knows, cycles later, whether an insert counts; a count over every shard could not place the swap among ' +
+      "the lanes' ops without stalling every lane on each insert",
+  },
 };

@@ -50,7 +50,7 @@ export const apbfFamily: FilterFamily<ApbfDerived> = {
   demoPreset: 'apbbf_k2_l3_b512_4',
   benchPresets: ['apbf_k4_l3', 'apbbf_k2_l5_b512_4'],
   experiments: apbfExperiments,
-  lanes: apbfLanes,
+  lanes: { kind: 'sharded', ...apbfLanes },
   tables: [
     { name: 'apbf', description: 'Table 2 of the APBF paper (APBF fp, accesses, NPWS, efficiency)', compute: table2 },
     { name: 'apbbf', description: 'Table 3 (APBBF: capacity and fp per block shape)', compute: table3 },

@@ -44,5 +44,5 @@ export const bitwiseFamily: FilterFamily<BitwiseDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['bitwise_l3_w448'],
   experiments: bitwiseExperiments,
-  lanes: bitwiseLanes,
+  lanes: { kind: 'sharded', ...bitwiseLanes },
 };

@@ -46,6 +46,6 @@ export const bloomFamily: FilterFamily<BloomDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['bloom_basic_k4_16k', 'bloom_partitioned_k4_4k', 'bloom_blocked_b512_4_16k'],
   experiments: bloomExperiments,
-  lanes: bloomLanes,
+  lanes: { kind: 'sharded', ...bloomLanes },
   tables: [{ name: 'bloom', description: 'Table 1 of the APBF paper (Bloom filters at fill 1/2)', compute: table1 }],
 };

@@ -52,5 +52,5 @@ export const countingFamily: FilterFamily<CountingDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['counting_k4_w4'],
   experiments: countingExperiments,
-  lanes: countingLanes,
+  lanes: { kind: 'sharded', ...countingLanes },
 };

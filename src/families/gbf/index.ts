@@ -45,5 +45,5 @@ export const gbfFamily: FilterFamily<GbfDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['gbf_k4_c4096'],
   experiments: gbfExperiments,
-  lanes: gbfLanes,
+  lanes: { kind: 'sharded', ...gbfLanes },
 };

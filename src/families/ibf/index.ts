@@ -49,5 +49,5 @@ export const ibfFamily: FilterFamily<IbfDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['ibf_imp_k4_m4'],
   experiments: ibfExperiments,
-  lanes: ibfLanes,
+  lanes: { kind: 'sharded', ...ibfLanes },
 };

@@ -54,7 +54,10 @@ export const pbfFamily: FilterFamily<PbfDerived> = {
   experiments: pbfExperiments,
   // `now` is the whole filter's: a shard sees only its keys' inserts, so its own `now` would accept
   // an insert the one-lane filter refuses (out_err) — the check needs every lane's times.
-  oneLaneWhy:
-    "an insert whose time is before the last accepted insert's is refused, a check against every lane's " +
-    'inserts that a shard, seeing only its own keys, cannot make',
+  lanes: {
+    kind: 'one-lane',
+    why:
+      "an insert whose time is before the last accepted insert's is refused, a check against every lane's " +
+      'inserts that a shard, seeing only its own keys, cannot make',
+  },
 };

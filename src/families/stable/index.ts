@@ -49,5 +49,5 @@ export const stableFamily: FilterFamily<StableDerived> = {
   presetsDir: path.join(path.dirname(new URL(import.meta.url).pathname), 'presets'),
   benchPresets: ['stable_d2_k3'],
   experiments: stableExperiments,
-  lanes: stableLanes,
+  lanes: { kind: 'sharded', ...stableLanes },
 };

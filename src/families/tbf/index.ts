@@ -55,5 +55,5 @@ export const tbfFamily: FilterFamily<TbfDerived> = {
   demoPreset: 'btbf_k4_w512_b16',
   benchPresets: ['btbf_k4_w512_b16'],
   simulate: tbfSimulate,
-  lanes: tbfLanes,
+  lanes: { kind: 'sharded', ...tbfLanes },
 };

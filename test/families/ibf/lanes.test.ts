@@ -20,6 +20,7 @@ import { stablePoint } from '../../../src/families/ibf/analysis.js';
 import { ibfLayout, xorshift32 } from '../../../src/families/ibf/model.js';
 import { IbfStreamModel } from '../../../src/families/ibf/stream.js';
 import type { IbfDerived } from '../../../src/families/ibf/types.js';
+import { laneSupport } from '../../../src/families/types.js';
 import {
   answersUnderAnotherShardHash,
   laneLatencies,
@@ -403,7 +404,7 @@ describe('ibf on lanes: analysis', () => {
     (insert) => {
       const lf = resolveLaneConfig({ ...measured, insert }, 'cfg');
       const a = lf.analyze().values;
-      const warm = lf.base.family.lanes!.steadyInserts!(lf.base.config);
+      const warm = laneSupport(lf.base.family)!.steadyInserts!(lf.base.config);
       expect(warm).toBe(20 * 1024);
       const ms = Array.from({ length: 3 }, (_, i) =>
         measureSteadyFp(lf, { warm, queries: 100_000, perInsert: 5, seed: 10 + i }),
