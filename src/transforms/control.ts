@@ -41,7 +41,8 @@
  */
 import { captureLoc } from '../ir/srcloc.js';
 import { runPasses } from '../ir/passes/index.js';
-import type { Cell, Design, MemoryCell, Net, NetId, Port, RegCell, SrcLoc } from '../ir/types.js';
+import type { Design, MemoryCell, NetId, Port, RegCell } from '../ir/types.js';
+import { Edit } from './controlEdit.js';
 
 export const CONTROL_WORD = 32;
 
@@ -100,148 +101,63 @@ export interface ControlMap {
 
 const clog2 = (n: number): number => Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
 
-/** A small editor over a design's nets and cells. */
-class Edit {
-  readonly nets: Net[];
-  readonly cells: Cell[];
-  constructor(
-    d: Design,
-    private readonly loc: SrcLoc,
-  ) {
-    this.nets = d.nets.map((n) => ({ ...n }));
-    this.cells = [...d.cells];
-  }
-  w(n: NetId): number {
-    return this.nets[n]!.width;
-  }
-  net(width: number, name: string, named = false): NetId {
-    const id = this.nets.length;
-    this.nets.push({ id, width, name, named, loc: this.loc, scope: ['ctl'] });
-    return id;
-  }
-  private add(c: Cell): void {
-    this.cells.push(c);
-  }
-  k(value: bigint | number, width: number): NetId {
-    const out = this.net(width, 'const');
-    this.add({ kind: 'const', out, value: BigInt(value) & ((1n << BigInt(width)) - 1n), loc: this.loc });
-    return out;
-  }
-  not(a: NetId): NetId {
-    const out = this.net(this.w(a), 'not');
-    this.add({ kind: 'not', a, out, loc: this.loc });
-    return out;
-  }
-  bit(op: 'and' | 'or', a: NetId, b: NetId): NetId {
-    const out = this.net(this.w(a), op);
-    this.add({ kind: 'bitwise', op, a, b, out, loc: this.loc });
-    return out;
-  }
-  and(...xs: NetId[]): NetId {
-    return xs.reduce((a, b) => this.bit('and', a, b));
-  }
-  or(...xs: NetId[]): NetId {
-    return xs.reduce((a, b) => this.bit('or', a, b));
-  }
-  eq(a: NetId, value: number): NetId {
-    const out = this.net(1, 'eq');
-    this.add({ kind: 'compare', op: 'eq', a, b: this.k(value, this.w(a)), out, loc: this.loc });
-    return out;
-  }
-  cmp(op: 'ugt', a: NetId, b: NetId): NetId {
-    const out = this.net(1, op);
-    this.add({ kind: 'compare', op, a, b, out, loc: this.loc });
-    return out;
-  }
-  dec(a: NetId): NetId {
-    const out = this.net(this.w(a), 'sub');
-    this.add({ kind: 'arith', op: 'sub', a, b: this.k(1, this.w(a)), out, loc: this.loc });
-    return out;
-  }
-  mux(sel: NetId, whenTrue: NetId, whenFalse: NetId): NetId {
-    const out = this.net(this.w(whenTrue), 'mux');
-    this.add({ kind: 'mux', sel, whenTrue, whenFalse, out, loc: this.loc });
-    return out;
-  }
-  slice(a: NetId, lo: number, width: number): NetId {
-    if (lo === 0 && width === this.w(a)) return a;
-    const out = this.net(width, 'slice');
-    this.add({ kind: 'slice', a, lo, out, loc: this.loc });
-    return out;
-  }
-  /** Low `width` bits of a, or a zero-extended to `width`. */
-  fit(a: NetId, width: number): NetId {
-    const wa = this.w(a);
-    if (wa === width) return a;
-    if (wa > width) return this.slice(a, 0, width);
-    return this.cat(this.k(0, width - wa), a);
-  }
-  /** {parts[0], parts[1], …}: parts[0] in the top bits. */
-  cat(...parts: NetId[]): NetId {
-    if (parts.length === 1) return parts[0]!;
-    const out = this.net(
-      parts.reduce((s, p) => s + this.w(p), 0),
-      'cat',
-    );
-    this.add({ kind: 'concat', parts, out, loc: this.loc });
-    return out;
-  }
-  inc(a: NetId): NetId {
-    const out = this.net(this.w(a), 'add');
-    this.add({ kind: 'arith', op: 'add', a, b: this.k(1, this.w(a)), out, loc: this.loc });
-    return out;
-  }
-  shr(a: NetId, amount: NetId): NetId {
-    const out = this.net(this.w(a), 'shr');
-    this.add({ kind: 'shift', op: 'shr', a, amount, out, loc: this.loc });
-    return out;
-  }
-  reg(out: NetId, d: NetId, en: NetId | null, resetValue = 0n, rst: NetId | null = null): void {
-    this.add({ kind: 'reg', d, out, en, rst, resetValue, loc: this.loc });
-  }
-  replace(i: number, c: Cell): void {
-    this.cells[i] = c;
-  }
-  /** out = a + b (an existing net). */
-  addArith(out: NetId, a: NetId, b: NetId): void {
-    this.add({ kind: 'arith', op: 'add', a, b, out, loc: this.loc });
-  }
-  /** out = a − b (an existing net). */
-  subArith(out: NetId, a: NetId, b: NetId): void {
-    this.add({ kind: 'arith', op: 'sub', a, b, out, loc: this.loc });
-  }
-  /** Drive an existing net (one whose driver was moved) with a mux. */
-  muxInto(out: NetId, sel: NetId, whenTrue: NetId, whenFalse: NetId): void {
-    this.add({ kind: 'mux', sel, whenTrue, whenFalse, out, loc: this.loc });
-  }
-}
-
 function portNet(d: Design, dir: 'in' | 'out', name: string): NetId {
   const p = (dir === 'in' ? d.inputs : d.outputs).find((x) => x.name === name);
   if (!p) throw new Error(`control port: the design '${d.name}' has no ${dir}put '${name}'`);
   return p.net;
 }
 
-/** The design with the control port (see the header), and its map in `meta.control`. */
-export function withControl(d: Design, o: ControlOptions): Design {
-  const loc = captureLoc();
-  const e = new Edit(d, loc);
-  const inputs: Port[] = [...d.inputs];
-  const outputs: Port[] = [...d.outputs];
-  const input = (name: string, width: number, doc: string): NetId => {
-    const n = e.net(width, name, true);
-    inputs.push({ name, net: n, doc });
-    return n;
-  };
-  const output = (name: string, net: NetId, doc: string): void => {
-    outputs.push({ name, net, doc });
-  };
+/** The ports of the design with the control port: the design's, then the ones this pass adds. */
+interface PortLists {
+  inputs: Port[];
+  outputs: Port[];
+}
 
+function addInput(e: Edit, ports: PortLists, name: string, width: number, doc: string): NetId {
+  const n = e.net(width, name, true);
+  ports.inputs.push({ name, net: n, doc });
+  return n;
+}
+
+/** What the port exposes of the design: its block RAMs and registers (with their cell index). */
+interface Exposed {
+  memories: { c: MemoryCell; i: number }[];
+  regs: { c: RegCell; i: number }[];
+  /** 32-bit chunks of the widest block RAM word (at least 1). */
+  maxChunks: number;
+  /** Bits of the widest block RAM read address (at least 1). */
+  addrBits: number;
+}
+
+function collectExposed(d: Design, e: Edit): Exposed {
   const memories = d.cells.flatMap((c, i) => (c.kind === 'memory' ? [{ c, i }] : []));
   const regs = d.cells.flatMap((c, i) => (c.kind === 'reg' ? [{ c, i }] : []));
   const maxChunks = Math.max(1, ...memories.map((m) => Math.ceil(m.c.width / CONTROL_WORD)));
   const addrBits = Math.max(1, ...memories.map((m) => e.w(m.c.rdAddr)));
+  return { memories, regs, maxChunks, addrBits };
+}
 
+/** The ctl_* inputs, and the two conditions every phase gates with. */
+interface ControlInputs {
+  freeze: NetId;
+  scan: NetId;
+  scanLoad: NetId;
+  memSel: NetId;
+  memAddr: NetId;
+  memChunk: NetId;
+  memRd: NetId;
+  memStage: NetId;
+  memWr: NetId;
+  wdata: NetId;
+  rsel: NetId;
+  /** Not frozen: the pipeline runs. */
+  live: NetId;
+  /** Frozen and ctl_scan: the chain shifts. */
+  shifting: NetId;
+}
+
+function addControlInputs(e: Edit, ports: PortLists, x: Exposed): ControlInputs {
+  const input = (name: string, width: number, doc: string): NetId => addInput(e, ports, name, width, doc);
   const freeze = input(
     'ctl_freeze',
     1,
@@ -251,11 +167,15 @@ export function withControl(d: Design, o: ControlOptions): Design {
   const scanLoad = input('ctl_scan_load', 1, 'control: with ctl_scan, shift in ctl_wdata instead of the leaving word');
   const memSel = input(
     'ctl_mem_sel',
-    clog2(memories.length),
+    clog2(x.memories.length),
     "control: block RAM, in the manifest's control.memories order",
   );
-  const memAddr = input('ctl_mem_addr', addrBits, 'control: block RAM word address');
-  const memChunk = input('ctl_mem_chunk', clog2(maxChunks), 'control: 32-bit chunk of the word (chunk 0 = bits 31:0)');
+  const memAddr = input('ctl_mem_addr', x.addrBits, 'control: block RAM word address');
+  const memChunk = input(
+    'ctl_mem_chunk',
+    clog2(x.maxChunks),
+    'control: 32-bit chunk of the word (chunk 0 = bits 31:0)',
+  );
   const memRd = input('ctl_mem_rd', 1, 'control (frozen): read the word; ctl_mem_rdata has the chunk next cycle');
   const memStage = input(
     'ctl_mem_stage',
@@ -267,8 +187,20 @@ export function withControl(d: Design, o: ControlOptions): Design {
   const rsel = input('ctl_rsel', 4, 'control: what ctl_rdata shows (see ctl_rdata)');
   const live = e.not(freeze);
   const shifting = e.and(freeze, scan);
+  return { freeze, scan, scanLoad, memSel, memAddr, memChunk, memRd, memStage, memWr, wdata, rsel, live, shifting };
+}
 
-  // Handshakes: none completes while frozen; the counters see the unfrozen ones.
+/** The handshake nets; in_ready and out_valid the core's (the ports show them gated). */
+interface Handshake {
+  inValid: NetId;
+  outReady: NetId;
+  inReady: NetId;
+  outValid: NetId;
+}
+
+/** Handshakes: none completes while frozen; the counters see the unfrozen ones. */
+function gateHandshake(d: Design, e: Edit, ports: PortLists, live: NetId): Handshake {
+  const { outputs } = ports;
   const inValid = portNet(d, 'in', 'in_valid');
   const outReady = portNet(d, 'in', 'out_ready');
   const inReadyPort = outputs.findIndex((p) => p.name === 'in_ready');
@@ -284,53 +216,83 @@ export function withControl(d: Design, o: ControlOptions): Design {
     e.nets[net]!.name = `${outputs[idx]!.name}_core`;
     outputs[idx] = { ...outputs[idx]!, net: gated, doc: `${outputs[idx]!.doc} (0 while ctl_freeze)` };
   }
+  return { inValid, outReady, inReady, outValid };
+}
 
-  // Control-side state outside the chain: the memory write buffer and the read's select/chunk.
+/** Control-side state outside the chain: the memory write buffer and the read's select/chunk. */
+interface MemoryAccess {
+  wbuf: NetId;
+  selQ: NetId;
+  chunkQ: NetId;
+}
+
+function addWriteBuffer(e: Edit, ctl: ControlInputs, maxChunks: number): MemoryAccess {
   const bufChunks = Array.from({ length: maxChunks }, (_, j) => {
     const r = e.net(CONTROL_WORD, `ctl_wbuf_${j}`, true);
-    e.reg(r, wdata, e.and(freeze, memStage, e.eq(memChunk, j)));
+    e.reg(r, ctl.wdata, e.and(ctl.freeze, ctl.memStage, e.eq(ctl.memChunk, j)));
     return r;
   });
   const wbuf = e.cat(...[...bufChunks].reverse());
-  const selQ = e.net(e.w(memSel), 'ctl_sel_q', true);
-  e.reg(selQ, memSel, null);
-  const chunkQ = e.net(e.w(memChunk), 'ctl_chunk_q', true);
-  e.reg(chunkQ, memChunk, null);
+  const selQ = e.net(e.w(ctl.memSel), 'ctl_sel_q', true);
+  e.reg(selQ, ctl.memSel, null);
+  const chunkQ = e.net(e.w(ctl.memChunk), 'ctl_chunk_q', true);
+  e.reg(chunkQ, ctl.memChunk, null);
+  return { wbuf, selQ, chunkQ };
+}
 
-  // Chain members: the design's registers, then the read holds, then the counters.
-  const chain: { net: NetId; name: string; set: (next: NetId) => void }[] = [];
-  const heldValid = e.net(1, 'ctl_held_valid', true);
-  const counterNames = ['requests', 'inserts', 'responses', 'hits', 'stalls', 'events'];
+/** A register of the chain: its output, and how to drive it given the word shifting into it. */
+interface ChainMember {
+  net: NetId;
+  name: string;
+  set: (next: NetId) => void;
+}
 
-  const rdSel: NetId[] = [];
+/**
+ * Every block RAM's ports muxed to the control port while frozen; its read word held (a chain
+ * member) so that the design reads it until the first unfrozen cycle is over. Returns the held
+ * words' chain members and the raw read words (what ctl_rdata's memory read shows).
+ */
+function rewireMemories(
+  e: Edit,
+  memories: Exposed['memories'],
+  ctl: ControlInputs,
+  acc: MemoryAccess,
+  heldValid: NetId,
+): { held: ChainMember[]; raw: NetId[] } {
+  const { freeze, shifting } = ctl;
+  const held: ChainMember[] = [];
+  const raw: NetId[] = [];
   memories.forEach(({ c, i }, mi) => {
-    const sel = e.and(freeze, e.eq(memSel, mi));
-    const raw = e.net(c.width, `${c.name}_rd_raw`, true);
-    const held = e.net(c.width, `ctl_${c.name}_held`, true);
-    rdSel.push(raw);
-    const aw = e.w(c.rdAddr);
-    const addr = e.fit(memAddr, aw);
+    const sel = e.and(freeze, e.eq(ctl.memSel, mi));
+    const rd = e.net(c.width, `${c.name}_rd_raw`, true);
+    const h = e.net(c.width, `ctl_${c.name}_held`, true);
+    raw.push(rd);
+    const addr = e.fit(ctl.memAddr, e.w(c.rdAddr));
     const mem: MemoryCell = {
       ...c,
-      rdData: raw,
+      rdData: rd,
       rdAddr: e.mux(freeze, addr, c.rdAddr),
-      rdEn: e.mux(freeze, e.and(sel, memRd), c.rdEn),
-      wrAddr: e.mux(freeze, e.fit(memAddr, e.w(c.wrAddr)), c.wrAddr),
-      wrEn: e.mux(freeze, e.and(sel, memWr), c.wrEn),
-      wrData: e.mux(freeze, e.fit(wbuf, c.width), c.wrData),
+      rdEn: e.mux(freeze, e.and(sel, ctl.memRd), c.rdEn),
+      wrAddr: e.mux(freeze, e.fit(ctl.memAddr, e.w(c.wrAddr)), c.wrAddr),
+      wrEn: e.mux(freeze, e.and(sel, ctl.memWr), c.wrEn),
+      wrData: e.mux(freeze, e.fit(acc.wbuf, c.width), c.wrData),
       wrMask: c.wrMask === null ? null : e.mux(freeze, e.k(-1n, c.width), c.wrMask),
     };
     e.replace(i, mem);
-    // The design reads its held word until the first unfrozen cycle is over.
-    e.muxInto(c.rdData, heldValid, held, raw);
-    chain.push({
-      net: held,
+    e.muxInto(c.rdData, heldValid, h, rd);
+    held.push({
+      net: h,
       name: `ctl_${c.name}_held`,
-      set: (next) => e.reg(held, e.mux(shifting, next, raw), e.or(shifting, e.and(freeze, e.not(heldValid)))),
+      set: (next) => e.reg(h, e.mux(shifting, next, rd), e.or(shifting, e.and(freeze, e.not(heldValid)))),
     });
   });
+  return { held, raw };
+}
 
-  const chainRegs: { net: NetId; name: string; set: (next: NetId) => void }[] = regs.map(({ c, i }) => ({
+/** The design's registers as chain members: each holds while frozen and shifts with the chain. */
+function registerMembers(e: Edit, regs: Exposed['regs'], ctl: ControlInputs): ChainMember[] {
+  const { shifting, live } = ctl;
+  return regs.map(({ c, i }) => ({
     net: c.out,
     name: e.nets[c.out]!.name,
     set: (next: NetId) => {
@@ -342,72 +304,96 @@ export function withControl(d: Design, o: ControlOptions): Design {
       e.replace(i, r);
     },
   }));
-  chain.unshift(...chainRegs);
-  chain.push({
-    net: heldValid,
-    name: 'ctl_held_valid',
-    set: (next) => e.reg(heldValid, e.mux(shifting, next, freeze), null),
-  });
-  // Counters.
+}
+
+const COUNTER_NAMES = ['requests', 'inserts', 'responses', 'hits', 'stalls', 'events'] as const;
+
+/** What the counters and the occupancy count see. */
+interface CountedEvents {
+  rst: NetId | null;
+  opNet: NetId | undefined;
+  /** Accepted requests (unfrozen). */
+  accepted: NetId;
+  /** One condition per counter, in COUNTER_NAMES order. */
+  conds: NetId[];
+  /** The design's occupancy register(s) (null: none, or the port's own count). */
+  occupancyNet: NetId | null;
+}
+
+/** A net of the design by name (undefined: none asked for). */
+function namedNet(d: Design, e: Edit, name: string | undefined, what: string): NetId | null {
+  if (name === undefined) return null;
+  const n = e.nets.findIndex((x) => x.name === name);
+  if (n < 0) throw new Error(`control port: ${what} register '${name}' is not in design '${d.name}'`);
+  return n;
+}
+
+/** The aging events' net (see ControlEvents; null: the family names none). */
+function eventNet(d: Design, e: Edit, events: ControlEvents | undefined): NetId | null {
+  if (typeof events === 'string') return namedNet(d, e, events, 'events');
+  if (!events) return null;
+  const q = namedNet(d, e, events.reg, 'events')!;
+  const r = d.cells.find((c): c is RegCell => c.kind === 'reg' && c.out === q);
+  if (!r) throw new Error(`control port: events: '${events.reg}' is not a register of '${d.name}'`);
+  const en = r.en === null ? e.k(1, 1) : r.en;
+  return 'rises' in events ? e.and(en, e.cmp('ugt', r.d, q)) : e.and(en, e.eq(q, events.from), e.eq(r.d, events.to));
+}
+
+function countedEvents(d: Design, e: Edit, o: ControlOptions, hs: Handshake, live: NetId): CountedEvents {
   const rst = d.inputs.find((p) => p.name === 'rst')?.net ?? null;
-  const accepted = e.and(inValid, inReady, live);
+  const accepted = e.and(hs.inValid, hs.inReady, live);
   const opNet = d.inputs.find((p) => p.name === 'in_op')?.net;
   const inserting =
     opNet === undefined || o.insertOps.length === 0
       ? e.k(0, 1)
       : e.and(accepted, e.or(...o.insertOps.map((code) => e.eq(opNet, code))));
-  const responded = e.and(outValid, outReady, live);
+  const responded = e.and(hs.outValid, hs.outReady, live);
   const hitNet = d.outputs.find((p) => p.name === 'out_hit')?.net;
   const hit = hitNet === undefined ? e.k(0, 1) : e.and(responded, e.fit(hitNet, 1));
-  const stalled = e.and(inValid, e.not(inReady), live);
-  const named = (name: string | undefined, what: string): NetId | null => {
-    if (name === undefined) return null;
-    const n = e.nets.findIndex((x) => x.name === name);
-    if (n < 0) throw new Error(`control port: ${what} register '${name}' is not in design '${d.name}'`);
-    return n;
-  };
-  let eventNet: NetId | null = null;
-  if (typeof o.events === 'string') eventNet = named(o.events, 'events');
-  else if (o.events) {
-    const q = named(o.events.reg, 'events')!;
-    const r = d.cells.find((c): c is RegCell => c.kind === 'reg' && c.out === q);
-    if (!r) throw new Error(`control port: events: '${o.events.reg}' is not a register of '${d.name}'`);
-    const en = r.en === null ? e.k(1, 1) : r.en;
-    eventNet =
-      'rises' in o.events ? e.and(en, e.cmp('ugt', r.d, q)) : e.and(en, e.eq(q, o.events.from), e.eq(r.d, o.events.to));
-  }
+  const stalled = e.and(hs.inValid, e.not(hs.inReady), live);
+  const ev = eventNet(d, e, o.events);
   const occ = o.occupancy;
   const occupancyNet =
     occ === undefined || (typeof occ === 'object' && 'count' in occ)
       ? null
       : typeof occ === 'string'
-        ? named(occ, 'occupancy')
-        : e.cat(...occ.map((n) => named(n, 'occupancy')!));
+        ? namedNet(d, e, occ, 'occupancy')
+        : e.cat(...occ.map((n) => namedNet(d, e, n, 'occupancy')!));
   // A register pulse: counted when it is high in an unfrozen cycle.
-  const events = eventNet === null ? e.k(0, 1) : e.and(e.fit(eventNet, 1), live);
-  // Each counter is pipelined off the pipeline's paths: the event is registered (ev), counted into
-  // a 16-bit low half the cycle after, and the low half's wrap is registered (cy) and counted into
-  // the high half the cycle after that; the read value is {hi + cy, lo}, one cycle behind the
-  // events. Every one of these registers holds while frozen and is in the chain.
-  const H = CONTROL_WORD / 2;
-  const counterReads = [accepted, inserting, responded, hit, stalled, events].map((cond, j) => {
-    const n = counterNames[j]!;
-    const ev = e.net(1, `ctl_${n}_ev`, true);
+  const events = ev === null ? e.k(0, 1) : e.and(e.fit(ev, 1), live);
+  return { rst, opNet, accepted, conds: [accepted, inserting, responded, hit, stalled, events], occupancyNet };
+}
+
+const H = CONTROL_WORD / 2;
+
+/**
+ * Each counter is pipelined off the pipeline's paths: the event is registered (ev), counted into
+ * a 16-bit low half the cycle after, and the low half's wrap is registered (cy) and counted into
+ * the high half the cycle after that; the read value is {hi + cy, lo}, one cycle behind the
+ * events. Every one of these registers holds while frozen and is in the chain.
+ */
+function addCounters(e: Edit, ev: CountedEvents, ctl: ControlInputs): { members: ChainMember[]; reads: NetId[] } {
+  const { shifting, live } = ctl;
+  const { rst } = ev;
+  const members: ChainMember[] = [];
+  const reads = ev.conds.map((cond, j) => {
+    const n = COUNTER_NAMES[j]!;
+    const evq = e.net(1, `ctl_${n}_ev`, true);
     const lo = e.net(H, `ctl_${n}_lo`, true);
     const cy = e.net(1, `ctl_${n}_cy`, true);
     const hi = e.net(H, `ctl_${n}_hi`, true);
     const liveOr = e.or(shifting, live);
-    chain.push(
-      { net: ev, name: `ctl_${n}_ev`, set: (next) => e.reg(ev, e.mux(shifting, next, cond), liveOr, 0n, rst) },
+    members.push(
+      { net: evq, name: `ctl_${n}_ev`, set: (next) => e.reg(evq, e.mux(shifting, next, cond), liveOr, 0n, rst) },
       {
         net: lo,
         name: `ctl_${n}_lo`,
-        set: (next) => e.reg(lo, e.mux(shifting, next, e.inc(lo)), e.or(shifting, e.and(live, ev)), 0n, rst),
+        set: (next) => e.reg(lo, e.mux(shifting, next, e.inc(lo)), e.or(shifting, e.and(live, evq)), 0n, rst),
       },
       {
         net: cy,
         name: `ctl_${n}_cy`,
-        set: (next) => e.reg(cy, e.mux(shifting, next, e.and(ev, e.eq(lo, 2 ** H - 1))), liveOr, 0n, rst),
+        set: (next) => e.reg(cy, e.mux(shifting, next, e.and(evq, e.eq(lo, 2 ** H - 1))), liveOr, 0n, rst),
       },
       {
         net: hi,
@@ -419,77 +405,69 @@ export function withControl(d: Design, o: ControlOptions): Design {
     e.addArith(hiNow, hi, e.fit(cy, H));
     return e.cat(hiNow, lo);
   });
+  return { members, reads };
+}
 
-  // The occupancy count ({ count: 'inserts' }): built like the counters (registered events, 16-bit
-  // halves, the high half's step registered), counting up on inserts and down on removes, and
-  // back to 0 on a clear; the read value is {hi + up − down, lo}.
-  let occupancyCount: NetId | null = null;
-  if (typeof occ === 'object' && 'count' in occ) {
-    const ops = (codes: readonly number[] | undefined): NetId =>
-      opNet === undefined || !codes || codes.length === 0
-        ? e.k(0, 1)
-        : e.and(accepted, e.or(...codes.map((code) => e.eq(opNet, code))));
-    const liveOr = e.or(shifting, live);
-    const reg = (name: string, width: number, next: (self: NetId) => NetId, en: (self: NetId) => NetId): NetId => {
-      const q = e.net(width, `ctl_occupancy_${name}`, true);
-      chain.push({
-        net: q,
-        name: `ctl_occupancy_${name}`,
-        set: (shiftIn) => e.reg(q, e.mux(shifting, shiftIn, next(q)), e.or(shifting, en(q)), 0n, rst),
-      });
-      return q;
-    };
-    const up = reg(
-      'up',
-      1,
-      () => ops(o.insertOps),
-      () => liveOr,
-    );
-    const down = reg(
-      'down',
-      1,
-      () => ops(o.removeOps),
-      () => liveOr,
-    );
-    const clr = reg(
-      'clr',
-      1,
-      () => ops(o.clearOps),
-      () => liveOr,
-    );
-    const zeroH = e.k(0, H);
-    const lo = reg(
-      'lo',
-      H,
-      (q) => e.mux(clr, zeroH, e.mux(up, e.inc(q), e.dec(q))),
-      () => e.and(live, e.or(clr, up, down)),
-    );
-    const cyUp = reg(
-      'cy_up',
-      1,
-      () => e.and(up, e.not(clr), e.eq(lo, 2 ** H - 1)),
-      () => liveOr,
-    );
-    const cyDown = reg(
-      'cy_down',
-      1,
-      () => e.and(down, e.not(clr), e.eq(lo, 0)),
-      () => liveOr,
-    );
-    const hi = reg(
-      'hi',
-      H,
-      (q) => e.mux(clr, zeroH, e.mux(cyUp, e.inc(q), e.dec(q))),
-      () => e.and(live, e.or(clr, cyUp, cyDown)),
-    );
-    const hiUp = e.net(H, 'ctl_occupancy_hi_up');
-    e.addArith(hiUp, hi, e.fit(cyUp, H));
-    const hiNow = e.net(H, 'ctl_occupancy_hi_now');
-    e.subArith(hiNow, hiUp, e.fit(cyDown, H));
-    occupancyCount = e.cat(hiNow, lo);
-  }
+/**
+ * The occupancy count ({ count: 'inserts' }): built like the counters (registered events, 16-bit
+ * halves, the high half's step registered), counting up on inserts and down on removes, and
+ * back to 0 on a clear; the read value is {hi + up − down, lo}.
+ */
+function addOccupancyCount(
+  e: Edit,
+  o: ControlOptions,
+  ev: CountedEvents,
+  ctl: ControlInputs,
+): { members: ChainMember[]; read: NetId } {
+  const { shifting, live } = ctl;
+  const { opNet, accepted, rst } = ev;
+  const members: ChainMember[] = [];
+  const ops = (codes: readonly number[] | undefined): NetId =>
+    opNet === undefined || !codes || codes.length === 0
+      ? e.k(0, 1)
+      : e.and(accepted, e.or(...codes.map((code) => e.eq(opNet, code))));
+  const liveOr = e.or(shifting, live);
+  const reg = (name: string, width: number, next: (self: NetId) => NetId, en: (self: NetId) => NetId): NetId => {
+    const q = e.net(width, `ctl_occupancy_${name}`, true);
+    members.push({
+      net: q,
+      name: `ctl_occupancy_${name}`,
+      set: (shiftIn) => e.reg(q, e.mux(shifting, shiftIn, next(q)), e.or(shifting, en(q)), 0n, rst),
+    });
+    return q;
+  };
+  const flag = (name: string, next: () => NetId): NetId => reg(name, 1, next, () => liveOr);
+  const up = flag('up', () => ops(o.insertOps));
+  const down = flag('down', () => ops(o.removeOps));
+  const clr = flag('clr', () => ops(o.clearOps));
+  const zeroH = e.k(0, H);
+  const lo = reg(
+    'lo',
+    H,
+    (q) => e.mux(clr, zeroH, e.mux(up, e.inc(q), e.dec(q))),
+    () => e.and(live, e.or(clr, up, down)),
+  );
+  const cyUp = flag('cy_up', () => e.and(up, e.not(clr), e.eq(lo, 2 ** H - 1)));
+  const cyDown = flag('cy_down', () => e.and(down, e.not(clr), e.eq(lo, 0)));
+  const hi = reg(
+    'hi',
+    H,
+    (q) => e.mux(clr, zeroH, e.mux(cyUp, e.inc(q), e.dec(q))),
+    () => e.and(live, e.or(clr, cyUp, cyDown)),
+  );
+  const hiUp = e.net(H, 'ctl_occupancy_hi_up');
+  e.addArith(hiUp, hi, e.fit(cyUp, H));
+  const hiNow = e.net(H, 'ctl_occupancy_hi_now');
+  e.subArith(hiNow, hiUp, e.fit(cyDown, H));
+  return { members, read: e.cat(hiNow, lo) };
+}
 
-  // The chain: V = {chain[0], chain[1], …, pad}; a shift moves it one word toward the top.
+/**
+ * The chain: V = {chain[0], chain[1], …, pad}; a shift moves it one word toward the top. Pads the
+ * chain (in place) to whole words and drives every member; returns the head word and the length.
+ */
+function buildChain(e: Edit, chain: ChainMember[], ctl: ControlInputs): { head: NetId; words: number } {
+  const { shifting } = ctl;
   const bits = chain.reduce((s, x) => s + e.w(x.net), 0);
   const words = Math.max(1, Math.ceil(bits / CONTROL_WORD));
   const padW = words * CONTROL_WORD - bits;
@@ -500,54 +478,134 @@ export function withControl(d: Design, o: ControlOptions): Design {
   const V = e.cat(...chain.map((x) => x.net));
   const total = words * CONTROL_WORD;
   const head = e.slice(V, total - CONTROL_WORD, CONTROL_WORD);
-  const S = e.cat(V, e.mux(scanLoad, wdata, head));
+  const S = e.cat(V, e.mux(ctl.scanLoad, ctl.wdata, head));
   let top = total;
   for (const x of chain) {
     const w = e.w(x.net);
     top -= w;
     x.set(e.slice(S, top, w));
   }
+  return { head, words };
+}
 
-  const rdAll = rdSel.length === 0 ? e.k(0, CONTROL_WORD) : undefined;
-  let rdata = rdAll;
-  if (rdata === undefined) {
-    const width = maxChunks * CONTROL_WORD;
-    let word = e.fit(rdSel[0]!, width);
-    for (let mi = 1; mi < rdSel.length; mi++) word = e.mux(e.eq(selQ, mi), e.fit(rdSel[mi]!, width), word);
-    const shiftBy = e.cat(chunkQ, e.k(0, 5));
-    rdata = e.slice(e.shr(word, shiftBy), 0, CONTROL_WORD);
-  }
+/** What ctl_rdata can show, before its mux. */
+interface ReadSources {
+  head: NetId;
+  words: number;
+  /** The block RAMs' raw read words. */
+  raw: NetId[];
+  /** The counters' read values, in COUNTER_NAMES order. */
+  counters: NetId[];
+  /** The port's occupancy count (null: the design's register, or none). */
+  occupancyCount: NetId | null;
+  occupancyNet: NetId | null;
+}
+
+/** The 32-bit chunk chunkQ of the word the ctl_mem_rd one cycle earlier read (selQ's block RAM). */
+function memoryReadChunk(e: Edit, raw: NetId[], acc: MemoryAccess, maxChunks: number): NetId {
+  if (raw.length === 0) return e.k(0, CONTROL_WORD);
+  const width = maxChunks * CONTROL_WORD;
+  let word = e.fit(raw[0]!, width);
+  for (let mi = 1; mi < raw.length; mi++) word = e.mux(e.eq(acc.selQ, mi), e.fit(raw[mi]!, width), word);
+  const shiftBy = e.cat(acc.chunkQ, e.k(0, 5));
+  return e.slice(e.shr(word, shiftBy), 0, CONTROL_WORD);
+}
+
+/** ctl_rdata: a mux by ctl_rsel (see the header). */
+function addReadMux(
+  e: Edit,
+  ports: PortLists,
+  ctl: ControlInputs,
+  src: ReadSources,
+  acc: MemoryAccess,
+  maxChunks: number,
+): void {
+  const rdata = memoryReadChunk(e, src.raw, acc, maxChunks);
   const occupancy =
-    occupancyCount ?? (occupancyNet === null ? e.k(0, CONTROL_WORD) : e.fit(occupancyNet, CONTROL_WORD));
-  const sources = [head, rdata, ...counterReads.slice(0, 5), e.k(words, CONTROL_WORD), counterReads[5]!, occupancy];
+    src.occupancyCount ?? (src.occupancyNet === null ? e.k(0, CONTROL_WORD) : e.fit(src.occupancyNet, CONTROL_WORD));
+  const c = src.counters;
+  const sources = [src.head, rdata, ...c.slice(0, 5), e.k(src.words, CONTROL_WORD), c[5]!, occupancy];
   let out = sources[0]!;
-  for (let j = 1; j < sources.length; j++) out = e.mux(e.eq(rsel, j), sources[j]!, out);
-  output(
-    'ctl_rdata',
-    out,
-    'control: by ctl_rsel — 0 chain head word, 1 block RAM chunk, 2 requests, 3 inserts, 4 responses, 5 hits, 6 stalls, 7 chain words, 8 aging events, 9 occupancy estimate',
-  );
+  for (let j = 1; j < sources.length; j++) out = e.mux(e.eq(ctl.rsel, j), sources[j]!, out);
+  ports.outputs.push({
+    name: 'ctl_rdata',
+    net: out,
+    doc: 'control: by ctl_rsel — 0 chain head word, 1 block RAM chunk, 2 requests, 3 inserts, 4 responses, 5 hits, 6 stalls, 7 chain words, 8 aging events, 9 occupancy estimate',
+  });
+}
 
-  const map: ControlMap = {
-    chain: chain.map((x) => ({ name: x.name, width: e.w(x.net) })),
+function mapOf(
+  e: Edit,
+  chain: ChainMember[],
+  words: number,
+  x: Exposed,
+  occ: ControlOccupancy | undefined,
+): ControlMap {
+  return {
+    chain: chain.map((m) => ({ name: m.name, width: e.w(m.net) })),
     words,
-    memories: memories.map(({ c }) => ({
+    memories: x.memories.map(({ c }) => ({
       name: c.name,
       width: c.width,
       depth: c.depth,
       chunks: Math.ceil(c.width / CONTROL_WORD),
     })),
-    counters: counterNames.map((n, j) => ({ name: `ctl_${n}`, rsel: j < 5 ? 2 + j : 8 })),
+    counters: COUNTER_NAMES.map((n, j) => ({ name: `ctl_${n}`, rsel: j < 5 ? 2 + j : 8 })),
     occupancy:
       occ === undefined ? null : typeof occ === 'string' ? occ : 'count' in occ ? 'ctl_occupancy' : occ.join(','),
   };
+}
+
+/** The design with the control port (see the header), and its map in `meta.control`. */
+export function withControl(d: Design, o: ControlOptions): Design {
+  const e = new Edit(d, captureLoc());
+  const ports: PortLists = { inputs: [...d.inputs], outputs: [...d.outputs] };
+  const x = collectExposed(d, e);
+  const ctl = addControlInputs(e, ports, x);
+  const hs = gateHandshake(d, e, ports, ctl.live);
+  const acc = addWriteBuffer(e, ctl, x.maxChunks);
+
+  // Chain members: the design's registers, then the read holds, then the counters.
+  const heldValid = e.net(1, 'ctl_held_valid', true);
+  const mems = rewireMemories(e, x.memories, ctl, acc, heldValid);
+  const chain: ChainMember[] = [
+    ...registerMembers(e, x.regs, ctl),
+    ...mems.held,
+    {
+      net: heldValid,
+      name: 'ctl_held_valid',
+      set: (next) => e.reg(heldValid, e.mux(ctl.shifting, next, ctl.freeze), null),
+    },
+  ];
+  const ev = countedEvents(d, e, o, hs, ctl.live);
+  const counters = addCounters(e, ev, ctl);
+  chain.push(...counters.members);
+  const occ = o.occupancy;
+  const count = typeof occ === 'object' && 'count' in occ ? addOccupancyCount(e, o, ev, ctl) : null;
+  if (count) chain.push(...count.members);
+
+  const { head, words } = buildChain(e, chain, ctl);
+  addReadMux(
+    e,
+    ports,
+    ctl,
+    {
+      head,
+      words,
+      raw: mems.raw,
+      counters: counters.reads,
+      occupancyCount: count?.read ?? null,
+      occupancyNet: ev.occupancyNet,
+    },
+    acc,
+    x.maxChunks,
+  );
   return runPasses({
     ...d,
     name: `${d.name}_ctl`,
     nets: e.nets,
     cells: e.cells,
-    inputs,
-    outputs,
-    meta: { ...d.meta, control: map },
+    ...ports,
+    meta: { ...d.meta, control: mapOf(e, chain, words, x, occ) },
   });
 }

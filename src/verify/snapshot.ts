@@ -72,13 +72,8 @@ export function readOccupancy(e: Engine): bigint {
   return v;
 }
 
-/** Freeze the design and read its whole state (see the header). */
-export function takeSnapshot(e: Engine): Snapshot {
-  const map = controlMap(e.design);
-  idle(e);
-  e.poke('ctl_freeze', 1);
-  e.step();
-  // The chain, word by word from the top: V = {chain[0], chain[1], …}.
+/** The chain, word by word from the top (V = {chain[0], chain[1], …}), split into its registers. */
+function readChain(e: Engine, map: ControlMap): Snapshot['registers'] {
   let V = 0n;
   e.poke('ctl_scan', 1);
   for (let i = 0; i < map.words; i++) {
@@ -88,13 +83,17 @@ export function takeSnapshot(e: Engine): Snapshot {
   e.poke('ctl_scan', 0);
   const total = map.words * CONTROL_WORD;
   let top = total;
-  const registers = map.chain.map((x) => {
+  return map.chain.map((x) => {
     top -= x.width;
     const value = (V >> BigInt(top)) & ((1n << BigInt(x.width)) - 1n);
     return { name: x.name, width: x.width, value: value.toString(16) };
   });
+}
+
+/** Every block RAM word, chunk by chunk through ctl_mem_rd. */
+function readMemories(e: Engine, map: ControlMap): Snapshot['memories'] {
   e.poke('ctl_rsel', RSEL.memory);
-  const memories = map.memories.map((m, sel) => {
+  return map.memories.map((m, sel) => {
     e.poke('ctl_mem_sel', sel);
     const words: string[] = [];
     for (let a = 0; a < m.depth; a++) {
@@ -110,17 +109,22 @@ export function takeSnapshot(e: Engine): Snapshot {
     }
     return { name: m.name, width: m.width, depth: m.depth, words };
   });
+}
+
+/** Freeze the design and read its whole state (see the header). */
+export function takeSnapshot(e: Engine): Snapshot {
+  const map = controlMap(e.design);
+  idle(e);
+  e.poke('ctl_freeze', 1);
+  e.step();
+  const registers = readChain(e, map);
+  const memories = readMemories(e, map);
   idle(e);
   return { format: 'bloomforge-snapshot-1', design: e.design.name, registers, memories };
 }
 
-/** Freeze the design and write a snapshot into it (see the header). */
-export function restoreSnapshot(e: Engine, s: Snapshot): void {
-  const map = controlMap(e.design);
-  checkSnapshot(s, map, e.design.name, 'snapshot');
-  idle(e);
-  e.poke('ctl_freeze', 1);
-  e.step();
+/** Every block RAM word: its chunks into the write buffer (ctl_mem_stage), then one ctl_mem_wr. */
+function writeMemories(e: Engine, map: ControlMap, s: Snapshot): void {
   map.memories.forEach((m, sel) => {
     e.poke('ctl_mem_sel', sel);
     const words = s.memories[sel]!.words;
@@ -140,6 +144,10 @@ export function restoreSnapshot(e: Engine, s: Snapshot): void {
     }
     e.poke('ctl_mem_wr', 0);
   });
+}
+
+/** The registers into the chain: `words` shifts with ctl_scan_load, the top word first. */
+function writeChain(e: Engine, map: ControlMap, s: Snapshot): void {
   let V = 0n;
   for (const r of s.registers) V = (V << BigInt(r.width)) | BigInt('0x' + r.value);
   const pad = map.words * CONTROL_WORD - s.registers.reduce((t, r) => t + r.width, 0);
@@ -150,6 +158,17 @@ export function restoreSnapshot(e: Engine, s: Snapshot): void {
     e.poke('ctl_wdata', (V >> BigInt(i * CONTROL_WORD)) & MASK);
     e.step();
   }
+}
+
+/** Freeze the design and write a snapshot into it (see the header). */
+export function restoreSnapshot(e: Engine, s: Snapshot): void {
+  const map = controlMap(e.design);
+  checkSnapshot(s, map, e.design.name, 'snapshot');
+  idle(e);
+  e.poke('ctl_freeze', 1);
+  e.step();
+  writeMemories(e, map, s);
+  writeChain(e, map, s);
   idle(e);
 }
 
