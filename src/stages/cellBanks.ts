@@ -11,10 +11,25 @@
  *   i's hash (`wideH3`, 32-bit units in `chunkBits`-bit key chunks, registers `hash…`) and its
  *   `cellWordBank` (decrement mask: bits [i·C, i·C + C) of `dec1`; set value `set1` if given,
  *   else Max). Returns each bank's registered test (`matchName`, valid in R+3).
+ * `cellBankControl`: what stands beside the input registers (A) of such a pipeline — the
+ *   generator lanes (`decrementLanes`, stepped by `ins`, reset by `clear`), the reset/clear sweep
+ *   of every word (`clearSweep`, lookahead form), the response queue's occupancy (none without a
+ *   queue: a `direct` lane shard) and in_ready: low while the queue would be full after this
+ *   cycle's accept, while the sweep runs, and while a clear is accepted or in the input
+ *   registers (its sweep is not yet visible in sweep_busy).
  */
 import type { ModuleBuilder, Sig } from '../dsl/module.js';
 import { cellWordBank } from './cellWord.js';
+import { clearSweep } from './clear.js';
+import { decrementLanes } from './decrementLanes.js';
 import { wideH3 } from './hash.js';
+import { decodeOp } from './input.js';
+import { occupancy, type Occupancy } from './responseQueue.js';
+
+/** Name of bank i's block RAM (as the scopes `bank<i>` and the stage's memory `ram` make it). */
+export function cellBankMemoryName(bank: number): string {
+  return `bank${bank}_ram`;
+}
 
 export interface CellWordBanksOptions {
   banks: number;
@@ -83,4 +98,46 @@ export function cellWordBanks(m: ModuleBuilder, o: CellWordBanksOptions): Sig[] 
       }).match;
     }),
   );
+}
+
+export interface CellBankControlOptions {
+  /** The generator lanes' seeds (none: one cell per word). */
+  seeds: readonly number[];
+  banks: number;
+  offsetBits: number;
+  perLane: number;
+  addrBits: number;
+  depth: number;
+  /** The op in the input registers inserts (steps the lanes) / clears. */
+  ins: Sig;
+  clear: Sig;
+  /** The input's accept, the op on the wires and the clear op's code. */
+  fire: Sig;
+  op: Sig;
+  clearCode: number;
+  /** The response queue's capacity; null: no queue. */
+  queue: number | null;
+  /** Closes the input's in_ready with the condition that holds it low. */
+  holdReady: (busy: Sig) => void;
+}
+
+export function cellBankControl(
+  m: ModuleBuilder,
+  o: CellBankControlOptions,
+): { offsets: Sig | undefined; sweep: { active: Sig; addr: Sig }; occ: Occupancy | null } {
+  const offsets = decrementLanes(m, {
+    seeds: o.seeds,
+    banks: o.banks,
+    offsetBits: o.offsetBits,
+    perLane: o.perLane,
+    step: o.ins,
+    clear: o.clear,
+  });
+  const sweep = clearSweep(m, { addrBits: o.addrBits, depth: o.depth });
+  const occ = o.queue !== null ? occupancy(m, { capacity: o.queue }) : null;
+  const { active } = sweep.connectLookahead(o.clear);
+  const fullAfter = occ ? occ.fullAfter(o.fire) : null;
+  const clearOnWire = o.fire.and(decodeOp(o.op, [o.clearCode]));
+  o.holdReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(o.clear).or(clearOnWire));
+  return { offsets, sweep: { active, addr: sweep.addr }, occ };
 }

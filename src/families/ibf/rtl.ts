@@ -37,21 +37,19 @@
  */
 import { ModuleBuilder } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
-import { cellWordBanks } from '../../stages/cellBanks.js';
-import { clearSweep } from '../../stages/clear.js';
-import { decrementLanes, decrementMaskWord } from '../../stages/decrementLanes.js';
+import { cellBankControl, cellBankMemoryName, cellWordBanks } from '../../stages/cellBanks.js';
+import { decrementMaskWord } from '../../stages/decrementLanes.js';
 import { decodeOp, registeredInput } from '../../stages/input.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
-import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { responseQueue } from '../../stages/responseQueue.js';
 import { ibfLaneSeeds, ibfLayout, ibfSalt } from './model.js';
 import { ibfMeta, OP, RESPONSE_QUEUE } from './params.js';
 import type { IbfDerived } from './types.js';
 
 const HASH_CHUNK = 16;
 
-export function ibfMemoryName(bank: number): string {
-  return `bank${bank}_ram`;
-}
+/** Name of bank i's block RAM (the shared bank stage's). */
+export const ibfMemoryName = cellBankMemoryName;
 
 export interface IbfBuildOptions {
   /** Forward in-flight writes to reads of the same word (default true); off only for tests. */
@@ -87,20 +85,25 @@ export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
   const bad = input.data.bad!;
   const ins = input.flags.ins.and(bad.not());
   const query = input.flags.query.and(bad.not());
-  const rnd = decrementLanes(m, {
+  const {
+    offsets: rnd,
+    sweep,
+    occ,
+  } = cellBankControl(m, {
     seeds: ibfLaneSeeds(c.seed, L.lanes),
     banks: c.k,
     offsetBits: L.offsetBits,
     perLane: L.perLane,
-    step: ins,
+    addrBits: L.addrBits,
+    depth: L.depth,
+    ins,
     clear,
+    fire: input.fire,
+    op: io.op,
+    clearCode: OP.clear,
+    queue: io.outReady ? RESPONSE_QUEUE : null,
+    holdReady: (busy) => input.setReady(busy),
   });
-  const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
-  const occ = io.outReady ? occupancy(m, { capacity: RESPONSE_QUEUE }) : null; // a `direct` shard keeps no room
-  const { active: sweepActive } = sweep.connectLookahead(clear);
-  const fullAfter = occ ? occ.fullAfter(input.fire) : null;
-  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
-  input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
 
   const value = c.insert === 'imp' ? input.data.imp! : m.const(c.max, c.d);
   const s1 = pipeStage(m, 's1', {
@@ -134,7 +137,7 @@ export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
     ins1: s4.valid.and(s4.ins),
     dec1: s4.dec,
     set1: s4.value,
-    sweep: { active: sweepActive, addr: sweep.addr },
+    sweep,
     forwarding: opts.forwarding ?? true,
     matchName: 's6_match',
   });

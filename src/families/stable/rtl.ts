@@ -38,30 +38,28 @@
  * block RAM sees one read and at most one write per cycle whatever the op mix. Reset, power-up
  * and the clear op sweep every word (CLEAR_DELAY + depth cycles) with in_ready low.
  *
- * Composition (src/stages/): registeredInput (A), clearSweep in its 'lookahead' form and
- * occupancy (A), decrementLanes (the generator lanes, A) and decrementMaskWord (A+1), pipeStage
- * (every stage), cellWordBanks (per bank: wideH3 at A+1, A+2 and cellWordBank at A+3..A+5; the
- * importance-aware filter builds the same banks with a set value), responseQueue.
+ * Composition (src/stages/): registeredInput (A); cellBankControl (A: the generator lanes, the
+ * clear sweep in its 'lookahead' form, occupancy and in_ready); decrementMaskWord (A+1);
+ * pipeStage (every stage); cellWordBanks (per bank: wideH3 at A+1, A+2 and cellWordBank at
+ * A+3..A+5); responseQueue. The importance-aware filter (src/families/ibf) is built of the same
+ * stages, its banks given a set value.
  */
 import { ModuleBuilder } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
 import { laneSeeds, stableLayout, stableSalt } from './model.js';
-import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
-import { decodeOp, registeredInput } from '../../stages/input.js';
-import { clearSweep } from '../../stages/clear.js';
-import { cellWordBanks } from '../../stages/cellBanks.js';
-import { decrementLanes, decrementMaskWord } from '../../stages/decrementLanes.js';
+import { registeredInput } from '../../stages/input.js';
+import { cellBankControl, cellBankMemoryName, cellWordBanks } from '../../stages/cellBanks.js';
+import { decrementMaskWord } from '../../stages/decrementLanes.js';
 import type { StableDerived } from './types.js';
 import { OP, RESPONSE_QUEUE, stableMeta } from './params.js';
 
 /** Key bits per registered piece of a bank's H3 hash. */
 const HASH_CHUNK = 16;
 
-/** Name of bank i's block RAM (as the DSL scopes produce it). */
-export function stableMemoryName(bank: number): string {
-  return `bank${bank}_ram`;
-}
+/** Name of bank i's block RAM (the shared bank stage's). */
+export const stableMemoryName = cellBankMemoryName;
 
 export interface StableBuildOptions {
   /** Forward in-flight writes to reads of the same word (default true); off only for tests. */
@@ -94,22 +92,25 @@ export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): De
     name: 'in',
   });
   const { ins, query, clear } = input.flags;
-  const rnd = decrementLanes(m, {
+  const {
+    offsets: rnd,
+    sweep,
+    occ,
+  } = cellBankControl(m, {
     seeds: laneSeeds(c.seed, L.lanes),
     banks: c.k,
     offsetBits: L.offsetBits,
     perLane: L.perLane,
-    step: ins,
+    addrBits: L.addrBits,
+    depth: L.depth,
+    ins,
     clear,
+    fire: input.fire,
+    op: io.op,
+    clearCode: OP.clear,
+    queue: io.outReady ? RESPONSE_QUEUE : null,
+    holdReady: (busy) => input.setReady(busy),
   });
-  const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
-  const occ = io.outReady ? occupancy(m, { capacity: RESPONSE_QUEUE }) : null;
-  const { active: sweepActive } = sweep.connectLookahead(clear);
-  // Room for one more response (a `direct` shard has no queue to keep room in), no sweep, and no
-  // clear accepted this cycle or the last (its sweep is not yet visible in sweep_busy).
-  const fullAfter = occ ? occ.fullAfter(input.fire) : null;
-  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
-  input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
 
   // ---- A+1..A+4: the request's fields travel with it ---------------------------------------
   const s1 = pipeStage(m, 's1', { valid: input.valid, ins, query, tag: input.data.tag, key: input.data.key, rnd });
@@ -133,7 +134,7 @@ export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): De
     read: s3.valid,
     ins1: s4.valid.and(s4.ins),
     dec1: s4.dec,
-    sweep: { active: sweepActive, addr: sweep.addr },
+    sweep,
     forwarding: opts.forwarding ?? true,
     matchName: 's6_match',
   });
