@@ -149,15 +149,19 @@ export function adjacentMask(r: number, Pi: number, C: number): number {
 }
 
 /**
- * The reference model's banks: cells[bank][c] (0..2^d − 1), the generator lanes, H3 indexes. The
- * family's model decides the value an insert writes and counts what it names.
+ * The reference model's banks: cells[bank][c] (0..2^d − 1), the generator lanes, H3 indexes, and
+ * the insert at an index set writing a given value. A family's model extends it with its own
+ * insert operations (the value it writes, what it refuses) and names for the counters.
  */
-export class WordCellBank {
-  readonly layout: WordCellLayout;
+export class WordCellBank<L extends WordCellLayout = WordCellLayout> {
   /** cells[bank][c]: the cell's value. */
   readonly cells: Uint16Array[];
   /** The generator lanes' current states. */
   readonly lanes: Uint32Array;
+  /** Inserts since creation or clear. */
+  inserted = 0;
+  /** Inserts that decremented (P > 0): the aging steps. */
+  agingRounds = 0;
   private readonly seeds: readonly number[];
   private readonly tables: Uint32Array[];
   private readonly keyBytes: number;
@@ -165,15 +169,15 @@ export class WordCellBank {
 
   constructor(
     readonly p: WordCellBankParams,
+    readonly layout: L,
     seeds: readonly number[],
     salt: (bank: number) => number,
   ) {
-    const L = (this.layout = wordCellLayout(p));
     this.cells = Array.from({ length: p.k }, () => new Uint16Array(p.cells));
     this.seeds = seeds;
     this.lanes = Uint32Array.from(seeds);
     this.tables = Array.from({ length: p.k }, (_, i) =>
-      h3Tables(h3Matrix(p.seed, salt(i), p.keyBits, L.hashBits), p.keyBits),
+      h3Tables(h3Matrix(p.seed, salt(i), p.keyBits, layout.hashBits), p.keyBits),
     );
     this.keyBytes = Math.ceil(p.keyBits / 8);
     this.idx = new Int32Array(p.k);
@@ -203,7 +207,7 @@ export class WordCellBank {
     return true;
   }
 
-  /** The insert at the indexes: each bank's P_i decrements in the word, its cell set to `value`, the lanes stepped. */
+  /** The insert at the indexes: each bank's P_i decrements in the word, its cell set to `value`, the lanes stepped, counted. */
   apply(idx: Int32Array, value: number): void {
     const L = this.layout;
     const C = this.p.cellsPerWord;
@@ -220,11 +224,33 @@ export class WordCellBank {
       cells[c] = value;
     }
     for (let lane = 0; lane < L.lanes; lane++) this.lanes[lane] = xorshift32(this.lanes[lane]!);
+    this.inserted++;
+    if (this.p.P > 0) this.agingRounds++;
   }
 
+  query(key: bigint): boolean {
+    return this.test(this.load(key));
+  }
+
+  /** Inserts `key` writing `value`. */
+  protected insertValue(key: bigint, value: number): void {
+    this.apply(this.load(key), value);
+  }
+
+  /** The answer as of before the insert, then the insert of `key` writing `value`. */
+  protected testAndInsertValue(key: bigint, value: number): boolean {
+    const idx = this.load(key);
+    const hit = this.test(idx);
+    this.apply(idx, value);
+    return hit;
+  }
+
+  /** Every cell to 0, the lanes to their seeds, the counters to 0. */
   clear(): void {
     for (const c of this.cells) c.fill(0);
     this.lanes.set(this.seeds);
+    this.inserted = 0;
+    this.agingRounds = 0;
   }
 
   /** Word `addr` of bank `bank` as the block RAM holds it. */

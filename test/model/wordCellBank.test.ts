@@ -41,7 +41,7 @@ describe('word-local cell bank kit', () => {
 
   for (const value of [5, null] as const)
     it(`the compiled engine equals the reference banks (set value ${value ?? 'from val[0]'})`, () => {
-      const ref = new WordCellBank(P, seeds, salt);
+      const ref = new WordCellBank(P, wordCellLayout(P), seeds, salt);
       const fast = compileWordCellBank(P, seeds, salt, value);
       const rng = new Rng(3);
       for (let i = 0; i < 3000; i++) {
@@ -73,7 +73,7 @@ describe('word-local cell bank kit', () => {
     });
 
   it('memories and restore: a copy loaded from the words and lanes is the same bank', () => {
-    const a = new WordCellBank(P, seeds, salt);
+    const a = new WordCellBank(P, wordCellLayout(P), seeds, salt);
     const rng = new Rng(9);
     for (let i = 0; i < 500; i++) a.apply(a.load(rng.next64()), 1 + (i % 7));
     const mems = a.memories((b) => `m${b}`);
@@ -82,7 +82,7 @@ describe('word-local cell bank kit', () => {
       ['m1', 32],
       ['m2', 32],
     ]);
-    const b = new WordCellBank(P, seeds, salt);
+    const b = new WordCellBank(P, wordCellLayout(P), seeds, salt);
     b.restore(
       (bank, addr) => mems[bank]!.word(addr),
       (l) => BigInt(a.lanes[l]!),

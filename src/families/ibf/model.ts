@@ -60,84 +60,45 @@ export function badImportance(max: number, imp: number | bigint): boolean {
   return v < 1n || v > BigInt(max);
 }
 
-export class IbfModel {
-  readonly layout: IbfLayout;
-  /** The banks: cells[bank][c] and the generator lanes. */
-  readonly bank: WordCellBank;
-  inserted = 0;
-  /** Accepted inserts that deleted (P > 0): the aging steps. */
-  deleteRounds = 0;
+export class IbfModel extends WordCellBank {
+  declare readonly p: IbfParams;
   /** Inserts refused for their importance. */
   refused = 0;
 
-  constructor(readonly p: IbfParams) {
-    this.layout = ibfLayout(p);
-    this.bank = new WordCellBank(p, ibfLaneSeeds(p.seed, this.layout.lanes), ibfSalt);
+  constructor(p: IbfParams) {
+    const L = ibfLayout(p);
+    super(p, L, ibfLaneSeeds(p.seed, L.lanes), ibfSalt);
   }
 
-  get cells(): Uint16Array[] {
-    return this.bank.cells;
-  }
-
-  get lanes(): Uint32Array {
-    return this.bank.lanes;
-  }
-
-  index(key: bigint, bank: number): number {
-    return this.bank.index(key, bank);
-  }
-
-  private apply(idx: Int32Array, value: number): void {
-    this.bank.apply(idx, value);
-    this.inserted++;
-    if (this.p.P > 0) this.deleteRounds++;
+  /** Accepted inserts that deleted (P > 0): the aging steps. */
+  get deleteRounds(): number {
+    return this.agingRounds;
   }
 
   /** The value an insert of importance `imp` writes (null: refused). */
-  private valueOf(imp: number): number | null {
+  private valueFor(imp: number): number | null {
     if (badImportance(this.p.max, imp)) return null;
     return this.p.insert === 'max' ? this.p.max : imp;
   }
 
-  query(key: bigint): boolean {
-    return this.bank.test(this.bank.load(key));
-  }
-
   /** Inserts with importance `imp`; false when refused (importance 0 or above MAX). */
   insert(key: bigint, imp: number): boolean {
-    const v = this.valueOf(imp);
+    const v = this.valueFor(imp);
     if (v === null) {
       this.refused++;
       return false;
     }
-    this.apply(this.bank.load(key), v);
+    this.insertValue(key, v);
     return true;
   }
 
   /** The answer as of before the insert, then the insert; null when refused. */
   testAndInsert(key: bigint, imp: number): boolean | null {
-    const v = this.valueOf(imp);
+    const v = this.valueFor(imp);
     if (v === null) {
       this.refused++;
       return null;
     }
-    const idx = this.bank.load(key);
-    const hit = this.bank.test(idx);
-    this.apply(idx, v);
-    return hit;
-  }
-
-  clear(): void {
-    this.bank.clear();
-    this.inserted = 0;
-    this.deleteRounds = 0;
-  }
-
-  word(bank: number, addr: number): bigint {
-    return this.bank.word(bank, addr);
-  }
-
-  zeroFraction(): number {
-    return this.bank.zeroFraction();
+    return this.testAndInsertValue(key, v);
   }
 }

@@ -79,7 +79,7 @@ export class IbfStreamModel implements StreamModel {
   }
 
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
-    return compareWords(this.model.bank.memories(ibfMemoryName), read);
+    return compareWords(this.model.memories(ibfMemoryName), read);
   }
 }
 
@@ -91,7 +91,7 @@ export class IbfStreamModel implements StreamModel {
  */
 export function ibfFromSnapshot(c: IbfDerived, s: SnapshotView): IbfStreamModel {
   const sm = new IbfStreamModel(c);
-  sm.model.bank.restore(
+  sm.model.restore(
     (bank, a) => s.read(ibfMemoryName(bank), a),
     (l) => s.reg(`rng${l}`),
   );

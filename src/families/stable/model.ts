@@ -50,75 +50,25 @@ export function laneSeeds(seed: number, lanes: number): number[] {
 /** The word mask (bit j: cell j of the word) of the P_i cells decremented from start r. */
 export const decrementMask = adjacentMask;
 
-export class StableModel {
-  readonly layout: StableLayout;
-  /** The banks: cells[bank][c] (0..Max) and the generator lanes. */
-  readonly bank: WordCellBank;
-  /** Inserts since creation or clear. */
-  inserted = 0;
+export class StableModel extends WordCellBank<StableLayout> {
+  declare readonly p: StableParams;
+
+  constructor(p: StableParams) {
+    const L = stableLayout(p);
+    super(p, L, laneSeeds(p.seed, L.lanes), stableSalt);
+  }
+
   /** Inserts that decremented (P > 0): the aging steps. */
-  decrementRounds = 0;
-
-  constructor(readonly p: StableParams) {
-    this.layout = stableLayout(p);
-    this.bank = new WordCellBank(p, laneSeeds(p.seed, this.layout.lanes), stableSalt);
-  }
-
-  /** cells[bank][c]: the cell's value 0..Max. */
-  get cells(): Uint16Array[] {
-    return this.bank.cells;
-  }
-
-  /** The generator lanes' current states. */
-  get lanes(): Uint32Array {
-    return this.bank.lanes;
-  }
-
-  /** Bank i's cell index of `key` (its H3 hash). */
-  index(key: bigint, bank: number): number {
-    return this.bank.index(key, bank);
-  }
-
-  private apply(idx: Int32Array): void {
-    this.bank.apply(idx, this.layout.max);
-    this.inserted++;
-    if (this.p.P > 0) this.decrementRounds++;
-  }
-
-  query(key: bigint): boolean {
-    return this.bank.test(this.bank.load(key));
+  get decrementRounds(): number {
+    return this.agingRounds;
   }
 
   insert(key: bigint): void {
-    this.apply(this.bank.load(key));
+    this.insertValue(key, this.layout.max);
   }
 
   /** The answer as of before the insert, then the insert. */
   testAndInsert(key: bigint): boolean {
-    const idx = this.bank.load(key);
-    const hit = this.bank.test(idx);
-    this.apply(idx);
-    return hit;
-  }
-
-  clear(): void {
-    this.bank.clear();
-    this.inserted = 0;
-    this.decrementRounds = 0;
-  }
-
-  /** Word `addr` of bank `bank` as the block RAM holds it. */
-  word(bank: number, addr: number): bigint {
-    return this.bank.word(bank, addr);
-  }
-
-  /** Fraction of cells at 0 over the whole filter. */
-  zeroFraction(): number {
-    return this.bank.zeroFraction();
-  }
-
-  /** Fraction of cells at 0 in each bank. */
-  bankZeroFractions(): number[] {
-    return this.bank.bankZeroFractions();
+    return this.testAndInsertValue(key, this.layout.max);
   }
 }

@@ -52,7 +52,7 @@ export class StableStreamModel implements StreamModel {
   }
 
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
-    return compareWords(this.model.bank.memories(stableMemoryName), read);
+    return compareWords(this.model.memories(stableMemoryName), read);
   }
 }
 
@@ -64,7 +64,7 @@ export class StableStreamModel implements StreamModel {
  */
 export function stableFromSnapshot(c: StableDerived, s: SnapshotView): StableStreamModel {
   const sm = new StableStreamModel(c);
-  sm.model.bank.restore(
+  sm.model.restore(
     (bank, a) => s.read(stableMemoryName(bank), a),
     (l) => s.reg(`rng${l}`),
   );
