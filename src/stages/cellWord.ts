@@ -1,7 +1,9 @@
 /**
  * Stage: a block RAM bank of words of saturating d-bit cells, read-modify-written by a stream of
- * ops at one per cycle with write forwarding (the Stable Bloom filter's bank, usable by any
- * filter that ages counters word-locally).
+ * ops at one per cycle with write forwarding: the word-local cell bank of the Stable Bloom filter
+ * (an insert sets its cell to Max) and of the importance-aware Bloom filter (an insert sets its
+ * cell to a value it carries: the item's importance, or MAX), usable by any filter that ages
+ * counters word-locally. ./cellBanks.ts puts k of them behind their H3 hashes.
  *
  * `cellWordBank`: `cells` cells of `cellBits` bits per word (cell j in bits [j·d, j·d + d)),
  *   `depth` words. An op presents in cycle R its word address, its cell offset and the read
@@ -10,7 +12,9 @@
  *   ahead, exactly as `forwardedRead` (./rmw.ts) does — is tested (the offset's cell non-zero,
  *   registered as `matchName`, valid in R+3) and, for an insert, rewritten: every cell of the
  *   decrement mask goes down by one unless it is 0, then the offset's cell is set to Max
- *   (2^d − 1): the set wins over a decrement of the same cell. (The test and the update are
+ *   (2^d − 1) or, given `set1` (the op's set value in R+1, registered as `set_val`), to that
+ *   value: the set wins over a decrement of the same cell (as in the SBF, where the k cells are
+ *   set after the P decrements, and in the IBF's Algorithms 1/2, where delete() runs first). (The test and the update are
  *   computed on both candidate words, rdq and fwd_data, and selected by the forwarding select:
  *   a LUT level shorter than selecting the word first.) The new word is written at the
  *   end of R+2 and kept in `fwd_data` for the ops behind.
@@ -18,7 +22,8 @@
  *   cycle take it, so the sweep writes `fwd_data`'s zero at `sweep.addr` and the write data
  *   needs no zero mux (no insert may be in R+1 or R+2 while the sweep writes: the caller's
  *   side, held by in_ready).
- *   Registers: `addr`, `addr2`, `onehot`, `onehot2`, `set_mask`, `dec_mask`, `hit_a`,
+ *   Registers: `addr`, `addr2`, `onehot`, `onehot2`, `set_mask`, `dec_mask`, `set_val` (with
+ *   `set1`), `hit_a`,
  *   `same_next`, `fwd_data`, `rdq`, `take_fwd`, the match. Memory `ram` (read-during-write
  *   'undefined': a read at the edge the op two ahead writes is replaced by `fwd_data`).
  *   `forwarding: false` exists only to show that the tests catch the hazard.
@@ -40,6 +45,8 @@ export interface CellWordBankOptions {
   ins1: Sig;
   /** The op in R+1's decrement mask (`cells` bits; only used for inserts). */
   dec1: Sig;
+  /** The op in R+1's set value (`cellBits` bits; only used for inserts); absent: Max. */
+  set1?: Sig;
   /** Register: the op in R+2 writes this cycle (a valid insert). */
   writing: Sig;
   /** Register: the write port's enable this cycle (an insert in R+2, or the sweep). */
@@ -51,7 +58,7 @@ export interface CellWordBankOptions {
   matchName: string;
 }
 
-/** One bank: test the op's cell, and on insert decrement the masked cells and set its own. */
+/** One bank: test the op's cell, and on insert decrement the masked cells and set its own (to Max or `set1`). */
 export function cellWordBank(m: ModuleBuilder, o: CellWordBankOptions): { match: Sig } {
   const d = o.cellBits;
   const C = o.cells;
@@ -66,6 +73,7 @@ export function cellWordBank(m: ModuleBuilder, o: CellWordBankOptions): { match:
   // The insert's masks, zero for the other ops and for bubbles (so the sweep's words stay zero).
   const setMask = m.pipe(m.mux(o.ins1, onehot, 0), 1, 'set_mask');
   const decMask = m.pipe(m.mux(o.ins1, o.dec1, 0), 1, 'dec_mask');
+  const setVal = o.set1 ? m.pipe(o.set1, 1, 'set_val', { reset: null }) : max;
   const off = m.const(0, 1);
   // The op two ahead writes at this op's read edge (collision: take fwd_data into rdq); the op
   // one ahead writes at the end of R+1 (take fwd_data in R+2). Both compares registered.
@@ -77,14 +85,14 @@ export function cellWordBank(m: ModuleBuilder, o: CellWordBankOptions): { match:
   const fwd = m.reg('fwd_data', W, { reset: null });
   const rdq = m.pipe(m.mux(hitA, fwd, rd), 1, 'rdq', { reset: null });
   const takeFwd = m.pipe(o.sweep.issue.or(hitBNext), 1, 'take_fwd');
-  // The insert's update (masked cells down by one unless 0, the own cell to Max) is made on rdq
+  // The insert's update (masked cells down by one unless 0, the own cell set) is made on rdq
   // and on fwd_data side by side and selected last, so the forwarding mux is not in front of the
   // per-cell zero test and the decrement (the critical path into the write data otherwise).
   const update = (w: Sig): Sig => {
     const updated = Array.from({ length: C }, (_, j) => {
       const cell = w.slice(j * d + d - 1, j * d);
       const dec = m.mux(decMask.bit(j).and(cell.any()), cell.sub(1), cell);
-      return m.mux(setMask.bit(j), max, dec);
+      return m.mux(setMask.bit(j), setVal, dec);
     });
     return m.cat(...updated.reverse());
   };

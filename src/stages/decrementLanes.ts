@@ -1,9 +1,8 @@
 /**
  * Stage: keyed pseudo-random word-local decrement masks, one per bank, for filters that run a
- * random delete inside the word an insert writes anyway (the importance-aware Bloom filter's
- * word-local Random-delete). The same scheme as the Stable Bloom filter's generator
- * (src/families/stable/rtl.ts), written here as a stage so a family can use it without
- * importing another family.
+ * random delete inside the word an insert writes anyway: the Stable Bloom filter's word-local
+ * decrements and the importance-aware Bloom filter's word-local Random-delete (the models' side
+ * of the same scheme: src/model/wordCellBank.ts, whose adjacentMask the masks are made of).
  *
  * `decrementLanes`: `lanes` xorshift32 generators (Marsaglia 2003: x ^= x << 13; x ^= x >> 17;
  *   x ^= x << 5), reset and cleared to `seeds`, stepped once per cycle `step` is high. Bank i's
@@ -13,6 +12,7 @@
  *   cells r_i, r_i + 1, … (mod C) of its word, banks concatenated bank 0 lowest (C bits each).
  */
 import type { ModuleBuilder, Sig } from '../dsl/module.js';
+import { adjacentMask } from '../model/wordCellBank.js';
 import { muxTree } from './primitives.js';
 
 export interface DecrementLanesOptions {
@@ -41,13 +41,6 @@ export function decrementLanes(m: ModuleBuilder, o: DecrementLanesOptions): Sig 
     return lanes[Math.floor(i / o.perLane)]!.slice(shift + ob - 1, shift);
   });
   return m.cat(...offsets.reverse());
-}
-
-/** The word mask (bit j: cell j) of the Pi cyclically adjacent cells from r in a word of C cells. */
-export function adjacentMask(r: number, Pi: number, C: number): number {
-  let mask = 0;
-  for (let t = 0; t < Pi; t++) mask |= 1 << ((r + t) % C);
-  return mask;
 }
 
 /** Every bank's decrement mask (C bits each, bank 0 lowest) from its offset r_i. */

@@ -12,6 +12,8 @@
  *   ages.ts           compareAges, oldestAge (λ, c and expired counts of k ages)
  *   bitColumn.ts      writeBitColumn (a column of 1-bit cells, set and reset per op)
  *   cellWord.ts       cellWordBank (words of saturating d-bit cells: decrement mask + set, forwarded)
+ *   cellBanks.ts      cellWordBanks (k hashed cellWordBanks and their shared write-side registers)
+ *   decrementLanes.ts decrementLanes, decrementMaskWord (xorshift32 lanes, word-local decrement masks)
  *   laneRmw.ts        laneRmw (per-lane read-modify-write with forwarding, bitwise levels)
  *   pipeline.ts       pipeStage (a record of fields through one register stage), omit
  *   responseQueue.ts  responseQueue, occupancy (in-flight count, no overflow)
@@ -29,9 +31,11 @@ export * from './ages.js';
 export * from './arbiter.js';
 export * from './bitCount.js';
 export * from './bitColumn.js';
+export * from './cellBanks.js';
 export * from './cellWord.js';
 export * from './clear.js';
 export * from './counters.js';
+export * from './decrementLanes.js';
 export * from './hash.js';
 export * from './input.js';
 export * from './laneRmw.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STRUCTURED, structuredBits, structuredKey, structuredWorkload } from '../../src/model/workloads.js';
-import { batchStats, poissonTail, structuredKeys, zThreshold } from '../../src/experiments/structured/experiments.js';
+import { batchStats, structuredKeys } from '../../src/experiments/structured/experiments.js';
 import { Rng } from '../../src/util/rng.js';
 
 const popcount = (x: bigint): number => x.toString(2).replace(/0/g, '').length;
@@ -65,18 +65,6 @@ describe('experiment structured-keys', () => {
     const s = batchStats([0, 20], 100);
     expect(s.fp).toBeCloseTo(0.1, 12);
     expect(s.se).toBeCloseTo(Math.sqrt(0.02 / 2), 12);
-  });
-
-  it('Poisson tail: P(X >= 1) = 1 - e^-λ, P(X >= 0) = 1, a far tail is tiny', () => {
-    expect(poissonTail(1, 0.002)).toBeCloseTo(1 - Math.exp(-0.002), 12);
-    expect(poissonTail(0, 5)).toBe(1);
-    expect(poissonTail(3, 1)).toBeCloseTo(1 - Math.exp(-1) * (1 + 1 + 0.5), 12);
-    expect(poissonTail(60, 10)).toBeLessThan(1e-15);
-  });
-
-  it('Bonferroni threshold: 2.33 for one comparison, larger for many', () => {
-    expect(zThreshold(1)).toBeCloseTo(2.326, 3);
-    expect(zThreshold(120)).toBeGreaterThan(3.7);
   });
 
   it('A² (k 3, 512-bit banks), sequential keys: H3 alone is flagged far above the analysis; with the key mix nothing is flagged', () => {

@@ -37,7 +37,7 @@ import type { Filter } from '../../families/filter.js';
 import { keyOfIndex, STRUCTURED, structuredBits, structuredKey } from '../../model/workloads.js';
 import { UsageError } from '../../util/errors.js';
 import { KEY_MIXES, type KeyMix } from '../../model/keyMix.js';
-import { normalQuantile } from '../../analysis/stats.js';
+import { mean, poissonUpperTail, sampleSd, zOneSided } from '../../analysis/stats.js';
 
 export const WORKLOADS = ['random', ...STRUCTURED] as const;
 export type KeyWorkload = (typeof WORKLOADS)[number];
@@ -162,25 +162,10 @@ export function measure(
   return { f, queries: per * BATCHES, positives: batches.reduce((x, y) => x + y, 0), batches };
 }
 
-/** P(X >= c) for X ~ Poisson(lambda), summed in log space. */
-export function poissonTail(c: number, lambda: number): number {
-  if (c <= 0) return 1;
-  if (lambda <= 0) return 0;
-  let below = 0;
-  let logTerm = -lambda; // log P(X = 0)
-  for (let i = 0; i < c; i++) {
-    below += Math.exp(logTerm);
-    logTerm += Math.log(lambda) - Math.log(i + 1);
-  }
-  return Math.max(0, 1 - below);
-}
-
 /** Mean fp and its standard error from the batches' spread (batch means). */
 export function batchStats(batches: readonly number[], per: number): { fp: number; se: number } {
   const fps = batches.map((h) => h / per);
-  const mean = fps.reduce((x, y) => x + y, 0) / fps.length;
-  const v = fps.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, fps.length - 1);
-  return { fp: mean, se: Math.sqrt(v / fps.length) };
+  return { fp: mean(fps), se: sampleSd(fps) / Math.sqrt(fps.length) };
 }
 
 const analytics = new Map<string, number>();
@@ -191,11 +176,6 @@ function analyticFp(preset: string, f: Filter): number {
   return fp;
 }
 
-/** The one-sided z a difference must pass for `tests` comparisons to hold at 99 % together (Bonferroni). */
-export function zThreshold(tests: number): number {
-  return normalQuantile(1 - 0.01 / Math.max(1, tests));
-}
-
 export function structuredKeys(
   presets: readonly string[],
   queries: number,
@@ -204,8 +184,8 @@ export function structuredKeys(
 ): PresetFp[] {
   const out: PresetFp[] = [];
   // Every structured workload of every preset is one comparison.
-  const z99 = zThreshold(presets.length * STRUCTURED.length);
-  const zBatch = zThreshold(presets.length * STRUCTURED.length * BATCHES);
+  const z99 = zOneSided(0.99, presets.length * STRUCTURED.length);
+  const zBatch = zOneSided(0.99, presets.length * STRUCTURED.length * BATCHES);
   for (const preset of presets) {
     let row: PresetFp | null = null;
     let random: WorkloadFp | null = null;
@@ -249,7 +229,7 @@ export function structuredKeys(
             // Both the random-key batches' spread and a Poisson tail must call it (rare events:
             // one hit in a batch at fp 1e-6 is not a finding).
             (worst > Math.max(row.analytic, random.fp) + zBatch * random.se * Math.sqrt(BATCHES) &&
-              poissonTail(Math.max(...r.batches), per * Math.max(row.analytic, random.fp)) <
+              poissonUpperTail(Math.max(...r.batches), per * Math.max(row.analytic, random.fp)) <
                 0.01 / (presets.length * STRUCTURED.length * BATCHES))),
         zVsRandom: z,
       };

@@ -6,42 +6,13 @@
  *   1 up to κ − 1, then P(a) = (2κ − 1 − a)/κ plus false positives, down to the fp floor at 2κ − 1.
  * Both run on the model or on the RTL in the compiled simulator (`--engine sim`).
  */
+import { consistentDiffs, zTwoSided } from '../../analysis/stats.js';
 import { Rng } from '../../util/rng.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult } from '../types.js';
 import { foundProbability, fpAt, fpBothFull } from './analysis.js';
 import { deriveA2 } from './config.js';
 import { engineFor } from './engines.js';
 import type { A2Derived } from './types.js';
-
-/**
- * Two-sided normal quantile at 1 − 0.01/(2·checks): each point's interval is a 99 % interval
- * Bonferroni-corrected over the points of the figure, so a right analysis passes the whole figure
- * with probability ≥ 99 %. (Acklam-free: bisection on the complementary error function.)
- */
-export function zFor(checks: number): number {
-  const tail = 0.01 / (2 * Math.max(1, checks));
-  let lo = 0;
-  let hi = 10;
-  for (let i = 0; i < 60; i++) {
-    const mid = (lo + hi) / 2;
-    if (normalTail(mid) > tail) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
-}
-
-/** P(Z > z) for a standard normal (Abramowitz & Stegun 7.1.26 on erfc; error < 1.5e-7). */
-function normalTail(z: number): number {
-  const x = z / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * x);
-  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-  return 0.5 * poly * Math.exp(-x * x);
-}
-
-/** Student t quantile from the normal one (Cornish-Fisher, two terms): n − 1 degrees of freedom. */
-function tFor(z: number, dof: number): number {
-  return z + (z ** 3 + z) / (4 * dof) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * dof * dof);
-}
 
 function expConfig(): A2Derived {
   return deriveA2({ name: 'a2_exp', filter: 'a2', k: 4, bankBits: 512, keyBits: 64, seed: 21 });
@@ -50,31 +21,6 @@ function expConfig(): A2Derived {
 /** Poisson-binomial 99 % check: hits of independent trials with probabilities summing to `mean`. */
 export function binomialOk(hits: number, mean: number, variance: number, z: number): boolean {
   return Math.abs(hits - mean) <= z * Math.sqrt(variance) + 0.5;
-}
-
-/** Two-sided Poisson test: is a count of `hits` plausible (p >= alpha) with mean `expected`? */
-function poissonPlausible(hits: number, expected: number, alpha: number): boolean {
-  if (expected <= 0) return hits === 0;
-  let p = Math.exp(-expected);
-  let cdf = 0;
-  for (let i = 0; i < hits; i++) {
-    cdf += p;
-    p *= expected / (i + 1);
-  }
-  return 2 * Math.min(cdf + p, 1 - cdf) >= alpha;
-}
-
-/**
- * The t interval over independent units (half-lives) of (measured − analytic) contains 0, or
- * the Poisson test on the total passes (when hits are too rare for the interval).
- */
-export function unitsOk(diffs: number[], hits: number, expected: number, checks: number): boolean {
-  const n = diffs.length;
-  const alpha = 0.01 / Math.max(1, checks);
-  if (n < 3) return poissonPlausible(hits, expected, alpha);
-  const mean = diffs.reduce((s, x) => s + x, 0) / n;
-  const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
-  return Math.abs(mean) <= (tFor(zFor(checks), n - 1) * sd) / Math.sqrt(n) || poissonPlausible(hits, expected, alpha);
 }
 
 /** fp against the active half's fill. */
@@ -143,7 +89,7 @@ export function fpExperiment(o: ExperimentOptions): ExperimentResult {
     command: `npx bloomforge experiment a2-fp --engine ${o.engine}`,
     checks: used.map((b) => ({
       what: `j in [${b * width}, ${(b + 1) * width}): measured ${(hits[b]! / tries[b]!).toFixed(4)} within the 99% interval (Bonferroni over ${used.length}, t over half-lives) of ${(expected[b]! / tries[b]!).toFixed(4)} (${tries[b]} probes)`,
-      ok: unitsOk(
+      ok: consistentDiffs(
         unitTries[b]!.flatMap((n, u) => (n ? [(unitHits[b]![u]! - unitExp[b]![u]!) / n] : [])),
         hits[b]!,
         expected[b]!,
@@ -219,7 +165,7 @@ export function ageExperiment(o: ExperimentOptions): ExperimentResult {
       },
       ...Array.from({ length: buckets }, (_, b) => ({
         what: `ages [${b * width}, ${(b + 1) * width}): ${hits[b]}/${tries[b]} found, expected ${mean[b]!.toFixed(1)} (99% interval, Bonferroni over ${buckets})`,
-        ok: binomialOk(hits[b]!, mean[b]!, variance[b]!, zFor(buckets)),
+        ok: binomialOk(hits[b]!, mean[b]!, variance[b]!, zTwoSided(0.99, buckets)),
       })),
     ],
   };

@@ -9,12 +9,11 @@ import { deriveApbf } from './config.js';
 import type { ApbfDerived } from './types.js';
 import { falsePositiveRate, queryAccesses, realFillRatios } from './analysis.js';
 import { fillRatio } from '../../analysis/bloom.js';
+import { consistentDiffs, meanInterval } from '../../analysis/stats.js';
 import { distinctWorkload } from '../../model/workloads.js';
 import { Rng } from '../../util/rng.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { engineFor, type FilterEngine } from './engines.js';
-
-const T99 = 3.17; // two-sided 99% t quantile for >= 10 degrees of freedom (conservative)
 
 function cfg(k: number, l: number, extra: Record<string, unknown>): ApbfDerived {
   return deriveApbf({ name: `apbf_k${k}_l${l}`, filter: 'apbf', k, l, keyBits: 64, seed: 7, ...extra });
@@ -27,36 +26,6 @@ export function slicesInserts(k: number, l: number, g: number, shifts: number, c
     for (let t = 1; t <= Math.min(i, shifts); t++) if (i - t < k) n += g;
     return n;
   });
-}
-
-/** Two-sided Poisson test: is a count of `hits` plausible (p >= 0.01) with mean `expected`? */
-function poissonPlausible(hits: number, expected: number): boolean {
-  if (expected <= 0) return hits === 0;
-  let p = Math.exp(-expected);
-  let cdf = 0;
-  for (let i = 0; i < hits; i++) {
-    cdf += p;
-    p *= expected / (i + 1);
-  }
-  const below = cdf + p; // P(X <= hits)
-  const above = 1 - cdf; // P(X >= hits)
-  return 2 * Math.min(below, above) >= 0.01;
-}
-
-/**
- * Is the analytic value consistent with the measurements? The t interval over sampled moments
- * (captures fill-ratio fluctuation); when hits are too rare for it, a Poisson test on the total.
- */
-export function consistent(diffs: number[], hits: number, expected: number): boolean {
-  const { mean, half } = meanCi(diffs);
-  return Math.abs(mean) <= half || poissonPlausible(hits, expected);
-}
-
-function meanCi(diffs: number[]): { mean: number; half: number } {
-  const n = diffs.length;
-  const mean = diffs.reduce((s, x) => s + x, 0) / n;
-  const sd = Math.sqrt(diffs.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, n - 1));
-  return { mean, half: (T99 * sd) / Math.sqrt(n) };
 }
 
 /** Fig. 2: fill ratio of each slice just before a shift, APBF k = 10, l = 15. */
@@ -202,10 +171,10 @@ export function fpConvergenceExperiment(o: ExperimentOptions): ExperimentResult 
     }
     series.push({ name: `k=${k} l=${l} measured`, kind: 'measured', points: measured });
     series.push({ name: `k=${k} l=${l} recursion`, kind: 'analytic', points: analytic });
-    const { mean, half } = meanCi(diffs);
+    const { mean, half } = meanInterval(diffs);
     checks.push({
       what: `k=${k} l=${l}: analytic within the 99% interval of the measured fp (diff ${mean.toExponential(2)} ± ${half.toExponential(2)})`,
-      ok: consistent(diffs, totalHits, expectedHits),
+      ok: consistentDiffs(diffs, totalHits, expectedHits),
     });
   });
   return {
@@ -287,7 +256,7 @@ export function duplicatesExperiment(o: ExperimentOptions): ExperimentResult {
         measured.push({ x: d, y: hits / probes });
         checks.push({
           what: `${dist} k=${k} l=${l} d=${d}: analytic within the 99% interval`,
-          ok: consistent(diffs, hits, expectedHits),
+          ok: consistentDiffs(diffs, hits, expectedHits),
         });
       }
       // One analytic point per rate: the mean over the sampled moments.

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { distinctWorkload, zipfWorkload } from '../../model/workloads.js';
+import { proportionWithin, zTwoSided } from '../../analysis/stats.js';
 import { Rng } from '../../util/rng.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { falsePositives, itemFigures, profileFigures, type Profile } from './analysis.js';
@@ -97,7 +98,7 @@ export function countErrorExperiment(o: ExperimentOptions): ExperimentResult {
     analytic.push({ x: s, y: model.expectedError });
     // The measured mean against the model's 99% interval, with the model's own spread of the
     // mean (the errors are heavy-tailed: a rare zeroing at level 1 costs 16 counts at once).
-    const half = 2.576 * model.meanErrorSd;
+    const half = zTwoSided() * model.meanErrorSd;
     const got = signed[signed.length - 1]!.y;
     checks.push({
       what: `s = ${s}: measured mean C − f (${got.toFixed(3)}) within the model's 99% interval ${model.expectedError.toFixed(3)} ± ${half.toFixed(3)}`,
@@ -130,11 +131,6 @@ export function countErrorExperiment(o: ExperimentOptions): ExperimentResult {
   };
 }
 
-/** Binomial 99% interval check of an fp. */
-function withinBinomial(hits: number, n: number, p: number): boolean {
-  return Math.abs(hits / n - p) <= 2.576 * Math.sqrt((p * (1 - p)) / n) + 1 / n;
-}
-
 /** False positives vs skew: measured on never-added keys, and the formulas. */
 export function fpExperiment(o: ExperimentOptions): ExperimentResult {
   const c = presetConfig(o.params.bitwisePreset ?? OPTIONS[0].default);
@@ -152,7 +148,7 @@ export function fpExperiment(o: ExperimentOptions): ExperimentResult {
     params[`skew${s}`] = { distinct: r.items.length, probes: r.probes, probeHits: r.probeHits, perLevel: fp.perLevel };
     checks.push({
       what: `s = ${s}: fp of all levels within the 99% binomial interval of the measured fp (${r.probeHits}/${r.probes})`,
-      ok: withinBinomial(r.probeHits, r.probes, fp.total),
+      ok: proportionWithin(r.probeHits, r.probes, fp.total, zTwoSided(), 1 / r.probes),
     });
     o.progress?.(si + 1, SKEWS.length);
   });
@@ -202,7 +198,7 @@ export function reachExperiment(o: ExperimentOptions): ExperimentResult {
       const a = its.reduce((s, it) => s + figures(it.f).reach[i]!, 0) / its.length;
       measured.push({ x: 2 ** b, y: m });
       analytic.push({ x: 2 ** b, y: a });
-      ok &&= Math.abs(m - a) <= 2.576 * Math.sqrt(Math.max(a * (1 - a), 1e-4) / its.length) + 1 / its.length;
+      ok &&= proportionWithin(m * its.length, its.length, a, zTwoSided(), 1 / its.length, 1e-4);
     }
     series.push({
       name: `level ${i} (C >= ${T}) measured`,

@@ -13,47 +13,12 @@
  * Runs on the model or on the RTL in the compiled simulator (`--engine sim`).
  */
 import { keyOfIndex } from '../../model/workloads.js';
+import { consistentDiffs, meanInterval } from '../../analysis/stats.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { fpApprox, fpExact } from './analysis.js';
 import { deriveBloom } from './config.js';
 import { engineFor } from './engines.js';
 import type { BloomDerived } from './types.js';
-
-/** Two-sided 99 % Student t quantiles t_{0.995, df}, df = 1..30. */
-const T995 = [
-  63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.25, 3.169, 3.106, 3.055, 3.012, 2.977, 2.947, 2.921, 2.898,
-  2.878, 2.861, 2.845, 2.831, 2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.75,
-];
-
-export function t99(df: number): number {
-  return df <= 30 ? T995[Math.max(1, df) - 1]! : 2.576 + (0.174 * 30) / df;
-}
-
-/** Two-sided Poisson test: is a count of `hits` plausible (p >= 0.01) with mean `expected`? */
-export function poissonPlausible(hits: number, expected: number): boolean {
-  if (expected <= 0) return hits === 0;
-  let p = Math.exp(-expected);
-  let cdf = 0;
-  for (let i = 0; i < hits; i++) {
-    cdf += p;
-    p *= expected / (i + 1);
-  }
-  return 2 * Math.min(cdf + p, 1 - cdf) >= 0.01;
-}
-
-/** Mean and 99 % half-width (Student t) of per-run values. */
-export function meanInterval(xs: readonly number[]): { mean: number; half: number } {
-  const n = xs.length;
-  const mean = xs.reduce((s, x) => s + x, 0) / n;
-  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / Math.max(1, n - 1));
-  return { mean, half: (t99(n - 1) * sd) / Math.sqrt(n) };
-}
-
-/** The analytic value is consistent with per-run measurements (differences, hit totals). */
-export function consistent(diffs: readonly number[], hits: number, expected: number): boolean {
-  const { mean, half } = meanInterval(diffs);
-  return Math.abs(mean) <= half || poissonPlausible(hits, expected);
-}
 
 /**
  * The filters the experiment compares: 16 Kbit each, the iCE40 presets' shapes, and a blocked
@@ -121,7 +86,7 @@ export function fpExperiment(o: ExperimentOptions): ExperimentResult {
     const iv = meanInterval(perRun[atN]!);
     checks.push({
       what: `${label}: exact fp at n = ${n} (${exact[atN]!.toExponential(3)}) within the 99% interval of the measured ${iv.mean.toExponential(3)} ± ${iv.half.toExponential(2)}`,
-      ok: consistent(
+      ok: consistentDiffs(
         perRun[atN]!.map((y) => y - exact[atN]!),
         hits[atN]!,
         exact[atN]! * runs * probes,
@@ -139,7 +104,7 @@ export function fpExperiment(o: ExperimentOptions): ExperimentResult {
     const all = meanInterval(diffs);
     checks.push({
       what: `${label}: exact fp within the 99% interval over n/4..2n (mean summed difference ${all.mean.toExponential(2)} ± ${all.half.toExponential(2)})`,
-      ok: consistent(
+      ok: consistentDiffs(
         diffs,
         hits.reduce((s, h) => s + h, 0),
         exact.reduce((s, x) => s + x, 0) * runs * probes,

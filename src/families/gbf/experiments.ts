@@ -12,6 +12,7 @@
  *   (Eq. 35), and the total penalty of the decision unit's answers against the standard ones.
  */
 import { CompiledSim } from '../../../sim/compiled.js';
+import { proportionWithin } from '../../analysis/stats.js';
 import { Rng } from '../../util/rng.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult } from '../types.js';
 import { freshHitProbability, hitProbability } from './analysis.js';
@@ -91,9 +92,7 @@ function distinctKeys(seed: number): () => bigint {
 }
 
 /** |measured − p| within four binomial standard deviations of n draws (and a little slack). */
-function within4(hits: number, n: number, p: number): boolean {
-  return Math.abs(hits / n - p) <= 4 * Math.sqrt((p * (1 - p)) / n) + 2 / n;
-}
+const within4 = (hits: number, n: number, p: number): boolean => proportionWithin(hits, n, p, 4, 2 / n);
 
 export function decayExperiment(o: ExperimentOptions): ExperimentResult {
   const c = deriveGbf({

@@ -20,14 +20,13 @@
  */
 import { z } from 'zod';
 import { DEFAULT_TARGET, maxBramWidth } from '../../device/index.js';
+import { MAX_CELLS_PER_WORD, wordCellsPerWord } from '../../model/wordCellBank.js';
 import { configSchema, DEFAULT_TAG_BITS, failer, parseConfig, pow2, positiveInt } from '../schema.js';
 import type { Fail } from '../types.js';
 import { cellBits } from './model.js';
 import type { IbfDerived } from './types.js';
 
-export const MAX_CELLS_PER_WORD = 32;
-/** A word may span this many block RAMs side by side. */
-export const MAX_WORD_BRAMS = 4;
+export { MAX_CELLS_PER_WORD, MAX_WORD_BRAMS } from '../../model/wordCellBank.js';
 
 /** The deletion schemes of §5.2; only `random` (and `none`) map to one op per cycle. */
 export const DELETE_SCHEMES = [
@@ -76,16 +75,7 @@ export function deriveIbfSizes(cfg: Readonly<Record<string, unknown>>, fail: Fai
   const maxWord = maxBramWidth(target);
   if (d > maxWord)
     fail('max', `cells of ${d} bits (max ${max}) are wider than a ${target} block RAM word (${maxWord} bits)`);
-  if (cells < 2) fail('cells', 'must be at least 2 (a bank of two words or more)');
-  let C = c.cellsPerWord ?? 1;
-  if (c.cellsPerWord === undefined)
-    while (C * 2 * d <= maxWord && C * 2 <= MAX_CELLS_PER_WORD && C * 2 <= cells / 2) C *= 2;
-  if (C * d > MAX_WORD_BRAMS * maxWord)
-    fail(
-      'cellsPerWord',
-      `${C} cells of ${d} bits (${C * d} bits) are wider than ${MAX_WORD_BRAMS} ${target} block RAM words side by side (${MAX_WORD_BRAMS * maxWord} bits)`,
-    );
-  if (C > cells / 2) fail('cellsPerWord', `must be at most cells/2 = ${cells / 2} (a bank of two words or more)`);
+  const C = wordCellsPerWord({ d, cells, given: c.cellsPerWord, target }, fail);
   if (P > 0 && C === 1)
     fail(
       c.cellsPerWord !== undefined ? 'cellsPerWord' : 'max',

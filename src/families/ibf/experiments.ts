@@ -16,6 +16,7 @@
  * The paper's streams: N = 100000 arrivals, 70 % duplicates, importances 1..50 (§6.1.2, §7),
  * linear (uniform) importances unless --ibf-distribution exponential.
  */
+import { mean } from '../../analysis/stats.js';
 import { UsageError } from '../../util/errors.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { deriveIbf } from './config.js';
@@ -85,14 +86,15 @@ function baseSizes(o: ExperimentOptions, dflt: Sizes): Sizes {
 }
 
 const pct = (x: number): number => Math.round(x * 1e4) / 1e4;
-const mean = (xs: readonly number[]): number => {
+/** The mean of the defined values (NaN when there are none). */
+const definedMean = (xs: readonly number[]): number => {
   const v = xs.filter((x) => !Number.isNaN(x));
-  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+  return v.length ? mean(v) : NaN;
 };
 /** Mean of I[i] over the lowest and the highest tenth of the importances. */
 const ends = (I: readonly number[]): { low: number; high: number } => {
   const t = Math.max(1, Math.round(Z / 10));
-  return { low: mean(I.slice(1, 1 + t)), high: mean(I.slice(Z + 1 - t)) };
+  return { low: definedMean(I.slice(1, 1 + t)), high: definedMean(I.slice(Z + 1 - t)) };
 };
 
 const fnFalls = (r: Metrics): boolean => ends(r.Ifn).high < ends(r.Ifn).low && slope(r.Ifn) < 0;
@@ -493,7 +495,9 @@ function reinsertion(o: ExperimentOptions): ExperimentResult {
     checks: [
       {
         what: 'reinsertion lowers the FN rate of the important items it caches (§5.3 rationale): best variant below plain IBF1 at importance >= 40',
-        ok: Math.min(...variants.map((v) => mean(v.m.Ifn.slice(threshold)))) < mean(plain.Ifn.slice(threshold)),
+        ok:
+          Math.min(...variants.map((v) => definedMean(v.m.Ifn.slice(threshold)))) <
+          definedMean(plain.Ifn.slice(threshold)),
       },
       {
         what: 'the cache\'s memory spent on cells does better (§5.3: "adding that space to the bloom filter itself provided better results"): wFP + wFN of the larger IBF1 below every reinsertion variant\'s',

@@ -26,7 +26,7 @@
  *        insert's set mask, delete mask and set value registered
  *   A+5  R+2: the op one ahead's write forwarded; test the offset's cell; insert: masked cells
  *        decremented (saturating at 0), the offset's cell set to the value, the word written
- *        (src/stages/valueCellWord.ts)
+ *        (src/stages/cellWord.ts, given the set value; src/stages/cellBanks.ts builds the k banks)
  *   A+6  hit = AND of the banks' tests and the op's query flag
  *   A+7  the response enters the queue; out_valid in A+8: LATENCY = 9 edges after acceptance (below)
  *
@@ -37,22 +37,19 @@
  */
 import { ModuleBuilder } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
-import { clearSweep } from '../../stages/clear.js';
-import { decrementLanes, decrementMaskWord } from '../../stages/decrementLanes.js';
-import { wideH3 } from '../../stages/hash.js';
+import { cellBankControl, cellBankMemoryName, cellWordBanks } from '../../stages/cellBanks.js';
+import { decrementMaskWord } from '../../stages/decrementLanes.js';
 import { decodeOp, registeredInput } from '../../stages/input.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
-import { occupancy, responseQueue } from '../../stages/responseQueue.js';
-import { valueCellWordBank } from '../../stages/valueCellWord.js';
+import { responseQueue } from '../../stages/responseQueue.js';
 import { ibfLaneSeeds, ibfLayout, ibfSalt } from './model.js';
 import { ibfMeta, OP, RESPONSE_QUEUE } from './params.js';
 import type { IbfDerived } from './types.js';
 
 const HASH_CHUNK = 16;
 
-export function ibfMemoryName(bank: number): string {
-  return `bank${bank}_ram`;
-}
+/** Name of bank i's block RAM (the shared bank stage's). */
+export const ibfMemoryName = cellBankMemoryName;
 
 export interface IbfBuildOptions {
   /** Forward in-flight writes to reads of the same word (default true); off only for tests. */
@@ -88,20 +85,25 @@ export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
   const bad = input.data.bad!;
   const ins = input.flags.ins.and(bad.not());
   const query = input.flags.query.and(bad.not());
-  const rnd = decrementLanes(m, {
+  const {
+    offsets: rnd,
+    sweep,
+    occ,
+  } = cellBankControl(m, {
     seeds: ibfLaneSeeds(c.seed, L.lanes),
     banks: c.k,
     offsetBits: L.offsetBits,
     perLane: L.perLane,
-    step: ins,
+    addrBits: L.addrBits,
+    depth: L.depth,
+    ins,
     clear,
+    fire: input.fire,
+    op: io.op,
+    clearCode: OP.clear,
+    queue: io.outReady ? RESPONSE_QUEUE : null,
+    holdReady: (busy) => input.setReady(busy),
   });
-  const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
-  const occ = io.outReady ? occupancy(m, { capacity: RESPONSE_QUEUE }) : null; // a `direct` shard keeps no room
-  const { active: sweepActive } = sweep.connectLookahead(clear);
-  const fullAfter = occ ? occ.fullAfter(input.fire) : null;
-  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
-  input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
 
   const value = c.insert === 'imp' ? input.data.imp! : m.const(c.max, c.d);
   const s1 = pipeStage(m, 's1', {
@@ -120,44 +122,25 @@ export function buildIbf(c: IbfDerived, opts: IbfBuildOptions = {}): Design {
   });
   const s3 = pipeStage(m, 's3', s2);
   const s4 = pipeStage(m, 's4', s3);
-  const ins1 = s4.valid.and(s4.ins);
-  const writing = m.pipe(ins1, 1, 'ins_write');
-  const writeEn = m.pipe(ins1.or(sweepActive), 1, 'write_en');
-  const sweepPort = {
-    issue: sweepActive,
-    write: m.pipe(sweepActive, 1, 'sweep_w'),
-    addr: m.pipe(sweep.addr, 1, 'sweep_waddr', { reset: null }),
-  };
-  const matches = Array.from({ length: c.k }, (_, i) =>
-    m.scope(`bank${i}`, () => {
-      const hash = wideH3(m, {
-        key: s1.key,
-        bits: L.hashBits,
-        unitBits: 32,
-        seed: c.seed,
-        salt: () => ibfSalt(i),
-        chunkBits: HASH_CHUNK,
-        name: 'hash',
-      });
-      const C = c.cellsPerWord;
-      return valueCellWordBank(m, {
-        cellBits: c.d,
-        cells: C,
-        depth: L.depth,
-        addr: hash.slice(L.hashBits - 1, L.offsetBits),
-        offset: L.offsetBits === 0 ? null : hash.slice(L.offsetBits - 1, 0),
-        read: s3.valid,
-        ins1,
-        dec1: s4.dec.slice((i + 1) * C - 1, i * C),
-        set1: s4.value,
-        writing,
-        writeEn,
-        sweep: sweepPort,
-        forwarding: opts.forwarding ?? true,
-        matchName: 's6_match',
-      }).match;
-    }),
-  );
+  const matches = cellWordBanks(m, {
+    banks: c.k,
+    cellBits: c.d,
+    cellsPerWord: c.cellsPerWord,
+    depth: L.depth,
+    hashBits: L.hashBits,
+    offsetBits: L.offsetBits,
+    key: s1.key,
+    seed: c.seed,
+    salt: ibfSalt,
+    chunkBits: HASH_CHUNK,
+    read: s3.valid,
+    ins1: s4.valid.and(s4.ins),
+    dec1: s4.dec,
+    set1: s4.value,
+    sweep,
+    forwarding: opts.forwarding ?? true,
+    matchName: 's6_match',
+  });
 
   const s5 = pipeStage(m, 's5', omit(s4, 'dec', 'ins', 'value'));
   const s6 = pipeStage(m, 's6', s5);

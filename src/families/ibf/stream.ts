@@ -47,19 +47,6 @@ export function ibfRequestFields(c: IbfDerived, rng: Rng): Record<string, bigint
   return { imp: BigInt(v) };
 }
 
-export function compareIbfMemories(
-  c: IbfDerived,
-  model: IbfModel,
-  read: (memory: string, addr: number) => bigint,
-): MemoryCheck {
-  const banks = Array.from({ length: c.k }, (_, bank) => ({
-    name: ibfMemoryName(bank),
-    depth: c.depth,
-    word: (a: number) => model.word(bank, a),
-  }));
-  return compareWords(banks, read);
-}
-
 export class IbfStreamModel implements StreamModel {
   readonly model: IbfModel;
 
@@ -92,7 +79,7 @@ export class IbfStreamModel implements StreamModel {
   }
 
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
-    return compareIbfMemories(this.c, this.model, read);
+    return compareWords(this.model.memories(ibfMemoryName), read);
   }
 }
 
@@ -104,15 +91,10 @@ export class IbfStreamModel implements StreamModel {
  */
 export function ibfFromSnapshot(c: IbfDerived, s: SnapshotView): IbfStreamModel {
   const sm = new IbfStreamModel(c);
-  const m = sm.model;
-  const C = c.cellsPerWord;
-  const mask = (1n << BigInt(c.d)) - 1n;
-  for (let bank = 0; bank < c.k; bank++)
-    for (let a = 0; a < c.depth; a++) {
-      const w = s.read(ibfMemoryName(bank), a);
-      for (let j = 0; j < C; j++) m.cells[bank]![a * C + j] = Number((w >> BigInt(j * c.d)) & mask);
-    }
-  for (let l = 0; l < m.lanes.length; l++) m.lanes[l] = Number(s.reg(`rng${l}`));
+  sm.model.restore(
+    (bank, a) => s.read(ibfMemoryName(bank), a),
+    (l) => s.reg(`rng${l}`),
+  );
   return sm;
 }
 

@@ -26,6 +26,7 @@
  * 9.4 bits per pair (Table 3's range 2..6·10^7: 9.4..28.2), the default. Every filter uses
  * k_i = ⌈(m_i/d_i) ln 2⌉ hashes, at most k_max = 16 (§7).
  */
+import { proportionSd } from '../../analysis/stats.js';
 import { UsageError } from '../../util/errors.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult, Series } from '../types.js';
 import { betaOpt, filterFp, hashesFor, pbf2BestCaseBits, pbf2BestCaseFp, sbfProbes, sbfRangeFp } from './analysis.js';
@@ -510,7 +511,7 @@ const fpOf = (r: MethodResult) => ({ measured: r.fp, analytic: r.analytic });
 
 /** Measured within max(0.02, 3 binomial sd + 10 % of the value) of the analytic (the model's own consistency). */
 function agrees(r: MethodResult, W: number): boolean {
-  const sd = Math.sqrt(Math.max(r.analytic * (1 - r.analytic), 1e-4) / W);
+  const sd = proportionSd(r.analytic, W, 1e-4);
   return Math.abs(r.fp - r.analytic) <= Math.max(0.02, 3 * sd + 0.1 * r.analytic);
 }
 
@@ -547,7 +548,7 @@ function bestCaseFor(x: Setting): number {
 function aboveBestCase(runs: Record<Method, MethodResult>[], settings: readonly Setting[], W: number): boolean {
   return runs.every((r, i) => {
     const bound = bestCaseFor(settings[i]!);
-    return r['b2-opt'].fp >= bound - 3 * Math.sqrt(Math.max(bound * (1 - bound), 1e-4) / W);
+    return r['b2-opt'].fp >= bound - 3 * proportionSd(bound, W, 1e-4);
   });
 }
 

@@ -28,7 +28,6 @@
  * (`zeroCurve`) and the false-negative curve by age (`foundCurve`) come from the same chain,
  * stepped exactly: zeros from an empty filter, and a key's own cell starting at Max.
  */
-import { normalQuantile } from '../../analysis/stats.js';
 
 /** Deng & Rafiei's stable point: the limit fraction of zero cells. */
 export function drStablePoint(P: number, k: number, m: number, max: number): number {
@@ -193,19 +192,6 @@ export function smallestP(c: Omit<StableShape, 'P'>, fp: number): number | null 
     else lo = mid + 1;
   }
   return lo;
-}
-
-// The standard normal quantile is shared (src/analysis/stats.ts); re-exported for this family's users.
-export { normalQuantile };
-
-/**
- * Bounds of a two-sided interval of confidence `conf` for a proportion p measured over n trials
- * (normal approximation); with `tests` > 1 the intervals hold simultaneously (Bonferroni).
- */
-export function proportionInterval(p: number, n: number, conf = 0.99, tests = 1): [number, number] {
-  const z = normalQuantile(1 - (1 - conf) / (2 * tests));
-  const sd = Math.sqrt(Math.max(p * (1 - p), 1e-12) / n);
-  return [p - z * sd, p + z * sd];
 }
 
 /** (Max+1)×(Max+1) transition matrix of one cell per insert (row: value before, column: after). */

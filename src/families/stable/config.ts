@@ -17,14 +17,12 @@
  */
 import { z } from 'zod';
 import { DEFAULT_TARGET, maxBramWidth } from '../../device/index.js';
+import { MAX_CELLS_PER_WORD, wordCellsPerWord } from '../../model/wordCellBank.js';
 import { configSchema, DEFAULT_TAG_BITS, failer, parseConfig, pow2, positiveInt } from '../schema.js';
 import type { Fail } from '../types.js';
 import type { StableDerived } from './types.js';
 
-/** Cells per word at most (the default never exceeds it; an explicit value may not either). */
-export const MAX_CELLS_PER_WORD = 32;
-/** A word may span this many block RAMs side by side (read and written together). */
-export const MAX_WORD_BRAMS = 4;
+export { MAX_CELLS_PER_WORD, MAX_WORD_BRAMS } from '../../model/wordCellBank.js';
 
 export const stableSchema = configSchema(['stable'] as const, {
   k: positiveInt(32).optional(),
@@ -66,16 +64,7 @@ export function deriveStableSizes(cfg: Readonly<Record<string, unknown>>, fail: 
   const target = c.target ?? DEFAULT_TARGET;
   const maxWord = maxBramWidth(target);
   if (d > maxWord) fail('d', `cells of ${d} bits are wider than a ${target} block RAM word (${maxWord} bits)`);
-  if (cells < 2) fail('cells', 'must be at least 2 (a bank of two words or more)');
-  let C = c.cellsPerWord ?? 1;
-  if (c.cellsPerWord === undefined)
-    while (C * 2 * d <= maxWord && C * 2 <= MAX_CELLS_PER_WORD && C * 2 <= cells / 2) C *= 2;
-  if (C * d > MAX_WORD_BRAMS * maxWord)
-    fail(
-      'cellsPerWord',
-      `${C} cells of ${d} bits (${C * d} bits) are wider than ${MAX_WORD_BRAMS} ${target} block RAM words side by side (${MAX_WORD_BRAMS * maxWord} bits)`,
-    );
-  if (C > cells / 2) fail('cellsPerWord', `must be at most cells/2 = ${cells / 2} (a bank of two words or more)`);
+  const C = wordCellsPerWord({ d, cells, given: c.cellsPerWord, target }, fail);
   if (P > 0 && C === 1)
     fail(
       c.cellsPerWord !== undefined ? 'cellsPerWord' : 'd',

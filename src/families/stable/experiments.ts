@@ -14,17 +14,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { keyOfIndex } from '../../model/workloads.js';
+import { proportionInterval, zTwoSided } from '../../analysis/stats.js';
 import type { ExperimentDef, ExperimentOptions, ExperimentResult } from '../types.js';
-import {
-  bankRates,
-  drFalsePositive,
-  drStablePoint,
-  foundCurve,
-  normalQuantile,
-  proportionInterval,
-  stablePoint,
-  zeroCurve,
-} from './analysis.js';
+import { bankRates, drFalsePositive, drStablePoint, foundCurve, stablePoint, zeroCurve } from './analysis.js';
 import { deriveStable } from './config.js';
 import { engineFor, type EngineOp } from './engines.js';
 import type { StableDerived } from './types.js';
@@ -96,7 +88,7 @@ export function stablePointExperiment(o: ExperimentOptions): ExperimentResult {
     if (zi <= 0 || zi >= 1) return Math.abs(g - fp) < 1e-9;
     // Var(Π(1 − z_i)) ≈ fp² · k · z(1 − z)/(cells (1 − z)²)
     const sd = fp * Math.sqrt((c.k * zi) / (c.cells * (1 - zi)));
-    return Math.abs(g - fp) <= normalQuantile(1 - 0.01 / (2 * tests)) * sd;
+    return Math.abs(g - fp) <= zTwoSided(0.99, tests) * sd;
   };
   return {
     name: 'sbf-stable-point',
@@ -138,7 +130,7 @@ export function stablePointExperiment(o: ExperimentOptions): ExperimentResult {
           const hits = fps.reduce((a, f) => a + f.y * probes, 0);
           const mean = given.reduce((a, g) => a + g * probes, 0);
           const sd = Math.sqrt(given.reduce((a, g) => a + g * (1 - g) * probes, 0));
-          return Math.abs(hits - mean) <= normalQuantile(1 - 0.01 / 2) * Math.max(sd, 1e-9);
+          return Math.abs(hits - mean) <= zTwoSided() * Math.max(sd, 1e-9);
         })(),
       },
       {

@@ -35,7 +35,7 @@
  * filters, src/families/bloom/lanes.ts) — but at the stable point the state does not depend on
  * the count. So the sharded rate is the family's rate evaluated on the shard config, which is the
  * one-lane rate; it errs as the family's own does (cells taken as independent, insert words
- * uniform: distinct keys). Measured (`npx tsx sim/bench/stableShardedFp.ts`: 1024 cells per bank,
+ * uniform: distinct keys). Measured (`npx tsx src/bench/scripts/stableShardedFp.ts`: 1024 cells per bank,
  * k = 3, d = 2, 8-cell words, P = 12, 60 instances of 5000 probes at 20 inserts per cell): 16
  * shards of 64 cells per bank 0.1498 ± 0.0008 against 0.1484 (one lane 0.1485), but 64 shards of
  * 16 cells (two words per bank) 0.1555 ± 0.0010, 4.8 % above — in so small a shard the cells of a

@@ -38,30 +38,28 @@
  * block RAM sees one read and at most one write per cycle whatever the op mix. Reset, power-up
  * and the clear op sweep every word (CLEAR_DELAY + depth cycles) with in_ready low.
  *
- * Composition (src/stages/): registeredInput (A), clearSweep in its 'lookahead' form and
- * occupancy (A), pipeStage (every stage), wideH3 (A+1, A+2), cellWordBank per bank (A+3..A+5),
- * responseQueue. Stable-only and kept here: the generator lanes and the decrement masks.
+ * Composition (src/stages/): registeredInput (A); cellBankControl (A: the generator lanes, the
+ * clear sweep in its 'lookahead' form, occupancy and in_ready); decrementMaskWord (A+1);
+ * pipeStage (every stage); cellWordBanks (per bank: wideH3 at A+1, A+2 and cellWordBank at
+ * A+3..A+5); responseQueue. The importance-aware filter (src/families/ibf) is built of the same
+ * stages, its banks given a set value.
  */
-import { ModuleBuilder, type Sig } from '../../dsl/module.js';
+import { ModuleBuilder } from '../../dsl/module.js';
 import type { Design } from '../../ir/types.js';
-import { laneSeeds, stableLayout, stableSalt, decrementMask, type StableLayout } from './model.js';
-import { muxTree } from '../../stages/primitives.js';
-import { occupancy, responseQueue } from '../../stages/responseQueue.js';
+import { laneSeeds, stableLayout, stableSalt } from './model.js';
+import { responseQueue } from '../../stages/responseQueue.js';
 import { omit, pipeStage } from '../../stages/pipeline.js';
-import { wideH3 } from '../../stages/hash.js';
-import { decodeOp, registeredInput } from '../../stages/input.js';
-import { clearSweep } from '../../stages/clear.js';
-import { cellWordBank } from '../../stages/cellWord.js';
+import { registeredInput } from '../../stages/input.js';
+import { cellBankControl, cellBankMemoryName, cellWordBanks } from '../../stages/cellBanks.js';
+import { decrementMaskWord } from '../../stages/decrementLanes.js';
 import type { StableDerived } from './types.js';
 import { OP, RESPONSE_QUEUE, stableMeta } from './params.js';
 
 /** Key bits per registered piece of a bank's H3 hash. */
 const HASH_CHUNK = 16;
 
-/** Name of bank i's block RAM (as the DSL scopes produce it). */
-export function stableMemoryName(bank: number): string {
-  return `bank${bank}_ram`;
-}
+/** Name of bank i's block RAM (the shared bank stage's). */
+export const stableMemoryName = cellBankMemoryName;
 
 export interface StableBuildOptions {
   /** Forward in-flight writes to reads of the same word (default true); off only for tests. */
@@ -94,58 +92,52 @@ export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): De
     name: 'in',
   });
   const { ins, query, clear } = input.flags;
-  const rnd = generator(m, c, L, ins, clear);
-  const sweep = clearSweep(m, { addrBits: L.addrBits, depth: L.depth });
-  const occ = io.outReady ? occupancy(m, { capacity: RESPONSE_QUEUE }) : null;
-  const { active: sweepActive } = sweep.connectLookahead(clear);
-  // Room for one more response (a `direct` shard has no queue to keep room in), no sweep, and no
-  // clear accepted this cycle or the last (its sweep is not yet visible in sweep_busy).
-  const fullAfter = occ ? occ.fullAfter(input.fire) : null;
-  const clearOnWire = input.fire.and(decodeOp(io.op, [OP.clear]));
-  input.setReady((fullAfter ? fullAfter.or(sweep.busy) : sweep.busy).or(clear).or(clearOnWire));
+  const {
+    offsets: rnd,
+    sweep,
+    occ,
+  } = cellBankControl(m, {
+    seeds: laneSeeds(c.seed, L.lanes),
+    banks: c.k,
+    offsetBits: L.offsetBits,
+    perLane: L.perLane,
+    addrBits: L.addrBits,
+    depth: L.depth,
+    ins,
+    clear,
+    fire: input.fire,
+    op: io.op,
+    clearCode: OP.clear,
+    queue: io.outReady ? RESPONSE_QUEUE : null,
+    holdReady: (busy) => input.setReady(busy),
+  });
 
   // ---- A+1..A+4: the request's fields travel with it ---------------------------------------
   const s1 = pipeStage(m, 's1', { valid: input.valid, ins, query, tag: input.data.tag, key: input.data.key, rnd });
-  const s2 = pipeStage(m, 's2', { ...omit(s1, 'key', 'rnd'), dec: decrementMasks(m, c, L, s1.rnd) });
+  const s2 = pipeStage(m, 's2', {
+    ...omit(s1, 'key', 'rnd'),
+    dec: decrementMaskWord(m, { perBank: L.perBank, cells: c.cellsPerWord, offsetBits: L.offsetBits, offsets: s1.rnd }),
+  });
   const s3 = pipeStage(m, 's3', s2); // R: block RAM read
   const s4 = pipeStage(m, 's4', s3); // R+1
-  const ins1 = s4.valid.and(s4.ins);
-  const writing = m.pipe(ins1, 1, 'ins_write');
-  const writeEn = m.pipe(ins1.or(sweepActive), 1, 'write_en');
-  const sweepPort = {
-    issue: sweepActive,
-    write: m.pipe(sweepActive, 1, 'sweep_w'),
-    addr: m.pipe(sweep.addr, 1, 'sweep_waddr', { reset: null }),
-  };
-  const matches = Array.from({ length: c.k }, (_, i) =>
-    m.scope(`bank${i}`, () => {
-      const hash = wideH3(m, {
-        key: s1.key,
-        bits: L.hashBits,
-        unitBits: 32,
-        seed: c.seed,
-        salt: () => stableSalt(i),
-        chunkBits: HASH_CHUNK,
-        name: 'hash',
-      });
-      const C = c.cellsPerWord;
-      return cellWordBank(m, {
-        cellBits: c.d,
-        cells: C,
-        depth: L.depth,
-        addr: hash.slice(L.hashBits - 1, L.offsetBits),
-        offset: L.offsetBits === 0 ? null : hash.slice(L.offsetBits - 1, 0),
-        read: s3.valid,
-        ins1,
-        dec1: s4.dec.slice((i + 1) * C - 1, i * C),
-        writing,
-        writeEn,
-        sweep: sweepPort,
-        forwarding: opts.forwarding ?? true,
-        matchName: 's6_match',
-      }).match;
-    }),
-  );
+  const matches = cellWordBanks(m, {
+    banks: c.k,
+    cellBits: c.d,
+    cellsPerWord: c.cellsPerWord,
+    depth: L.depth,
+    hashBits: L.hashBits,
+    offsetBits: L.offsetBits,
+    key: s1.key,
+    seed: c.seed,
+    salt: stableSalt,
+    chunkBits: HASH_CHUNK,
+    read: s3.valid,
+    ins1: s4.valid.and(s4.ins),
+    dec1: s4.dec,
+    sweep,
+    forwarding: opts.forwarding ?? true,
+    matchName: 's6_match',
+  });
 
   // ---- A+5..A+7: hit, response queue -------------------------------------------------------
   const s5 = pipeStage(m, 's5', omit(s4, 'dec', 'ins'));
@@ -171,43 +163,4 @@ export function buildStable(c: StableDerived, opts: StableBuildOptions = {}): De
   m.output('out_tag', head[0]!, 'tag of the request');
   m.output('out_hit', head[1]!, 'all k cells non-zero (0 for insert and clear)');
   return m.build();
-}
-
-/**
- * The generator lanes (xorshift32 each, reset and clear to the lane seeds, one step per accepted
- * insert) and the offsets r_i of the insert now in the input registers (the states before the
- * step), concatenated bank 0 lowest; undefined when words hold one cell.
- */
-function generator(m: ModuleBuilder, c: StableDerived, L: StableLayout, ins: Sig, clear: Sig): Sig | undefined {
-  if (L.lanes === 0) return undefined;
-  const seeds = laneSeeds(c.seed, L.lanes);
-  const lanes = seeds.map((seed, l) => {
-    const x = m.reg(`rng${l}`, 32, { reset: seed });
-    const a = x.xor(x.shl(13));
-    const b = a.xor(a.shr(17));
-    const next = b.xor(b.shl(5));
-    x.next(m.mux(clear, m.const(seed, 32), m.mux(ins, next, x)));
-    return x;
-  });
-  const ob = L.offsetBits;
-  const offsets = Array.from({ length: c.k }, (_, i) => {
-    const shift = (i % L.perLane) * ob;
-    return lanes[Math.floor(i / L.perLane)]!.slice(shift + ob - 1, shift);
-  });
-  return m.cat(...offsets.reverse());
-}
-
-/** Every bank's decrement mask (cellsPerWord bits each, bank 0 lowest) from its offset r_i. */
-function decrementMasks(m: ModuleBuilder, c: StableDerived, L: StableLayout, rnd: Sig | undefined): Sig {
-  const C = c.cellsPerWord;
-  const masks = L.perBank.map((Pi, i) => {
-    if (Pi === 0 || Pi === C || rnd === undefined) return m.const(Pi === 0 ? 0 : 2 ** C - 1, C);
-    const r = rnd.slice((i + 1) * L.offsetBits - 1, i * L.offsetBits);
-    return muxTree(
-      m,
-      Array.from({ length: C }, (_, v) => m.const(decrementMask(v, Pi, C), C)),
-      r,
-    );
-  });
-  return m.cat(...masks.reverse());
 }

@@ -33,20 +33,6 @@ export function stableProtocol(c: StableDerived): StreamProtocol {
   };
 }
 
-/** Word-by-word comparison of the design's block RAMs with the model's cells. */
-export function compareStableMemories(
-  c: StableDerived,
-  model: StableModel,
-  read: (memory: string, addr: number) => bigint,
-): MemoryCheck {
-  const banks = Array.from({ length: c.k }, (_, bank) => ({
-    name: stableMemoryName(bank),
-    depth: c.depth,
-    word: (a: number) => model.word(bank, a),
-  }));
-  return compareWords(banks, read);
-}
-
 /** The reference model behind the stream protocol. */
 export class StableStreamModel implements StreamModel {
   readonly model: StableModel;
@@ -66,7 +52,7 @@ export class StableStreamModel implements StreamModel {
   }
 
   compareMemories(read: (memory: string, addr: number) => bigint): MemoryCheck {
-    return compareStableMemories(this.c, this.model, read);
+    return compareWords(this.model.memories(stableMemoryName), read);
   }
 }
 
@@ -78,15 +64,10 @@ export class StableStreamModel implements StreamModel {
  */
 export function stableFromSnapshot(c: StableDerived, s: SnapshotView): StableStreamModel {
   const sm = new StableStreamModel(c);
-  const m = sm.model;
-  const C = c.cellsPerWord;
-  const mask = (1n << BigInt(c.d)) - 1n;
-  for (let bank = 0; bank < c.k; bank++)
-    for (let a = 0; a < c.depth; a++) {
-      const w = s.read(stableMemoryName(bank), a);
-      for (let j = 0; j < C; j++) m.cells[bank]![a * C + j] = Number((w >> BigInt(j * c.d)) & mask);
-    }
-  for (let l = 0; l < m.lanes.length; l++) m.lanes[l] = Number(s.reg(`rng${l}`));
+  sm.model.restore(
+    (bank, a) => s.read(stableMemoryName(bank), a),
+    (l) => s.reg(`rng${l}`),
+  );
   return sm;
 }
 

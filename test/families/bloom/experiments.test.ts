@@ -5,7 +5,7 @@
  * same keys, the same hashes, the same bits).
  */
 import { describe, expect, it } from 'vitest';
-import { fpExperiment, meanInterval, poissonPlausible, t99 } from '../../../src/families/bloom/experiments.js';
+import { fpExperiment } from '../../../src/families/bloom/experiments.js';
 
 describe('set-fp experiment', () => {
   it('model and RTL: every check passes, and the measured series are identical', () => {
@@ -18,17 +18,5 @@ describe('set-fp experiment', () => {
       expect(r.series.filter((s) => s.kind === 'analytic')).toHaveLength(8);
     }
     expect(sim.series).toEqual(model.series);
-  });
-
-  it('the interval helpers: t quantiles, Poisson plausibility, a mean interval', () => {
-    expect(t99(1)).toBeCloseTo(63.657, 3);
-    expect(t99(19)).toBeCloseTo(2.861, 3);
-    expect(t99(1000)).toBeCloseTo(2.58, 2);
-    expect(poissonPlausible(10, 10)).toBe(true);
-    expect(poissonPlausible(30, 10)).toBe(false);
-    expect(poissonPlausible(0, 0.5)).toBe(true);
-    const iv = meanInterval([1, 2, 3, 4, 5]);
-    expect(iv.mean).toBe(3);
-    expect(iv.half).toBeCloseTo((4.604 * Math.sqrt(2.5)) / Math.sqrt(5), 6);
   });
 });
