@@ -52,6 +52,8 @@ export class StreamSession {
     while (answers.length < requests.length) {
       if (!lane.pending && next < requests.length) {
         const r = requests[next]!;
+        if (this.protocol.ops[r.op] === undefined)
+          throw new Error(`stream session: '${r.op}' is not an op of the design`);
         lane.put({ op: r.op, key: r.key, tag: next & this.tagMask, fields: r.fields ?? {} }, undefined);
         next++;
       }

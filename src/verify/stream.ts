@@ -16,6 +16,12 @@
  *
  * The simulator runs with poisoned read-during-write collisions, so a pipeline that relied on
  * undefined block RAM behaviour fails the comparison with the model.
+ *
+ * The parts, each its own module: driver.ts (offers requests, advances the clock), ports.ts (a
+ * stream's ports and the request it offers), ready.ts (back-pressure and idle patterns),
+ * requests.ts (random requests), scoreboard.ts (responses in order against the expected),
+ * oracle.ts (the exact window), reset.ts (reset pulses), bench.ts (the clock and the recording).
+ * The lane driver (lanes.ts) runs the same parts once per lane; session.ts runs given requests.
  */
 import type { Filter } from '../families/filter.js';
 import { StreamDriver } from './driver.js';
