@@ -11,7 +11,7 @@ import { Bench } from './bench.js';
 import { WindowOracle } from './oracle.js';
 import { PortMap, StreamLane } from './ports.js';
 import { ReadyRandomiser } from './ready.js';
-import { pickerOf, RequestSource } from './requests.js';
+import { pickerOf, RequestSource, type Fields } from './requests.js';
 import { ResetInjector } from './reset.js';
 import { formatResponse, Mismatches, sameResponse, Scoreboard } from './scoreboard.js';
 import { keysOf, PROGRESS_CYCLES, type DriveOptions, type DriveResult, type ResponseMismatch } from './options.js';
@@ -61,7 +61,7 @@ export class StreamDriver {
     const pick = pickerOf(mix, p.ops, rng);
     this.oracle = o.exactWindow ? this.windowOracle(mix) : null;
     const workload = o.workload ?? uniformWorkload(c.keyBits, 4 * keysOf(f));
-    const fields = (r: Rng): { fields: Record<string, bigint>; note: unknown } => {
+    const fields = (r: Rng): Fields<unknown> => {
       const custom = o.hooks?.request?.(r);
       return custom ? { fields: custom.fields, note: custom.note } : { fields: f.requestFields(r), note: undefined };
     };

@@ -19,7 +19,7 @@ import { replayLinearOrder, SeqUnwrapper, type Answered } from './linearOrder.js
 import { lanePort, PortMap, StreamLane, type Slot } from './ports.js';
 import { fromWords } from '../../sim/words.js';
 import { ReadyRandomiser } from './ready.js';
-import { checkOp, pickerOf, RequestSource } from './requests.js';
+import { checkOp, pickerOf, RequestSource, type Fields } from './requests.js';
 import { ResetInjector } from './reset.js';
 import { Mismatches, Scoreboard } from './scoreboard.js';
 
@@ -139,7 +139,7 @@ class LaneDriver {
     checkOp(p, o.lastOp, 'lastOp', lf.name);
     const workload = laneKeySource(o.workload ?? 'uniform', o.keys ?? laneKeyPool(lf), lf.base.config.keyBits);
     const tagMask = 2 ** lf.base.config.tagBits - 1;
-    const fields = (r: Rng): { fields: Record<string, bigint>; note: unknown } => ({
+    const fields = (r: Rng): Fields<unknown> => ({
       fields: lf.base.requestFields(r),
       note: undefined,
     });
