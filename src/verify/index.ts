@@ -15,6 +15,8 @@ import { runIcarusPacked } from '../../sim/cosim/icarus.js';
 import { runVerilatorPacked } from '../../sim/cosim/verilator.js';
 import { driveAsync, type DriveOptions, type DriveResult } from './stream.js';
 
+export { runRequests, StreamSession, type SessionRequest } from './session.js';
+
 export interface VerifyOptions extends DriveOptions {
   /** Compare with Verilator (default true). */
   verilator?: boolean;

@@ -9,15 +9,19 @@
  *   - optionally the same input rows on Verilator give the same outputs, every port, every cycle.
  */
 import type { LaneFilter } from '../lanes/filter.js';
-import { SEQ_BITS } from '../lanes/rtl.js';
 import type { ResponseFields, StreamRequest } from '../families/types.js';
 import { Rng } from '../util/rng.js';
-import { CompiledSim } from '../../sim/compiled.js';
 import { comparePacked, type Comparison } from '../../sim/cosim/compare.js';
 import { runVerilatorPacked } from '../../sim/cosim/verilator.js';
-import { Grow, pickerOf } from './stream.js';
 import { keyOfIndex, listWorkload, uniformWorkload, zipfWorkload, type Workload } from '../model/workloads.js';
-import { fromWords, toWords } from '../../sim/words.js';
+import { Bench } from './bench.js';
+import { replayLinearOrder, SeqUnwrapper, type Answered } from './linearOrder.js';
+import { lanePort, PortMap, StreamLane, type Slot } from './ports.js';
+import { fromWords } from '../../sim/words.js';
+import { ReadyRandomiser } from './ready.js';
+import { checkOp, pickerOf, RequestSource, type Fields } from './requests.js';
+import { ResetInjector } from './reset.js';
+import { Mismatches, Scoreboard } from './scoreboard.js';
 
 export type LaneWorkload = 'uniform' | 'hot' | { zipf: number };
 
@@ -87,217 +91,179 @@ export function laneKeySource(w: LaneWorkload, pool: number, keyBits: number): W
 }
 
 export function driveLanes(lf: LaneFilter, o: LaneDriveOptions): LaneDriveResult {
-  const d = lf.design();
-  const sim = new CompiledSim(d, { poisonCollisions: true });
-  const p = lf.shard.protocol();
-  const N = lf.lanes;
-  const rng = new Rng(o.seed);
-  const L = sim.layout;
-  const inAt = new Map(d.inputs.map((q, i) => [q.name, { at: L.inputOffsets[i]!, width: d.nets[q.net]!.width }]));
-  const outAt = new Map(d.outputs.map((q, i) => [q.name, { at: L.outputOffsets[i]!, width: d.nets[q.net]!.width }]));
-  const need = <T>(m: Map<string, T>, n: string): T => {
-    const x = m.get(n);
-    if (!x) throw new Error(`design '${d.name}' has no port '${n}'`);
-    return x;
-  };
-  const pickOp = pickerOf(o.mix ?? lf.base.verifyMix(), p.ops, rng);
-  if (o.lastOp !== undefined && p.ops[o.lastOp] === undefined)
-    throw new Error(`lastOp: '${o.lastOp}' is not an op of ${lf.name} (${Object.keys(p.ops).join(', ')})`);
-  const workload = laneKeySource(o.workload ?? 'uniform', o.keys ?? laneKeyPool(lf), lf.base.config.keyBits);
-  const tagMask = 2 ** lf.base.config.tagBits - 1;
+  return new LaneDriver(lf, o).run();
+}
 
-  const lanes = Array.from({ length: N }, (_, i) => ({
-    valid: need(inAt, `in${i}_valid`).at,
-    op: need(inAt, `in${i}_op`),
-    key: need(inAt, `in${i}_key`),
-    tag: need(inAt, `in${i}_tag`),
-    fields: p.request.map((f) => ({ f, ...need(inAt, `in${i}_${f.port.replace(/^in_/, '')}`) })),
-    outReady: need(inAt, `out${i}_ready`).at,
-    inReady: need(outAt, `in${i}_ready`).at,
-    outValid: need(outAt, `out${i}_valid`).at,
-    outTag: need(outAt, `out${i}_tag`),
-    outSeq: need(outAt, `out${i}_seq`),
-    resp: p.response.map((f) => ({ f, ...need(outAt, `out${i}_${f.port.replace(/^out_/, '')}`) })),
-    // Global time: a scan step follows the op in the linear order.
-    outScan: outAt.get(`out${i}_scan`)?.at ?? null,
-    sent: 0,
-    current: null as StreamRequest | null,
-    /** The current request's op, key, tag and fields as words at their row offsets (formed once). */
-    words: null as { at: number; words: Uint32Array }[] | null,
-    zeros: [] as { at: number; words: Uint32Array }[],
-    inFlight: [] as StreamRequest[],
-    lastSeq: -1,
-    nextTag: 0,
-  }));
-  type LanePorts = (typeof lanes)[number];
-  const segments = (l: LanePorts, c: StreamRequest | null): { at: number; words: Uint32Array }[] => [
-    { at: l.op.at, words: toWords(c ? BigInt(p.ops[c.op]!) : 0n, l.op.width) },
-    { at: l.key.at, words: toWords(c ? c.key : 0n, l.key.width) },
-    { at: l.tag.at, words: toWords(c ? BigInt(c.tag) : 0n, l.tag.width) },
-    ...l.fields.map((f) => ({ at: f.at, words: toWords(c ? (c.fields[f.f.name] ?? 0n) : 0n, f.width) })),
-  ];
-  for (const l of lanes) l.zeros = segments(l, null);
-  const rstAt = inAt.get('rst')?.at ?? null;
-  const row = new Uint32Array(L.inputWords);
-  const out = new Uint32Array(L.outputWords);
-  const stimRec = o.record ? new Grow(L.inputWords * 1024) : null;
-  const outRec = o.record ? new Grow(L.outputWords * 1024) : null;
-  const answered: { seq: number; lane: number; req: StreamRequest; got: ResponseFields; scan: boolean }[] = [];
-  const res: LaneDriveResult = {
-    cycles: 0,
-    ops: 0,
-    responses: 0,
-    busyCycles: 0,
-    opsPerCycle: 0,
-    mismatches: [],
-    mismatchCount: 0,
-    memory: null,
-    agingEvents: 0,
-    stim: null,
-    out: null,
-    finished: false,
-  };
-  const mismatch = (s: string): void => {
-    if (res.mismatches.length < 20) res.mismatches.push(s);
-    res.mismatchCount++;
-  };
-  const bp = o.backpressure ?? 0;
-  const idle = o.idle ?? 0;
-  const wrap = 2 ** SEQ_BITS;
-  let maxSeq = -1;
-  let firstResponse = -1;
-  let steadyOps = 0;
-  let lastAccept = -1;
-  let quiet = 0;
-  const quietLimit = p.maxStallCycles + lf.latency() + 64 * N + Math.ceil(64 / (1 - bp)) + Math.ceil(64 / (1 - idle));
-  /** A cycle whose outputs are recorded but not checked (reset, the idle tail). */
-  const plainCycle = (): void => {
-    sim.pokeRow(row);
-    sim.peekRow(out);
-    stimRec?.push(row);
-    outRec?.push(out);
-    sim.step();
-    res.cycles++;
-  };
-  // Reset for one cycle, then run.
-  if (rstAt !== null) {
-    row.fill(0);
-    row[rstAt] = 1;
-    plainCycle();
-    row[rstAt] = 0;
+/** One lane of the N: its ports and request, its source of requests and its in-flight requests. */
+interface Lane {
+  io: StreamLane;
+  source: RequestSource;
+  board: Scoreboard<StreamRequest>;
+  lastSeq: number;
+  /** out<i>_seq: the op's place in the linear order (SEQ_BITS wide). */
+  outSeq: Slot;
+  /** out<i>_scan: a scan step (global time) follows the op in the linear order. */
+  outScan: number | null;
+}
+
+/**
+ * The N-lane driver: the one-lane parts (request offering, ready randomiser, scoreboard) once per
+ * lane, the sequence numbers read off every response, and the sharded model replaying the linear
+ * order at the end.
+ */
+class LaneDriver {
+  private readonly bench: Bench;
+  private readonly lanes: Lane[];
+  private readonly idle: ReadyRandomiser;
+  private readonly ready: ReadyRandomiser;
+  private readonly seqs = new SeqUnwrapper();
+  private readonly answered: Answered[] = [];
+  private readonly mismatches = new Mismatches<string>();
+  private readonly quietLimit: number;
+  private firstResponse = -1;
+  private steadyOps = 0;
+  private lastAccept = -1;
+  private ops = 0;
+  private responses = 0;
+
+  constructor(
+    private readonly lf: LaneFilter,
+    private readonly o: LaneDriveOptions,
+  ) {
+    const d = lf.design();
+    this.bench = new Bench(d, { record: o.record });
+    const p = lf.shard.protocol();
+    const rng = new Rng(o.seed);
+    const ports = new PortMap(d, this.bench.sim.layout);
+    const pickOp = pickerOf(o.mix ?? lf.base.verifyMix(), p.ops, rng);
+    checkOp(p, o.lastOp, 'lastOp', lf.name);
+    const workload = laneKeySource(o.workload ?? 'uniform', o.keys ?? laneKeyPool(lf), lf.base.config.keyBits);
+    const tagMask = 2 ** lf.base.config.tagBits - 1;
+    const fields = (r: Rng): Fields<unknown> => ({
+      fields: lf.base.requestFields(r),
+      note: undefined,
+    });
+    this.lanes = Array.from({ length: lf.lanes }, (_, i) => ({
+      io: new StreamLane(ports, p, lanePort(i)),
+      source: new RequestSource(rng, pickOp, workload, fields, tagMask, true),
+      board: new Scoreboard<StreamRequest>(),
+      lastSeq: -1,
+      outSeq: ports.output(`out${i}_seq`),
+      outScan: ports.outputs.get(`out${i}_scan`)?.at ?? null,
+    }));
+    // Reset for one cycle, then run.
+    const rstAt = ports.inputs.get('rst')?.at ?? null;
+    if (rstAt !== null) new ResetInjector(rng, 0, rstAt).pulse(this.bench);
+    const bp = o.backpressure ?? 0;
+    const idle = o.idle ?? 0;
+    this.idle = new ReadyRandomiser(rng, idle, true);
+    this.ready = new ReadyRandomiser(rng, bp, true);
+    this.quietLimit =
+      p.maxStallCycles + lf.latency() + 64 * lf.lanes + Math.ceil(64 / (1 - bp)) + Math.ceil(64 / (1 - idle));
   }
-  for (;;) {
-    const done = lanes.every((l) => l.sent === o.opsPerLane && l.current === null && l.inFlight.length === 0);
-    if (done) break;
-    for (const l of lanes) {
-      if (l.current === null && l.sent < o.opsPerLane && rng.float() >= idle) {
-        const op = o.lastOp !== undefined && l.sent === o.opsPerLane - 1 ? o.lastOp : pickOp();
-        const fields = lf.base.requestFields(rng);
-        l.current = { op, key: workload.nextKey(rng), tag: l.nextTag++ & tagMask, fields };
-        l.sent++;
-      }
-      const c = l.current;
-      row[l.valid] = c ? 1 : 0;
-      // A request waits at in_ready for some cycles: its words are formed once (zeros when none).
-      if (c) l.words ??= segments(l, c);
-      for (const w of c ? l.words! : l.zeros) row.set(w.words, w.at);
-      row[l.outReady] = rng.float() >= bp ? 1 : 0;
-    }
-    sim.pokeRow(row);
-    sim.peekRow(out);
-    stimRec?.push(row);
-    outRec?.push(out);
-    let progress = false;
-    lanes.forEach((l, i) => {
-      if (l.current && out[l.inReady] === 1) {
-        l.inFlight.push(l.current);
-        l.current = null;
-        l.words = null;
-        res.ops++;
-        if (firstResponse >= 0) steadyOps++;
-        lastAccept = res.cycles;
-        progress = true;
-      }
-      if (out[l.outValid] === 1 && row[l.outReady] === 1) {
-        progress = true;
-        if (firstResponse < 0) firstResponse = res.cycles;
-        res.responses++;
-        const req = l.inFlight.shift();
-        const tag = Number(fromWords(out, l.outTag.at, l.outTag.width));
-        if (!req) {
-          mismatch(`cycle ${res.cycles} lane ${i}: a response (tag ${tag}) with no request in flight`);
-          return;
+
+  run(): LaneDriveResult {
+    const { o, bench } = this;
+    let quiet = 0;
+    const done = (l: Lane): boolean => l.io.issued === o.opsPerLane && !l.io.pending && !l.board.outstanding;
+    while (!this.lanes.every(done)) {
+      for (const l of this.lanes) this.offer(l);
+      bench.evaluate();
+      let progress = false;
+      this.lanes.forEach((l, i) => {
+        if (this.accept(l)) progress = true;
+        if (l.io.responds(bench.row, bench.out)) {
+          progress = true;
+          this.respond(l, i);
         }
-        if (tag !== req.tag) mismatch(`cycle ${res.cycles} lane ${i}: response tag ${tag}, expected ${req.tag}`);
-        const s16 = Number(fromWords(out, l.outSeq.at, l.outSeq.width));
-        // Unwrap: the full number closest to the largest seen (ops in flight are << 2^15 apart).
-        const base = maxSeq < 0 ? 0 : maxSeq;
-        let seq = base - (((base % wrap) + wrap) % wrap) + s16;
-        if (seq - base > wrap / 2) seq -= wrap;
-        else if (base - seq > wrap / 2) seq += wrap;
-        maxSeq = Math.max(maxSeq, seq);
-        if (seq <= l.lastSeq) mismatch(`lane ${i}: seq ${seq} after ${l.lastSeq} (the order must follow the lane's)`);
-        l.lastSeq = seq;
-        const got: ResponseFields = {};
-        for (const f of l.resp) got[f.f.name] = fromWords(out, f.at, f.width);
-        answered.push({ seq, lane: i, req, got, scan: l.outScan !== null && out[l.outScan] === 1 });
+      });
+      bench.step();
+      quiet = progress ? 0 : quiet + 1;
+      if (quiet > this.quietLimit) {
+        this.mismatches.add(`stuck: no request accepted or answered for ${quiet} cycles (cycle ${bench.cycles})`);
+        break;
       }
-    });
-    sim.step();
-    res.cycles++;
-    quiet = progress ? 0 : quiet + 1;
-    if (quiet > quietLimit) {
-      mismatch(`stuck: no request accepted or answered for ${quiet} cycles (cycle ${res.cycles})`);
-      break;
     }
+    return this.result();
   }
-  // Every op answered; background work may still run (a clear's sweep of the shards' banks, which
-  // answers as it starts): idle cycles, every lane ready for its answers, long enough for any
-  // memory to be swept word by word, before the memories are compared.
-  if (!o.throughputOnly && res.mismatchCount === 0) {
-    const settle = Math.max(0, ...sim.layout.memories.map((mem) => mem.depth)) + 64;
-    for (const l of lanes) {
-      row[l.valid] = 0;
-      row[l.outReady] = 1;
+
+  /** A new request when the lane has none waiting (unless idle), then this cycle's inputs. */
+  private offer(l: Lane): void {
+    const { io } = l;
+    const n = this.o.opsPerLane;
+    if (!io.pending && io.issued < n && this.idle.ready()) {
+      const last = this.o.lastOp !== undefined && io.issued === n - 1 ? this.o.lastOp : undefined;
+      const { req, note } = l.source.next(io.issued, last);
+      io.put(req, note);
     }
-    for (let c = 0; c < settle; c++) plainCycle();
+    io.drive(this.bench.row, this.ready.ready() ? 1 : 0);
   }
-  res.finished = res.mismatchCount === 0;
-  res.busyCycles = firstResponse < 0 || lastAccept < firstResponse ? 0 : lastAccept - firstResponse + 1;
-  res.opsPerCycle = res.busyCycles ? steadyOps / res.busyCycles : 0;
-  if (!o.throughputOnly) {
-    answered.sort((a, b) => a.seq - b.seq);
-    answered.forEach((a, n) => {
-      if (a.seq !== n) mismatch(`sequence numbers: position ${n} holds seq ${a.seq} (a gap or a repeat)`);
-    });
-    const model = lf.model();
-    model.externalScan = true;
-    for (const a of answered) {
-      const want = model.apply(a.req);
-      if (a.scan) model.scan();
-      const bad = Object.keys(want).filter((k) => want[k] !== a.got[k]);
-      if (bad.length)
-        mismatch(
-          `seq ${a.seq} (lane ${a.lane}, ${a.req.op} key 0x${a.req.key.toString(16)} tag ${a.req.tag}): ` +
-            bad.map((k) => `${k} expected ${want[k]}, got ${a.got[k]}`).join(', '),
-        );
+
+  private accept(l: Lane): boolean {
+    if (!l.io.accepts(this.bench.out)) return false;
+    l.board.accept(l.io.take().req);
+    this.ops++;
+    if (this.firstResponse >= 0) this.steadyOps++;
+    this.lastAccept = this.bench.cycles;
+    return true;
+  }
+
+  /** A response: in the lane's order (tag), its sequence number after the lane's last. */
+  private respond(l: Lane, i: number): void {
+    const { bench, mismatches } = this;
+    const cycle = bench.cycles;
+    if (this.firstResponse < 0) this.firstResponse = cycle;
+    this.responses++;
+    const req = l.board.answer();
+    const { tag, got } = l.io.response(bench.out);
+    if (!req) {
+      mismatches.add(`cycle ${cycle} lane ${i}: a response (tag ${tag}) with no request in flight`);
+      return;
     }
-    model.finish();
-    for (const x of model.problems) mismatch(`scan steps: ${x}`);
-    res.agingEvents = model.agingEvents();
-    const mem = model.compareMemories((name, addr) => sim.readMemory(name, addr));
-    res.memory = { checked: mem.checked, unit: mem.unit, count: mem.count, mismatches: mem.mismatches };
-    if (mem.count) mismatch(`memories: ${mem.count} ${mem.unit} differ from the model (${mem.mismatches[0]})`);
+    if (tag !== req.tag) mismatches.add(`cycle ${cycle} lane ${i}: response tag ${tag}, expected ${req.tag}`);
+    const seq = this.seqs.unwrap(Number(fromWords(bench.out, l.outSeq.at, l.outSeq.width)));
+    if (seq <= l.lastSeq) mismatches.add(`lane ${i}: seq ${seq} after ${l.lastSeq} (the order must follow the lane's)`);
+    l.lastSeq = seq;
+    this.answered.push({ seq, lane: i, req, got, scan: l.outScan !== null && bench.out[l.outScan] === 1 });
   }
-  if (o.keepOrder) {
-    res.order = answered;
-    res.readMemory = (name, addr) => sim.readMemory(name, addr);
+
+  private result(): LaneDriveResult {
+    const { o, bench, mismatches } = this;
+    // Every op answered; background work may still run (a clear's sweep of the shards' banks, which
+    // answers as it starts): idle cycles, every lane ready for its answers, long enough for any
+    // memory to be swept word by word, before the memories are compared.
+    if (!o.throughputOnly && mismatches.count === 0) {
+      const settle = Math.max(0, ...bench.sim.layout.memories.map((mem) => mem.depth)) + 64;
+      for (const l of this.lanes) l.io.drive(bench.row, 1);
+      for (let c = 0; c < settle; c++) bench.plainCycle();
+    }
+    const finished = mismatches.count === 0;
+    const busyCycles =
+      this.firstResponse < 0 || this.lastAccept < this.firstResponse ? 0 : this.lastAccept - this.firstResponse + 1;
+    const replay = o.throughputOnly
+      ? null
+      : replayLinearOrder(this.lf, this.answered, bench.sim, (s) => mismatches.add(s));
+    const trace = bench.trace();
+    const res: LaneDriveResult = {
+      cycles: bench.cycles,
+      ops: this.ops,
+      responses: this.responses,
+      busyCycles,
+      opsPerCycle: busyCycles ? this.steadyOps / busyCycles : 0,
+      mismatches: mismatches.first,
+      mismatchCount: mismatches.count,
+      memory: replay?.memory ?? null,
+      agingEvents: replay?.agingEvents ?? 0,
+      stim: trace?.stim ?? null,
+      out: trace?.out ?? null,
+      finished,
+    };
+    if (o.keepOrder) {
+      res.order = this.answered;
+      res.readMemory = (name, addr) => bench.sim.readMemory(name, addr);
+    }
+    return res;
   }
-  if (stimRec && outRec) {
-    res.stim = stimRec.done();
-    res.out = outRec.done();
-  }
-  return res;
 }
 
 /** The recorded input rows on Verilator, compared with the simulator's outputs every cycle. */

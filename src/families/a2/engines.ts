@@ -1,12 +1,12 @@
 /**
  * The filter behind an experiment: the reference model, or the RTL pipeline in the compiled
- * simulator (one request at a time, waiting for its response; both are checked equal elsewhere).
+ * simulator run by the stream driver (one request at a time; both are checked equal elsewhere).
  * The simulator's count and roles are registers, so a shadow model supplies them.
  */
-import { CompiledSim } from '../../../sim/compiled.js';
+import { StreamSession } from '../../verify/session.js';
 import { A2Model } from './model.js';
-import { OP } from './params.js';
 import { buildA2 } from './rtl.js';
+import { a2Protocol } from './stream.js';
 import type { A2Derived } from './types.js';
 
 export interface A2Engine {
@@ -36,28 +36,15 @@ function modelEngine(c: A2Derived): A2Engine {
 }
 
 function simEngine(c: A2Derived): A2Engine {
-  const sim = new CompiledSim(buildA2(c));
+  const s = new StreamSession(buildA2(c), a2Protocol(c));
   const shadow = modelEngine(c);
-  sim.poke('out_ready', 1);
-  while (sim.peek('in_ready') === 0n) sim.step();
-  const op = (code: number, key: bigint): boolean => {
-    sim.poke('in_valid', 1);
-    sim.poke('in_op', code);
-    sim.poke('in_key', key);
-    while (sim.peek('in_ready') === 0n) sim.step();
-    sim.step();
-    sim.poke('in_valid', 0);
-    while (sim.peek('out_valid') === 0n) sim.step();
-    const hit = sim.peek('out_hit') === 1n;
-    sim.step();
-    return hit;
-  };
+  const hit = (op: string, key: bigint): boolean => s.run([{ op, key }])[0]!.hit === 1n;
   return {
     insert: (k) => {
-      op(OP.insert, k);
+      hit('insert', k);
       return shadow.insert(k);
     },
-    query: (k) => op(OP.query, k),
+    query: (k) => hit('query', k),
     realInserts: shadow.realInserts,
     activeCount: shadow.activeCount,
     swaps: shadow.swaps,

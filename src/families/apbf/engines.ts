@@ -1,12 +1,12 @@
 /**
  * The filter behind an experiment: the reference model, or the RTL pipeline in the compiled
- * simulator (one request at a time, waiting for its response; both are checked equal elsewhere).
+ * simulator run by the stream driver (one request at a time; both are checked equal elsewhere).
  */
 import { buildApbf, memoryName } from './rtl.js';
-import { OP } from './params.js';
+import { apbfProtocol } from './stream.js';
 import type { ApbfDerived } from './types.js';
 import { ApbfModel } from './model.js';
-import { CompiledSim } from '../../../sim/compiled.js';
+import { StreamSession } from '../../verify/session.js';
 import { popcount } from '../../util/bits.js';
 
 export interface FilterEngine {
@@ -34,34 +34,21 @@ export function modelEngine(c: ApbfDerived): FilterEngine {
 }
 
 export function simEngine(c: ApbfDerived): FilterEngine {
-  const sim = new CompiledSim(buildApbf(c));
+  const s = new StreamSession(buildApbf(c), apbfProtocol(c));
   const shadow = new ApbfModel(c); // only to know the base index and count (the sim's are registers)
-  sim.poke('out_ready', 1);
-  while (sim.peek('in_ready') === 0n) sim.step();
-  const op = (code: number, key: bigint): boolean => {
-    sim.poke('in_valid', 1);
-    sim.poke('in_op', code);
-    sim.poke('in_key', key);
-    while (sim.peek('in_ready') === 0n) sim.step();
-    sim.step();
-    sim.poke('in_valid', 0);
-    while (sim.peek('out_valid') === 0n) sim.step();
-    const hit = sim.peek('out_hit') === 1n;
-    sim.step();
-    return hit;
-  };
+  const hit = (op: string, key: bigint): boolean => s.run([{ op, key }])[0]!.hit === 1n;
   return {
     insert: (k) => {
-      op(OP.insert, k);
+      hit('insert', k);
       shadow.insert(k);
     },
-    query: (k) => op(OP.query, k),
+    query: (k) => hit('query', k),
     fillRatios: () =>
       shadow.liveBanks().map((bank) => {
         let ones = 0;
         for (let j = 0; j < c.bitsPerBlock; j++) {
           for (let a = 0; a < c.columnDepth; a++) {
-            let w = sim.readMemory(memoryName(bank, j, c.bitsPerBlock), a);
+            let w = s.sim.readMemory(memoryName(bank, j, c.bitsPerBlock), a);
             while (w) {
               w &= w - 1n;
               ones++;

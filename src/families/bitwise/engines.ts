@@ -1,11 +1,11 @@
 /**
  * The filter behind an experiment: the reference model, or the RTL pipeline in the compiled
- * simulator (a batch of requests streamed at one per cycle, responses collected in order; the two
- * are checked equal elsewhere).
+ * simulator (a batch of requests streamed by the stream driver, responses in order; the two are
+ * checked equal elsewhere).
  */
-import { CompiledSim } from '../../../sim/compiled.js';
+import { StreamSession } from '../../verify/session.js';
 import { BitwiseModel } from './model.js';
-import { BITWISE_OP } from './params.js';
+import { bitwiseProtocol } from './stream.js';
 import { buildBitwise } from './rtl.js';
 import type { BitwiseDerived } from './types.js';
 
@@ -34,28 +34,8 @@ export function modelEngine(c: BitwiseDerived): BitwiseEngine {
 }
 
 export function simEngine(c: BitwiseDerived): BitwiseEngine {
-  const sim = new CompiledSim(buildBitwise(c));
-  sim.poke('out_ready', 1);
-  while (sim.peek('in_ready') === 0n) sim.step();
-  return {
-    run(ops) {
-      const out: bigint[] = [];
-      let next = 0;
-      while (out.length < ops.length) {
-        const o = ops[next];
-        sim.poke('in_valid', o ? 1 : 0);
-        if (o) {
-          sim.poke('in_op', BITWISE_OP[o.op]);
-          sim.poke('in_key', o.key);
-        }
-        if (o && sim.peek('in_ready') === 1n) next++;
-        if (sim.peek('out_valid') === 1n) out.push(sim.peek('out_count'));
-        sim.step();
-      }
-      sim.poke('in_valid', 0);
-      return out;
-    },
-  };
+  const s = new StreamSession(buildBitwise(c), bitwiseProtocol(c));
+  return { run: (ops) => s.run(ops).map((r, i) => (ops[i]!.op === 'query' ? r.count! : 0n)) };
 }
 
 export function engineFor(kind: 'model' | 'sim', c: BitwiseDerived): BitwiseEngine {

@@ -1,11 +1,11 @@
 /**
  * The filter behind an experiment: the reference model, or the RTL pipeline in the compiled
- * simulator, streamed one request per cycle (both are checked equal elsewhere). Both answer a
- * batch of ops in order and report each bank's cells.
+ * simulator run by the stream driver (both are checked equal elsewhere). Both answer a batch of
+ * ops in order and report each bank's cells.
  */
-import { CompiledSim } from '../../../sim/compiled.js';
+import { StreamSession } from '../../verify/session.js';
 import { StableModel } from './model.js';
-import { OP } from './params.js';
+import { stableProtocol } from './stream.js';
 import { buildStable, stableMemoryName } from './rtl.js';
 import type { StableDerived } from './types.js';
 
@@ -34,34 +34,15 @@ export function modelEngine(c: StableDerived): StableEngine {
 }
 
 export function simEngine(c: StableDerived): StableEngine {
-  const sim = new CompiledSim(buildStable(c));
-  sim.poke('out_ready', 1);
-  sim.poke('in_valid', 0);
-  while (sim.peek('in_ready') === 0n) sim.step();
+  const s = new StreamSession(buildStable(c), stableProtocol(c));
   return {
-    run: (ops) => {
-      const out: boolean[] = [];
-      let next = 0;
-      while (out.length < ops.length) {
-        const req = next < ops.length ? ops[next]! : null;
-        sim.poke('in_valid', req ? 1 : 0);
-        if (req) {
-          sim.poke('in_op', OP[req.op]);
-          sim.poke('in_key', req.key);
-        }
-        if (sim.peek('out_valid') === 1n) out.push(sim.peek('out_hit') === 1n);
-        if (req && sim.peek('in_ready') === 1n) next++;
-        sim.step();
-      }
-      sim.poke('in_valid', 0);
-      return out;
-    },
+    run: (ops) => s.run(ops).map((r) => r.hit === 1n),
     bankZeros: () =>
       Array.from({ length: c.k }, (_, bank) => {
         let zeros = 0;
         const mask = (1n << BigInt(c.d)) - 1n;
         for (let a = 0; a < c.depth; a++) {
-          const w = sim.readMemory(stableMemoryName(bank), a);
+          const w = s.sim.readMemory(stableMemoryName(bank), a);
           for (let j = 0; j < c.cellsPerWord; j++) if (((w >> BigInt(j * c.d)) & mask) === 0n) zeros++;
         }
         return zeros / c.cells;
