@@ -186,7 +186,7 @@ export function folderReadme(d: Design, manifest: Record<string, unknown>, iface
     'Files:',
     '',
     `- \`${d.name}.v\`: the module (Verilog-2005; lint-clean under \`verilator -Wall\`)`,
-    `- \`${d.name}.manifest.json\`: ports, latency, op codes, parameters, block RAM use`,
+    `- \`${d.name}.manifest.json\`: ports, latency, op codes, parameters${manifest.blockRam ? ', block RAM use' : lanes > 1 ? ', lanes, shards, sequence numbers' : ''}`,
     `- \`${d.name}.core\`: FuseSoC CAPI2 core (targets default, lint, sim, synth)`,
     `- \`${d.name}_inst.v\`, \`${d.name}_inst.vhd\`: instantiation templates (Verilog/SystemVerilog, VHDL)`,
     '',
