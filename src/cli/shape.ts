@@ -7,7 +7,7 @@
 import type { Command } from 'commander';
 import { loadFilter } from '../config/load.js';
 import { TARGETS, type Target } from '../device/index.js';
-import type { AnyFilter, LaneFilter } from '../lanes/filter.js';
+import type { AnyFilter } from '../lanes/filter.js';
 import type { Filter } from '../families/filter.js';
 import { UsageError } from '../util/errors.js';
 import { intArg, targetArg } from './args.js';
@@ -71,5 +71,3 @@ export function refuseFor(f: AnyFilter, kind: AnyFilter['kind'], given: Record<s
           : `${flag} applies to N-lane filters; ${f.name} has one lane (give --lanes)`,
       );
 }
-
-export type { LaneFilter };
