@@ -8,10 +8,15 @@
  *   const verilog = f.verilog();
  *   const sim = new CompiledSim(f.design());
  *   const model = f.model();
+ *
+ * `loadFilter` / `resolveFilter` take any config, one-lane or N-lane (`lanes`, `shards`): a
+ * `Filter` or a `LaneFilter`, both a `ConfiguredFilter`, told apart by `kind`.
  */
 export { loadConfig, presetNames, resolveConfig, loadPreset } from './config/resolve.js';
+export { loadFilter, resolveFilter, type ShapeOverrides } from './config/load.js';
+export { LaneFilter, type AnyFilter } from './lanes/filter.js';
 export { FAMILIES, familyOf, filterNames } from './families/index.js';
-export { Filter } from './families/filter.js';
+export { Filter, type ConfiguredFilter } from './families/filter.js';
 export type {
   Analysis,
   FilterConfig,

@@ -23,9 +23,9 @@ export interface Sustained {
 }
 
 /** Sustained ops/cycle: one request every cycle, out_ready always high, across the aging run. */
-export function sustainedOpsPerCycle(f: Filter): Sustained {
+export function sustainedOpsPerCycle(f: Filter, opsAtLeast = 20_000): Sustained {
   const a = f.aging();
-  const ops = Math.max(20_000, a?.run.ops ?? 0);
+  const ops = Math.max(opsAtLeast, a?.run.ops ?? 0);
   const r = drive(f, { ops, seed: 1, mix: a?.run.mix ?? { query: 1, insert: 2, testAndInsert: 1 } });
   if (!r.finished) throw new Error(`bench: ${f.name}: the run did not finish: ${r.stopReason}`);
   const cycles = r.lastAccept - r.firstAccept + 1;
@@ -88,17 +88,22 @@ export interface BenchResult {
   hwOverSw: number | null;
 }
 
+/**
+ * `o.synth` false: no synthesis (no fmax, no hardware ops/s); `o.ops`: the sustained run's ops at
+ * least (default 20 000; the family's aging run when longer).
+ */
 export async function benchFilter(
   f: Filter,
   seeds: number,
   cycles: number,
   onProgress?: (done: number, total: number, step: string) => void,
+  o: { synth?: boolean; ops?: number } = {},
 ): Promise<BenchResult> {
   const d = f.design();
   onProgress?.(0, 4, 'ops/cycle');
-  const sus = sustainedOpsPerCycle(f);
+  const sus = sustainedOpsPerCycle(f, o.ops);
   onProgress?.(1, 4, 'synthesis');
-  const synth = await synthesize(d, { target: f.config.target, seeds });
+  const synth = o.synth === false ? { fmaxMHz: null } : await synthesize(d, { target: f.config.target, seeds });
   onProgress?.(2, 4, 'TS simulator vs Verilator');
   const sim = await simBench(d, cycles);
   onProgress?.(3, 4, 'software filter');

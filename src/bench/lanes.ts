@@ -1,5 +1,5 @@
 /**
- * `bloomforge lanes bench`: an N-lane design beside the software filter on every core.
+ * `bloomforge bench` of an N-lane config: the design beside the software filter on every core.
  *   - ops/cycle in steady state with every lane offered a request every cycle (uniform keys,
  *     query:insert 1:1), on the compiled simulator;
  *   - fmax (Yosys + nextpnr, median of the seeds) when the design fits the target, and the
@@ -37,14 +37,16 @@ export interface LaneBench {
   hwOverSw: number | null;
 }
 
-function softwareOnEveryCore(spec: string, lf: LaneFilter, threads: number): Promise<SoftwareSpeed[]> {
+function softwareOnThreads(spec: string, lf: LaneFilter, threads: number): Promise<SoftwareSpeed[]> {
   const url = new URL('./laneSwWorker.mjs', import.meta.url);
   return Promise.all(
     Array.from(
       { length: threads },
       () =>
         new Promise<SoftwareSpeed>((resolve, reject) => {
-          const w = new Worker(url, { workerData: { spec, lanes: lf.lanes, shards: lf.shards } });
+          const w = new Worker(url, {
+            workerData: { spec, lanes: lf.lanes, shards: lf.shards, merge: lf.merge, target: lf.base.config.target },
+          });
           w.once('message', resolve);
           w.once('error', reject);
         }),
@@ -55,7 +57,16 @@ function softwareOnEveryCore(spec: string, lf: LaneFilter, threads: number): Pro
 export async function benchLanes(
   spec: string,
   lf: LaneFilter,
-  o: { seeds: number; cycles: number; opsPerLane: number; onStep?: (step: string) => void },
+  o: {
+    seeds: number;
+    cycles: number;
+    opsPerLane: number;
+    onStep?: (step: string) => void;
+    /** false: no synthesis (no fmax). */
+    synth?: boolean;
+    /** Software threads (default: one per core). */
+    threads?: number;
+  },
 ): Promise<LaneBench> {
   o.onStep?.('ops/cycle');
   const t = driveLanes(lf, { opsPerLane: o.opsPerLane, seed: 1, mix: { query: 1, insert: 1 }, throughputOnly: true });
@@ -65,21 +76,24 @@ export async function benchLanes(
   let fmaxNote: string | null = null;
   let luts: number | null = null;
   let brams: number | null = null;
-  try {
-    const s = await synthesize(lf.design(), { target, seeds: o.seeds });
-    fmaxMHz = s.fmaxMHz;
-    luts = s.luts;
-    brams = s.brams;
-    if (fmaxMHz === null) fmaxNote = s.note;
-  } catch (e) {
-    if (!(e instanceof DoesNotFitError)) throw e;
-    fmaxNote = e.message;
+  if (o.synth === false) fmaxNote = 'not synthesized (--no-synth)';
+  else {
+    try {
+      const s = await synthesize(lf.design(), { target, seeds: o.seeds });
+      fmaxMHz = s.fmaxMHz;
+      luts = s.luts;
+      brams = s.brams;
+      if (fmaxMHz === null) fmaxNote = s.note;
+    } catch (e) {
+      if (!(e instanceof DoesNotFitError)) throw e;
+      fmaxNote = e.message;
+    }
   }
   o.onStep?.('TS simulator vs Verilator');
   const sim = await simBench(lf.design(), o.cycles);
   o.onStep?.('software filter on every core');
-  const threads = os.availableParallelism();
-  const sw = await softwareOnEveryCore(spec, lf, threads);
+  const threads = o.threads ?? os.availableParallelism();
+  const sw = await softwareOnThreads(spec, lf, threads);
   const per = sw.map((x) => x.testAndInsert ?? 0);
   const swOps = per.reduce((a, b) => a + b, 0);
   const hw = fmaxMHz === null ? null : fmaxMHz * t.opsPerCycle;

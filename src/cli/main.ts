@@ -102,13 +102,8 @@ async function selftest(cycles: number, seed: number): Promise<number> {
   return bad === 0 ? EXIT.ok : EXIT.checkFailed;
 }
 
-export function program(): Command {
-  const p = new Command('bloomforge')
-    .description('Sliding-window and time-decaying Bloom filters as verified RTL')
-    .version(VERSION)
-    .exitOverride()
-    .configureOutput({ outputError: (s, write) => write(`bloomforge: ${s.replace(/^error: /, '')}`) });
-
+/** The commands on generic designs (an example or a DSL file): examples, build, sim, cosim. */
+function registerDesignCommands(p: Command): void {
   p.command('examples')
     .description('list the generic example designs')
     .action(() => {
@@ -171,7 +166,10 @@ export function program(): Command {
       console.log(`cosim: ${r.cycles} cycles, ${r.mismatches} mismatches`);
       if (r.mismatches > 0) process.exitCode = EXIT.checkFailed;
     });
+}
 
+/** demo, selftest and golden. */
+function registerToolCommands(p: Command): void {
   p.command('demo')
     .description(
       'the default filters as IP: generate, verify (model, TS simulator, Verilator), synthesise, time; one table',
@@ -215,6 +213,17 @@ export function program(): Command {
       const n = writeAll(`${o.out}/examples`, examples).length + writeAll(o.out, presets).length;
       console.log(`wrote ${n} files to ${o.out}`);
     });
+}
+
+export function program(): Command {
+  const p = new Command('bloomforge')
+    .description('Sliding-window and time-decaying Bloom filters as verified RTL')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ outputError: (s, write) => write(`bloomforge: ${s.replace(/^error: /, '')}`) });
+
+  registerDesignCommands(p);
+  registerToolCommands(p);
   registerFilterCommands(p);
   registerFuzzCommand(p);
   registerLaneCommands(p);

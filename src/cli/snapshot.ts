@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import type { Command } from 'commander';
 import { cosimulate } from '../../sim/cosim/index.js';
-import { loadConfig } from '../config/resolve.js';
+import { loadFilter } from '../config/load.js';
+import { oneLane } from './shape.js';
 import { controlMap } from '../verify/snapshot.js';
 import { roundTrip } from '../verify/roundtrip.js';
 import { UsageError } from '../util/errors.js';
@@ -39,7 +40,7 @@ export function registerSnapshotCommand(p: Command): void {
       const at = o.at ?? Math.floor(o.cycles / 2);
       if (at >= o.cycles) throw new UsageError(`--at (${at}) must be below --cycles (${o.cycles})`);
       const out = o.out === undefined ? undefined : outputFile(o.out, '--out');
-      const f = loadConfig(spec);
+      const f = oneLane(loadFilter(spec), 'snapshot (the control port)');
       const d = f.controlDesign();
       const map = controlMap(d);
       const r = roundTrip(f, { cycles: o.cycles, at, seed: o.seed });

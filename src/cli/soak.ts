@@ -1,6 +1,8 @@
 /** `bloomforge soak`: long runs of presets (or configs) against the model, with resets (issue 23 item 7). */
 import type { Command } from 'commander';
-import { loadConfig, presetNames } from '../config/resolve.js';
+import { presetNames } from '../config/resolve.js';
+import { loadFilter } from '../config/load.js';
+import { oneLane } from './shape.js';
 import { soakSteps, type SoakResult } from '../verify/soak.js';
 import { intArg, ratioArg } from './args.js';
 import { progress } from './progress.js';
@@ -47,7 +49,7 @@ export function registerSoakCommand(p: Command): void {
     .option('--reset-rate <p>', 'probability of a reset pulse per cycle', ratioArg('--reset-rate'), 1 / 50_000)
     .option('--json', 'print JSON')
     .action(async (specs: string[], o: SoakCliOptions) => {
-      const filters = (specs.length ? specs : presetNames()).map(loadConfig);
+      const filters = (specs.length ? specs : presetNames()).map((s) => oneLane(loadFilter(s), 'soak'));
       const bar = progress('soak', filters.length * o.ops, 'ops', o.json);
       const results: SoakResult[] = [];
       const machine = await machineInfo();

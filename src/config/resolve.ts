@@ -26,7 +26,7 @@ export function resolveConfig(raw: unknown, source = 'config'): Filter {
     if (field in raw)
       fail(
         field,
-        'an N-lane config: build and check it with `bloomforge lanes generate|verify|throughput` and `synth --lanes`',
+        'an N-lane config: resolveConfig builds one-lane filters; resolveFilter (src/config/load.ts) builds both, as every command does (and `bloomforge lanes …`)',
       );
   const cfg = parseConfig(family.schema, raw, source);
   const intent = family.planner?.intent(cfg, fail) ?? null;

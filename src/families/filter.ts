@@ -22,7 +22,36 @@ import type {
   StreamProtocol,
 } from './types.js';
 
-export class Filter<C extends FilterConfig = FilterConfig> {
+/**
+ * What the commands need of any configured filter, one-lane (`Filter`) or N-lane (`LaneFilter`,
+ * src/lanes/filter.ts, which adds its lane shape): build it, describe and analyze it, write it.
+ * `kind` tells the two apart where a command must (verify drives lanes differently).
+ */
+export interface ConfiguredFilter {
+  readonly kind: 'one' | 'lanes';
+  readonly name: string;
+  /** The filter on one lane: the filter itself, or an N-lane config without lanes and shards. */
+  readonly base: Filter;
+  /** Request lanes (1 for a one-lane filter) and shards of the memory (1). */
+  readonly lanes: number;
+  readonly shards: number;
+  design(): Design;
+  verilog(): string;
+  /** The manifest written next to the Verilog. */
+  manifest(): Record<string, unknown>;
+  /** <name>.v and <name>.manifest.json (the golden files; the whole IP folder: src/ip/package.ts). */
+  files(): Record<string, string>;
+  describe(): string;
+  analyze(): Analysis;
+  /** Cycles from a request's accepting cycle to its response, with out_ready high (and no conflict). */
+  latency(): number;
+  parameters(): Record<string, unknown>;
+}
+
+export class Filter<C extends FilterConfig = FilterConfig> implements ConfiguredFilter {
+  readonly kind = 'one' as const;
+  readonly lanes = 1;
+  readonly shards = 1;
   private built: Design | null = null;
   private withCtl: Design | null = null;
   private proto: StreamProtocol | null = null;
@@ -34,6 +63,15 @@ export class Filter<C extends FilterConfig = FilterConfig> {
 
   get name(): string {
     return this.config.name;
+  }
+
+  /** A one-lane filter is its own base. */
+  get base(): Filter {
+    return this as unknown as Filter;
+  }
+
+  latency(): number {
+    return this.protocol().latency;
   }
 
   /** The pipeline (built once), with the key mix in front of it when the config asks for one. */

@@ -11,7 +11,7 @@
  * on every engine.
  */
 import crypto from 'node:crypto';
-import { resolveConfig } from '../config/resolve.js';
+import { resolveFilter } from '../config/load.js';
 import { FAMILIES } from '../families/index.js';
 import type { FilterFamily } from '../families/types.js';
 import { ConfigError } from '../util/errors.js';
@@ -19,7 +19,6 @@ import { Rng } from '../util/rng.js';
 import { verifyFilter } from '../verify/index.js';
 import { driveAsync } from '../verify/stream.js';
 import { type LaneFilter } from '../lanes/filter.js';
-import { resolveLaneConfig } from '../config/lanes.js';
 import { driveLanes, laneCosim } from '../verify/lanes.js';
 import type { Comparison } from '../../sim/cosim/compare.js';
 
@@ -120,9 +119,9 @@ function cycleMismatch(c: Comparison): Outcome {
  * Runs one config and stream. `rtl` false: model ≡ simulator and memories only.
  */
 export async function runOnce(run: FuzzRun, rtl: { verilator: boolean; icarus: boolean } | false): Promise<Outcome> {
-  if (run.config.lanes !== undefined) return runLanes(run, rtl !== false && rtl.verilator);
-  const r = build(run.config, (raw) => resolveConfig(raw, 'fuzz'));
+  const r = build(run.config, (raw) => resolveFilter(raw, 'fuzz'));
   if (!('filter' in r)) return r;
+  if (r.filter.kind === 'lanes') return runLanes(r.filter, run, rtl !== false && rtl.verilator);
   const f = r.filter;
   const stream = { ops: run.ops, seed: run.seed, backpressure: run.backpressure, idle: run.idle };
   try {
@@ -157,15 +156,12 @@ export async function runOnce(run: FuzzRun, rtl: { verilator: boolean; icarus: b
 }
 
 /**
- * One run of a lane config (`lanes` in it): refused naming a field, or its N-lane design driven
+ * One run of a lane config (`lanes`, `shards` or `merge` in it, resolved): its N-lane design driven
  * with the stream's ops spread over the lanes and checked against the sharded model (every
  * answer on the linear order, each lane's order, the memories after the drain), and with
  * `verilator` the simulator against Verilator on every port in every cycle.
  */
-async function runLanes(run: FuzzRun, verilator: boolean): Promise<Outcome> {
-  const r = build(run.config, (raw) => resolveLaneConfig(raw, 'fuzz'));
-  if (!('filter' in r)) return r;
-  const lf: LaneFilter = r.filter;
+async function runLanes(lf: LaneFilter, run: FuzzRun, verilator: boolean): Promise<Outcome> {
   try {
     const d = driveLanes(lf, {
       opsPerLane: Math.max(1, Math.ceil(run.ops / lf.lanes)),

@@ -5,7 +5,7 @@
  * `LaneFilter` holds the single-lane filter (the config without lanes and shards), the shard's
  * filter and the lane shape; src/config/lanes.ts resolves a config into one.
  */
-import { Filter } from '../families/filter.js';
+import { Filter, type ConfiguredFilter } from '../families/filter.js';
 import { laneSupport, SHARD_FILL_WHY, type AnalysisValues, type StreamModel } from '../families/types.js';
 import { emitVerilog } from '../emit/verilog.js';
 import { manifestOf } from '../emit/manifest.js';
@@ -29,7 +29,8 @@ export function shardedFpLine(shards: number, fp: number, one: number, why: stri
   return `fp of ${shards} shards ${fp.toExponential(4)} (one lane ${one.toExponential(4)}${pct}): ${why}`;
 }
 
-export class LaneFilter {
+export class LaneFilter implements ConfiguredFilter {
+  readonly kind = 'lanes' as const;
   private built: Design | null = null;
 
   constructor(
@@ -45,6 +46,11 @@ export class LaneFilter {
 
   get name(): string {
     return this.base.name;
+  }
+
+  /** The one-lane description with the lane shape. */
+  describe(): string {
+    return `${this.base.describe()}, ${this.lanes} lanes over ${this.shards} shards${this.merge ? ', merging identical keys' : ''}`;
   }
 
   private support() {
@@ -240,3 +246,6 @@ export class LaneFilter {
     };
   }
 }
+
+/** A configured filter of either kind, told apart by `kind` ('one' | 'lanes'). */
+export type AnyFilter = Filter | LaneFilter;

@@ -9,7 +9,8 @@ import { execa } from 'execa';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/resolve.js';
-import { ipFiles } from '../../src/ip/package.js';
+import { ipFiles, portTableRows } from '../../src/ip/package.js';
+import { loadFilter } from '../../src/config/load.js';
 import { VERSION } from '../../src/version.js';
 import { capi2Problems, coreBody } from '../helpers/capi2.js';
 import { tmpDir } from '../helpers/tools.js';
@@ -84,6 +85,52 @@ describe('generate: a FuseSoC core, templates and a README beside the Verilog', 
         }
       });
     }
+});
+
+describe('generate of an N-lane filter: the same IP folder, lanes in the port table', () => {
+  const lf = loadFilter('apbf_k3_l3_2x2');
+  const files = ipFiles(lf);
+  const top = lf.name;
+  const manifest = JSON.parse(files[`${top}.manifest.json`]!) as {
+    lanes: number;
+    ports: { name: string; width: number; direction: string }[];
+  };
+
+  it('writes the .v, manifest, .core, both templates and the README; the .core names the lanes design', () => {
+    expect(Object.keys(files).sort()).toEqual(
+      [`${top}.v`, `${top}.manifest.json`, `${top}.core`, `${top}_inst.v`, `${top}_inst.vhd`, 'README.md'].sort(),
+    );
+    expect(files[`${top}.v`]).toBe(lf.verilog());
+    expect(manifest.lanes).toBe(2);
+    const core = parse(coreBody(files[`${top}.core`]!)) as Record<string, unknown>;
+    expect(capi2Problems(core)).toEqual([]);
+    expect(core.description).toMatch(/2 lanes over 2 shards/);
+  });
+
+  it('the README documents each lane port once as in<i>_* / out<i>_*, the templates name every port', () => {
+    const readme = files['README.md']!;
+    const vhd = files[`${top}_inst.vhd`]!;
+    const inst = files[`${top}_inst.v`]!;
+    for (const p of manifest.ports) {
+      const lane = /^(in|out)(\d+)_(.*)$/.exec(p.name);
+      const row = lane ? `${lane[1]}<i>_${lane[3]}` : p.name;
+      expect(readme).toContain(`| \`${row}\` | ${p.direction} | ${p.width} | ${lane ? 'lane i (0..1): ' : ''}`);
+      expect(vhd).toMatch(new RegExp(`^\\s+${p.name}\\s+: ${p.direction === 'in' ? 'in ' : 'out'} `, 'm'));
+      expect(inst).toMatch(new RegExp(`^\\s+\\.${p.name}\\s`, 'm'));
+    }
+    expect(readme).not.toMatch(/in1_valid/);
+    expect(readme).toMatch(/up to one request per lane per cycle/);
+  });
+
+  it('an N-lane filter has no AXI4-Stream wrapper nor control port: refused naming the option', () => {
+    expect(() => ipFiles(lf, 'axis')).toThrow(/^--interface axis: an N-lane filter/);
+    expect(() => ipFiles(lf, 'native', 'regs')).toThrow(/^--control regs: an N-lane filter/);
+  });
+
+  it('portTableRows keeps every port of a one-lane design', () => {
+    const d = loadConfig('apbf_k4_l3').design();
+    expect(portTableRows(d, 1).length).toBe(d.inputs.length + d.outputs.length + 1);
+  });
 });
 
 describe('bloomforge as a FuseSoC generator', () => {

@@ -8,18 +8,27 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lanePresetNames, loadConfig, presetNames } from '../../src/config/resolve.js';
 import { lanePresets, loadLaneConfig } from '../../src/config/lanes.js';
+import { loadFilter } from '../../src/config/load.js';
 import { driveLanes } from '../../src/verify/lanes.js';
 import { laneLatencies } from '../helpers/lanes.js';
 import { lint } from '../helpers/tools.js';
 
 describe('N-lane presets', () => {
-  it('there are some, apart from the one-lane presets, and one-lane commands refuse them naming lanes', () => {
+  it('there are some, apart from the one-lane presets; the one loader resolves them as N-lane filters, the one-lane resolver refuses them naming lanes', () => {
     const names = lanePresetNames();
     expect(names.length).toBeGreaterThanOrEqual(2);
     for (const n of names) {
       expect(presetNames()).not.toContain(n);
       expect(() => loadConfig(n)).toThrow(/field 'lanes': an N-lane config/);
+      const f = loadFilter(n);
+      expect(f.kind).toBe('lanes');
+      expect(f.files()).toEqual(loadLaneConfig(n).files());
     }
+    // A one-lane preset stays one-lane, unless the shape is given.
+    expect(loadFilter(presetNames()[0]!).kind).toBe('one');
+    const two = loadFilter('apbf_k4_l3', { lanes: 2, target: 'ecp5' });
+    expect([two.kind, two.lanes, two.shards]).toEqual(['lanes', 2, 2]);
+    expect(loadFilter('apbf_k4_l3', { asLanes: true }).lanes).toBe(1);
   });
 
   for (const lf of lanePresets()) {

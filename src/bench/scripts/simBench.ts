@@ -4,8 +4,9 @@
  * cycle loops) and of Verilator on the same stimulus (built as src/bench/verilatorFlags.ts's
  * BENCH_VARIANT says, named in the header and in --json), and whether all outputs agree.
  *
- * Usage: npm run bench:sim -- [--cycles N] [--reps R] [--design NAME]... [--json]
- * (--design: only the named designs; each name must be one of the bench designs.)
+ * Usage: npm run bench:sim -- [--cycles N] [--reps R] [--design NAME]... [--config SPEC]... [--json]
+ * (--design: only the named designs; each name must be one of the bench designs. --config: a
+ * preset name or config JSON file, one-lane or N-lane (with `lanes`/`shards`), benched instead.)
  * Each engine runs R times (default 3), interleaved, and its best rate counts (src/bench/sim.ts).
  * The header (and `machine` in --json) names the CPU, cores, node, Verilator and the commit.
  * The WebAssembly loops are timed as optimised code only (V8 flag --no-liftoff, named in the
@@ -18,7 +19,21 @@ import { optimisedWasmOnly } from '../../../sim/compiled.js';
 import { loadConfig } from '../../config/resolve.js';
 import { FAMILIES } from '../../families/index.js';
 import { lanePresets } from '../../config/lanes.js';
+import { loadFilter } from '../../config/load.js';
+import type { AnyFilter } from '../../lanes/filter.js';
+import { ConfigError, UsageError } from '../../util/errors.js';
 import { BENCH_VARIANT, variantByName } from '../verilatorFlags.js';
+
+/** A config (one-lane or N-lane) by preset name or file; a bad one ends the run naming it (exit 2). */
+function loadFilterOrExit(spec: string): AnyFilter {
+  try {
+    return loadFilter(spec);
+  } catch (e) {
+    if (!(e instanceof ConfigError) && !(e instanceof UsageError)) throw e;
+    console.error(`bench:sim: --config ${e.message.split('\n')[0]}`);
+    process.exit(2);
+  }
+}
 
 async function main(): Promise<void> {
   const v8Flags = [optimisedWasmOnly()];
@@ -47,7 +62,10 @@ async function main(): Promise<void> {
       console.error(`bench:sim: --design '${n}' is not a bench design (${all.map((d) => d.name).join(', ')})`);
       process.exit(2);
     }
-  const designs = only.length ? all.filter((d) => only.includes(d.name)) : all;
+  // --config: those configs' designs (these win over a bench design of the same name).
+  const configs = args.flatMap((a, k) => (a === '--config' ? [loadFilterOrExit(args[k + 1] ?? '').design()] : []));
+  const picked = only.length || configs.length ? all.filter((d) => only.includes(d.name)) : all;
+  const designs = [...configs, ...picked.filter((d) => !configs.some((c) => c.name === d.name))];
   const results: SimBenchResult[] = [];
   const machine = await machineInfo();
   const vb = variantByName(BENCH_VARIANT);
