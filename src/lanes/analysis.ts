@@ -8,6 +8,7 @@
  * fill, the mean over shards is slightly above the single-lane rate. `measureShardedFp` measures
  * both on the models with the same insert stream and never-inserted queries.
  */
+import { proportionSd, zTwoSided } from '../analysis/stats.js';
 import type { StreamModel } from '../families/types.js';
 import { Rng } from '../util/rng.js';
 import { UsageError } from '../util/errors.js';
@@ -74,7 +75,8 @@ export function measureShardedFp(
   return rates(inserts, queries, fpS, fp1, Math.sqrt(lf.shards / g));
 }
 
-const hw = (p: number, queries: number): number => 2.576 * Math.sqrt((p * (1 - p)) / queries);
+/** Half-width of the 99 % normal interval of a rate p measured on `queries` queries. */
+const hw = (p: number, queries: number): number => zTwoSided(0.99) * proportionSd(p, queries);
 
 function rates(inserts: number, queries: number, fpS: number, fp1: number, loadSpread: number): ShardedFp {
   return {
