@@ -12,6 +12,7 @@ import {
   choiceArg,
   contributedValues,
   intArg,
+  numberChoiceArg,
   optionFlag,
   optionKey,
   probabilityArg,
@@ -19,7 +20,7 @@ import {
 } from './args.js';
 import { loadFor, refuseFor, shapeOptions, TOP, type CommandWorld, type ShapeFlags } from './shape.js';
 import { measureShardedFp } from '../lanes/analysis.js';
-import type { LaneFilter } from '../lanes/filter.js';
+import { LANE_COUNTS, type LaneFilter } from '../lanes/filter.js';
 import { DEFAULT_TARGET, type Target } from '../device/index.js';
 import { planLanes, type LanePlan } from '../config/lanePlan.js';
 import { laneFilterNames } from '../config/lanes.js';
@@ -154,7 +155,7 @@ export function registerPlanCommand(p: Command): void {
     .option(
       '--lanes <n>',
       'plan an N-lane filter (1, 2, 4, 8): the sharded filter meets --fp and fits --target',
-      intArg('--lanes', 1, 64),
+      numberChoiceArg('--lanes', LANE_COUNTS),
     )
     .option(
       '--shards <s>',

@@ -17,6 +17,16 @@ export function intArg(name: string, min: number, max = Number.MAX_SAFE_INTEGER)
   };
 }
 
+/** A whole number from a fixed list (`--lanes`: 1, 2, 4 or 8). */
+export function numberChoiceArg(name: string, choices: readonly number[]) {
+  return (v: string): number => {
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || !choices.includes(n))
+      throw new InvalidArgumentError(`${name} must be one of ${choices.join(', ')}`);
+    return n;
+  };
+}
+
 /** A probability in [0, 1). */
 export function ratioArg(name: string) {
   return (v: string): number => {

@@ -10,7 +10,8 @@ import { TARGETS, type Target } from '../device/index.js';
 import type { AnyFilter } from '../lanes/filter.js';
 import type { Filter } from '../families/filter.js';
 import { UsageError } from '../util/errors.js';
-import { intArg, targetArg } from './args.js';
+import { intArg, numberChoiceArg, targetArg } from './args.js';
+import { LANE_COUNTS } from '../lanes/filter.js';
 
 export interface ShapeFlags {
   lanes?: number;
@@ -29,7 +30,11 @@ export const LANES: CommandWorld = { asLanes: true };
 
 export function shapeOptions(c: Command): Command {
   return c
-    .option('--lanes <n>', 'request lanes: 1, 2, 4 or 8 (default: the config, else one lane)', intArg('--lanes', 1, 64))
+    .option(
+      '--lanes <n>',
+      'request lanes: 1, 2, 4 or 8 (default: the config, else one lane)',
+      numberChoiceArg('--lanes', LANE_COUNTS),
+    )
     .option(
       '--shards <s>',
       'shards of an N-lane filter, a power of two >= lanes (default: the config, else lanes)',

@@ -11,7 +11,7 @@ import { Filter } from '../families/filter.js';
 import { failer, parseConfig } from '../families/schema.js';
 import type { FilterConfig } from '../families/types.js';
 import { defaultKeyMix, type KeyMix } from '../model/keyMix.js';
-import { ConfigError } from '../util/errors.js';
+import { ConfigError, UsageError } from '../util/errors.js';
 import { inputFile } from '../util/files.js';
 
 /** A written config (parsed JSON) -> a configured filter. */
@@ -80,6 +80,10 @@ export function loadPreset(name: string): unknown {
 /** A preset name or a path to a JSON file (resolved and checked) -> its written config and source name. */
 export function readConfig(spec: string): { raw: unknown; source: string } {
   const preset = presetEntry(spec);
+  if (!preset && !spec.endsWith('.json') && !fs.existsSync(spec))
+    throw new UsageError(
+      `config: '${spec}' is neither a preset nor a .json file (\`bloomforge presets\` lists the presets)`,
+    );
   const file = preset?.file ?? inputFile(spec, 'config', ['.json']);
   let raw: unknown;
   try {

@@ -102,6 +102,7 @@ export function writeFileAtomic(file: string, what: string, write: (tmp: string)
  * name first and is renamed once every write has succeeded.
  */
 export function writeAll(dir: string, files: Record<string, string>, what = 'output'): string[] {
+  if (dir.trim() === '') throw new UsageError(`${what}: an empty path (name a directory, e.g. '.')`);
   const abs = path.resolve(dir);
   if (fs.existsSync(abs) && !fs.statSync(abs).isDirectory()) {
     throw new UsageError(`${what}: '${dir}' exists and is not a directory`);

@@ -224,7 +224,18 @@ const CASES: [string, () => string[], RegExp][] = [
   [
     'a preset name that does not exist',
     () => ['analyze', 'apbf_k9_l9'],
-    /config: no such file 'apbf_k9_l9'|must end in \.json/,
+    /config: 'apbf_k9_l9' is neither a preset nor a \.json file \(`bloomforge presets` lists the presets\)/,
+  ],
+  ['generate -o an empty path', () => ['generate', 'apbf_k4_l3', '-o', ''], /output: an empty path/],
+  [
+    'generate --lanes 0 (lanes are 1, 2, 4 or 8)',
+    () => ['generate', 'apbf_k4_l3', '--lanes', '0', '-o', 'OUT'],
+    /--lanes must be one of 1, 2, 4, 8/,
+  ],
+  [
+    'plan --lanes 3 (lanes are 1, 2, 4 or 8)',
+    () => ['plan', '--filter', 'apbf', '--window', '1000', '--fp', '0.01', '--lanes', '3'],
+    /--lanes must be one of 1, 2, 4, 8/,
   ],
   ['verify --ops 0', () => ['verify', 'apbf_k4_l3', '--ops', '0'], /--ops must be in 1\.\./],
   [
