@@ -81,7 +81,15 @@ export function addContributed(cmd: Command, options: readonly OptionSpec[]): st
     const key = optionKey(o.flags);
     if (keys.includes(key)) continue;
     keys.push(key);
-    cmd.option(o.flags, o.description);
+    const choices = o.choices;
+    if (!choices) cmd.option(o.flags, o.description);
+    else
+      cmd.option(o.flags, o.description, (v: string) => {
+        const allowed = choices();
+        if (!allowed.includes(v))
+          throw new InvalidArgumentError(`${optionFlag(o.flags)} must be one of ${allowed.join(', ')}`);
+        return v;
+      });
   }
   return keys;
 }

@@ -44,7 +44,7 @@ function withOptions(c: Command): { cmd: Command; keys: string[] } {
     .option('--scale <x>', 'multiply probe counts (at least 0.01)', scaleArg, COMMON_DEFAULTS.scale);
   const keys = addContributed(
     c,
-    experimentOptions().map((o) => ({ flags: o.flags, description: `${o.description} (${o.experiments.join(', ')})` })),
+    experimentOptions().map((o) => ({ ...o, description: `${o.description} (${o.experiments.join(', ')})` })),
   );
   return { cmd: c, keys };
 }

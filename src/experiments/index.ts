@@ -59,7 +59,14 @@ export function experimentOptions(): (OptionSpec & { name: string; experiments: 
     for (const o of def.options ?? []) {
       const known = out.get(o.name);
       if (known) known.experiments.push(def.name);
-      else out.set(o.name, { flags: o.flags, description: o.description, name: o.name, experiments: [def.name] });
+      else
+        out.set(o.name, {
+          flags: o.flags,
+          description: o.description,
+          ...(o.choices ? { choices: o.choices } : {}),
+          name: o.name,
+          experiments: [def.name],
+        });
     }
   return [...out.values()];
 }

@@ -146,6 +146,8 @@ export interface OptionSpec {
   /** commander flags, e.g. '--max-npws <x>'. */
   flags: string;
   description: string;
+  /** The values the option takes, when it takes a fixed set: any other is refused as the command line is read. */
+  choices?: () => readonly string[];
 }
 
 export interface PlanConstraints {

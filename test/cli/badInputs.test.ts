@@ -226,6 +226,26 @@ const CASES: [string, () => string[], RegExp][] = [
     () => ['analyze', 'apbf_k9_l9'],
     /config: 'apbf_k9_l9' is neither a preset nor a \.json file \(`bloomforge presets` lists the presets\)/,
   ],
+  [
+    'experiment sbf-stable-point --preset nope',
+    () => ['experiment', 'sbf-stable-point', '--preset', 'nope', '-o', 'OUT'],
+    /--preset must be one of stable_d2_k3, /,
+  ],
+  [
+    'experiment sbf-found-by-age --preset nope',
+    () => ['experiment', 'sbf-found-by-age', '--preset', 'nope', '-o', 'OUT'],
+    /--preset must be one of stable_d2_k3, /,
+  ],
+  [
+    'experiment bitwise-fp --bitwise-preset nope',
+    () => ['experiment', 'bitwise-fp', '--bitwise-preset', 'nope', '-o', 'OUT'],
+    /--bitwise-preset must be one of bitwise_l3_w448, /,
+  ],
+  [
+    'report --only sbf-stable-point --preset nope',
+    () => ['report', '--only', 'sbf-stable-point', '--preset', 'nope', '-o', 'OUT'],
+    /--preset must be one of stable_d2_k3, /,
+  ],
   ['generate -o an empty path', () => ['generate', 'apbf_k4_l3', '-o', ''], /output: an empty path/],
   [
     'generate --lanes 0 (lanes are 1, 2, 4 or 8)',

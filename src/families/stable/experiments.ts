@@ -23,6 +23,15 @@ import type { StableDerived } from './types.js';
 
 const PRESETS = path.join(path.dirname(new URL(import.meta.url).pathname), 'presets');
 
+/** The names of the presets in this folder (its presets/*.json files). */
+function presetNamesHere(): string[] {
+  return fs
+    .readdirSync(PRESETS)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
+
 function preset(name: string): StableDerived {
   const file = path.join(PRESETS, `${name}.json`);
   if (!fs.existsSync(file)) throw new Error(`no stable preset '${name}'`);
@@ -225,6 +234,7 @@ const presetOption = {
   flags: '--preset <name>',
   description: 'stable preset to run',
   default: 'stable_d2_k3',
+  choices: presetNamesHere,
 };
 
 export const stableExperiments: readonly ExperimentDef[] = [
