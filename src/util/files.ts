@@ -70,8 +70,13 @@ export function outputFile(p: string, what: string): string {
     throw new UsageError(`${what}: cannot write '${p}': ${reason(e)}`);
   }
   if (!st.isDirectory()) throw new UsageError(`${what}: cannot write '${p}': '${dir}' is not a directory`);
-  if (fs.existsSync(abs) && fs.statSync(abs).isDirectory())
-    throw new UsageError(`${what}: '${p}' is a directory, not a file`);
+  if (fs.existsSync(abs)) {
+    const target = fs.statSync(abs);
+    if (target.isDirectory()) throw new UsageError(`${what}: '${p}' is a directory, not a file`);
+    // A file is written under a temporary name and renamed over the target: over a device, pipe or
+    // socket that would replace the node itself, so only a regular file may be overwritten.
+    if (!target.isFile()) throw new UsageError(`${what}: '${p}' is not a regular file (a device, pipe or socket)`);
+  }
   try {
     fs.accessSync(dir, fs.constants.W_OK);
   } catch (e) {

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { tmpDir } from '../helpers/tools.js';
@@ -15,6 +15,12 @@ let dir: string;
 const file = (name: string, text: string | Buffer): string => {
   const p = path.join(dir, name);
   fs.writeFileSync(p, text);
+  return p;
+};
+/** A named pipe in the test folder: a path that exists and is not a regular file. */
+const fifo = (name: string): string => {
+  const p = path.join(dir, name);
+  if (!fs.existsSync(p)) execaSync('mkfifo', [p]);
   return p;
 };
 const config = (name: string, cfg: unknown): string => file(`${name}.json`, JSON.stringify(cfg));
@@ -245,6 +251,11 @@ const CASES: [string, () => string[], RegExp][] = [
     'report --only sbf-stable-point --preset nope',
     () => ['report', '--only', 'sbf-stable-point', '--preset', 'nope', '-o', 'OUT'],
     /--preset must be one of stable_d2_k3, /,
+  ],
+  [
+    'simulate --vcd onto a named pipe (a rename would replace the node, as it would /dev/full)',
+    () => ['simulate', 'apbf_k4_l3', '--ops', '100', '--vcd', fifo('trace.vcd')],
+    /--vcd: '.*trace\.vcd' is not a regular file \(a device, pipe or socket\)/,
   ],
   ['generate -o an empty path', () => ['generate', 'apbf_k4_l3', '-o', ''], /output: an empty path/],
   [
