@@ -117,7 +117,7 @@ describe('lane configs through the ordinary commands', () => {
       [['verify', FOUR, '--icarus'], /--icarus applies to one-lane filters/],
       [['analyze', 'apbf_k4_l3', '--moment', 'shift'], /--moment applies to N-lane filters/],
       [['generate', FOUR, '-o', tmpDir('x'), '--interface', 'axis'], /--interface axis: an N-lane filter/],
-      [['verify', 'apbf_k4_l3', '--lanes', '3'], /field 'lanes': must be one of 1, 2, 4, 8/],
+      [['verify', 'apbf_k4_l3', '--lanes', '3'], /--lanes must be one of 1, 2, 4, 8/],
     ] as const) {
       const r = await run([...args]);
       expect(r.exitCode, r.all).toBe(2);
