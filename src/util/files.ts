@@ -130,3 +130,12 @@ export function writeAll(dir: string, files: Record<string, string>, what = 'out
   for (const [tmp, final] of staged) fs.renameSync(tmp, final);
   return staged.map(([, f]) => f);
 }
+
+/** The base names of the `.json` files in `dir`, sorted (a family's presets folder). */
+export function jsonNames(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}

@@ -15,18 +15,10 @@ import { falsePositives, itemFigures, profileFigures, type Profile } from './ana
 import { deriveBitwise } from './config.js';
 import { engineFor, type BitwiseOp } from './engines.js';
 import type { BitwiseDerived } from './types.js';
+import { jsonNames } from '../../util/files.js';
 
 const SKEWS = [0.8, 1.0, 1.2];
 const PRESETS = path.join(path.dirname(new URL(import.meta.url).pathname), 'presets');
-
-/** The names of the presets in this folder (its presets/*.json files). */
-function presetNamesHere(): string[] {
-  return fs
-    .readdirSync(PRESETS)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.slice(0, -'.json'.length))
-    .sort();
-}
 
 const OPTIONS = [
   {
@@ -34,7 +26,7 @@ const OPTIONS = [
     flags: '--bitwise-preset <name>',
     description: 'bitwise preset the experiment runs on',
     default: 'bitwise_l3_w448',
-    choices: presetNamesHere,
+    choices: () => jsonNames(PRESETS),
   },
   {
     name: 'insertsPerItem',

@@ -20,17 +20,9 @@ import { bankRates, drFalsePositive, drStablePoint, foundCurve, stablePoint, zer
 import { deriveStable } from './config.js';
 import { engineFor, type EngineOp } from './engines.js';
 import type { StableDerived } from './types.js';
+import { jsonNames } from '../../util/files.js';
 
 const PRESETS = path.join(path.dirname(new URL(import.meta.url).pathname), 'presets');
-
-/** The names of the presets in this folder (its presets/*.json files). */
-function presetNamesHere(): string[] {
-  return fs
-    .readdirSync(PRESETS)
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => f.slice(0, -'.json'.length))
-    .sort();
-}
 
 function preset(name: string): StableDerived {
   const file = path.join(PRESETS, `${name}.json`);
@@ -234,7 +226,7 @@ const presetOption = {
   flags: '--preset <name>',
   description: 'stable preset to run',
   default: 'stable_d2_k3',
-  choices: presetNamesHere,
+  choices: () => jsonNames(PRESETS),
 };
 
 export const stableExperiments: readonly ExperimentDef[] = [
